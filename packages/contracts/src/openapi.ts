@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { ERROR_CATALOGUE, type ErrorCode } from './errors';
+import { SUPPORTED_LANGUAGES } from './languages';
+import { oauthErrorSchema, revokeRequestSchema, tokenRequestSchema, tokenResponseSchema } from './oauth';
+import { problemSchema } from './problem';
+import { REASON_CATALOGUE } from './reasons';
+import { requestSchemas } from './requests';
+import { hybridResultSchema, mailResultSchema, reasonSchema, textResultSchema } from './results';
+
+const NAMED_SCHEMAS = {
+  MailCheckRequest: requestSchemas.mail,
+  TextCheckRequest: requestSchemas.text,
+  HybridCheckRequest: requestSchemas.hybrid,
+  MailResult: mailResultSchema,
+  TextResult: textResultSchema,
+  HybridResult: hybridResultSchema,
+  Reason: reasonSchema,
+  Problem: problemSchema,
+  TokenRequest: tokenRequestSchema,
+  TokenResponse: tokenResponseSchema,
+  RevokeRequest: revokeRequestSchema,
+  OAuthError: oauthErrorSchema,
+} satisfies Record<string, z.ZodType>;
+
+type SchemaName = keyof typeof NAMED_SCHEMAS;
+
+function componentSchemas(): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(NAMED_SCHEMAS)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: 'input',
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  });
+  for (const schema of Object.values(schemas)) delete (schema as { $schema?: string }).$schema;
+  return schemas;
+}
+
+const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
+
+function problemResponse(codes: ErrorCode[]) {
+  return {
+    description: codes.map((code) => `\`${code}\`: ${ERROR_CATALOGUE[code].detail.en}`).join(' '),
+    content: { 'application/problem+json': { schema: ref('Problem') } },
+  };
+}
+
+const CHECK_ERRORS: Record<string, ErrorCode[]> = {
+  '400': ['MALFORMED_JSON', 'VALIDATION_FAILED', 'INVALID_HEADER'],
+  '401': ['UNAUTHORIZED', 'INVALID_TOKEN'],
+  '403': ['INSUFFICIENT_SCOPE'],
+  '404': ['NOT_FOUND'],
+  '405': ['METHOD_NOT_ALLOWED'],
+  '413': ['PAYLOAD_TOO_LARGE'],
+  '415': ['UNSUPPORTED_MEDIA_TYPE'],
+  '429': ['RATE_LIMITED'],
+  '502': ['BAD_DETECTOR_RESPONSE'],
+  '503': ['SERVICE_UNAVAILABLE'],
+  '504': ['DETECTOR_TIMEOUT'],
+};
+
+function checkOperation(summary: string, request: SchemaName, result: SchemaName, extra: object = {}) {
+  return {
+    post: {
+      summary,
+      security: [{ oauth2: ['spam:check'] }],
+      parameters: [{ $ref: '#/components/parameters/RequestId' }],
+      requestBody: { required: true, content: { 'application/json': { schema: ref(request) } } },
+      responses: {
+        '200': { description: 'The verdict.', content: { 'application/json': { schema: ref(result) } } },
+        ...Object.fromEntries(
+          Object.entries(CHECK_ERRORS).map(([status, codes]) => [status, problemResponse(codes)]),
+        ),
+      },
+      ...extra,
+    },
+  };
+}
+
+function oauthOperation(summary: string, request: SchemaName, ok: object) {
+  return {
+    post: {
+      summary,
+      requestBody: {
+        required: true,
+        content: { 'application/x-www-form-urlencoded': { schema: ref(request) } },
+      },
+      responses: {
+        '200': ok,
+        '400': {
+          description: 'RFC 6749 §5.2 error.',
+          content: { 'application/json': { schema: ref('OAuthError') } },
+        },
+        '401': {
+          description: '`invalid_client`; with `WWW-Authenticate` when HTTP Basic was used.',
+          content: { 'application/json': { schema: ref('OAuthError') } },
+        },
+        '429': { description: 'Too many failed attempts; see Retry-After.' },
+        '503': { description: 'Token store unavailable; see Retry-After.' },
+      },
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the public API, generated from the zod schemas of this package. */
+export function buildOpenApiDocument(version = '1.0.0') {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Spam check API',
+      version,
+      description: [
+        'Decides whether an e-mail address, a text, or both are spam, and explains why.',
+        'Every path may be preceded by a language code: `/deapi/v1/spam/mail` or `/de/api/v1/spam/mail`;',
+        'the language picks the language of human-readable messages. Unknown prefixes are 404.',
+        `Reason codes: ${Object.keys(REASON_CATALOGUE).join(', ')}.`,
+      ].join(' '),
+    },
+    servers: [{ url: '/' }, ...SUPPORTED_LANGUAGES.map((language) => ({ url: `/${language}` }))],
+    paths: {
+      '/api/v1/spam/mail': checkOperation('Check an e-mail address', 'MailCheckRequest', 'MailResult'),
+      '/api/v1/spam/text': checkOperation(
+        'Check a text (title, body, optional subtitle)',
+        'TextCheckRequest',
+        'TextResult',
+      ),
+      '/api/v1/spam/hybrid-check': checkOperation(
+        'Check an e-mail address and a text together',
+        'HybridCheckRequest',
+        'HybridResult',
+        {
+          parameters: [
+            { $ref: '#/components/parameters/RequestId' },
+            { $ref: '#/components/parameters/StepByStep' },
+          ],
+        },
+      ),
+      '/oauth/token': oauthOperation(
+        'Obtain or refresh tokens (password and refresh_token grants)',
+        'TokenRequest',
+        {
+          description: 'Tokens. Sent with `Cache-Control: no-store`.',
+          content: { 'application/json': { schema: ref('TokenResponse') } },
+        },
+      ),
+      '/oauth/revoke': oauthOperation('Revoke an access or refresh token (RFC 7009)', 'RevokeRequest', {
+        description: 'Revoked, or the token was unknown.',
+      }),
+    },
+    components: {
+      schemas: componentSchemas(),
+      parameters: {
+        RequestId: {
+          name: 'X-Request-Id',
+          in: 'header',
+          required: false,
+          description: 'Correlation id; generated when absent and always echoed in the response.',
+          schema: { type: 'string', maxLength: 128 },
+        },
+        StepByStep: {
+          name: 'X-Internal-Step-By-Step',
+          in: 'header',
+          required: false,
+          description:
+            'true/1/yes/on: e-mail first, text only if the e-mail is not spam. false/0/no/off/empty: both at once.',
+          schema: { type: 'string' },
+        },
+      },
+      securitySchemes: {
+        oauth2: {
+          type: 'oauth2',
+          flows: {
+            password: {
+              tokenUrl: '/oauth/token',
+              refreshUrl: '/oauth/token',
+              scopes: { 'spam:check': 'Run checks.' },
+            },
+          },
+        },
+      },
+    },
+  };
+}

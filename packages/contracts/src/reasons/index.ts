@@ -1,0 +1,19 @@
+import type { Language } from '../languages';
+import { EMAIL_REASONS, type EmailReasonCode } from './email';
+import { TEXT_REASONS, type TextReasonCode } from './text';
+
+export { EMAIL_REASONS, TEXT_REASONS };
+export type { EmailReasonCode, TextReasonCode };
+export type ReasonCode = EmailReasonCode | TextReasonCode;
+
+export const REASON_CATALOGUE = { ...EMAIL_REASONS, ...TEXT_REASONS };
+export const REASON_CODES = Object.keys(REASON_CATALOGUE) as ReasonCode[];
+
+export type ReasonParams = Record<string, string | number>;
+
+/** The localized message of a reason, with `{name}` placeholders filled from params. */
+export function reasonMessage(code: ReasonCode, language: Language, params: ReasonParams = {}): string {
+  return REASON_CATALOGUE[code][language].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}

@@ -1,0 +1,4 @@
+export * from './common';
+export * from './mail';
+export * from './text';
+export * from './hybrid';

@@ -1,0 +1,52 @@
+import {
+  ERROR_CATALOGUE,
+  ERROR_CODES,
+  REASON_CATALOGUE,
+  REASON_CODES,
+  SUPPORTED_LANGUAGES,
+  reasonMessage,
+  renderApiReferenceMarkdown,
+} from '@spam-check/contracts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const apiReference = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'api-reference.md'), 'utf8');
+
+describe('the reason catalogue', () => {
+  it.each(REASON_CODES)(
+    '%s is UPPER_SNAKE with a prefix, translated into every language and documented',
+    (code) => {
+      expect(code).toMatch(/^(EMAIL|TEXT)_[A-Z0-9_]+$/);
+      const entry = REASON_CATALOGUE[code];
+      for (const language of SUPPORTED_LANGUAGES) expect(entry[language].trim().length).toBeGreaterThan(10);
+      const placeholders = (language: string) =>
+        [...(entry as Record<string, string>)[language]!.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      expect(placeholders('de')).toEqual(placeholders('en'));
+      expect(placeholders('fr')).toEqual(placeholders('en'));
+      expect(apiReference).toContain(`\`${code}\``);
+    },
+  );
+
+  it('fills placeholders and leaves unknown ones visible', () => {
+    expect(reasonMessage('EMAIL_DOMAIN_TYPO', 'de', { suggestion: 'a@gmail.com' })).toContain('a@gmail.com');
+    expect(reasonMessage('EMAIL_DOMAIN_TYPO', 'fr')).toContain('{suggestion}');
+  });
+});
+
+describe('the error catalogue', () => {
+  it.each(ERROR_CODES)('%s has a 4xx/5xx status, messages in every language and docs', (code) => {
+    const entry = ERROR_CATALOGUE[code];
+    expect(entry.status).toBeGreaterThanOrEqual(400);
+    for (const language of SUPPORTED_LANGUAGES) {
+      expect(entry.title[language].length).toBeGreaterThan(3);
+      expect(entry.detail[language].length).toBeGreaterThan(10);
+    }
+    expect(apiReference).toContain(`\`${code}\``);
+  });
+});
+
+describe('docs/api-reference.md', () => {
+  it('is the one generated from the current contracts (run `pnpm docs:generate` after changing them)', () => {
+    expect(apiReference).toBe(renderApiReferenceMarkdown());
+  });
+});

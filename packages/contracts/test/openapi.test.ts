@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildOpenApiDocument } from '@spam-check/contracts';
+
+describe('the OpenAPI document', () => {
+  const document = buildOpenApiDocument();
+
+  it('when validated against the OpenAPI 3.1 schema, it is valid', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
+    writeFileSync(file, JSON.stringify(document));
+    const script = join(__dirname, '..', 'scripts', 'validate-openapi.mjs');
+    const output = execFileSync(process.execPath, [script, file], { encoding: 'utf8' });
+    expect(output).toContain('valid OpenAPI 3.1');
+  });
+
+  it('describes every public path and schema generated from zod', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(
+      [
+        '/api/v1/spam/hybrid-check',
+        '/api/v1/spam/mail',
+        '/api/v1/spam/text',
+        '/oauth/revoke',
+        '/oauth/token',
+      ].sort(),
+    );
+    const mail = document.components.schemas.MailCheckRequest as { required: string[]; properties: object };
+    expect(mail.required).toEqual(['email']);
+    const hybrid = document.components.schemas.HybridResult as { properties: Record<string, unknown> };
+    expect(hybrid.properties.email).toEqual({ $ref: '#/components/schemas/MailResult' });
+  });
+});

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { Language } from '@spam-check/contracts';
+import express, { type ErrorRequestHandler, type Express, type IRouter, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { requestContext, type RequestContext } from './context';
+import { AppError, isAppError } from './errors';
+import { pickLanguage } from './language';
+import type { Metrics } from './metrics';
+import { buildProblem, sendProblem } from './problem';
+import { evaluateReadiness, type Readiness } from './readiness';
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  readiness: Readiness;
+  languages: readonly Language[];
+  defaultLanguage: Language;
+  /** JSON body limit in bytes; larger bodies get 413. */
+  bodyLimitBytes: number;
+  /** Mounts the service's own routes; runs after the kit's middleware and before its 404 and error handlers. */
+  routes: (app: Express) => void;
+  /** Mounted before the JSON body parser (e.g. a proxy that streams bodies, a form-encoded endpoint). */
+  beforeBodyParser?: (app: Express) => void;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/**
+ * The express skeleton every service shares: request ids in and out, language, access logs, metrics,
+ * /livez /readyz /metrics, JSON bodies (415 non-JSON, 400 malformed, 413 too large), 404/405 and one error
+ * handler producing RFC 9457 problems. It never listens: `serve` does, so tests start it on port 0.
+ */
+export function createServiceApp(options: ServiceAppOptions): Express {
+  const { logger, metrics, readiness } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+
+  app.use((req, res, next) => {
+    const requestId = requestIdOf(req.headers['x-request-id']);
+    const context: RequestContext = {
+      requestId,
+      language: pickLanguage(req.headers['accept-language'], options.languages, options.defaultLanguage),
+      log: logger.child({ request_id: requestId }),
+      startedAt: process.hrtime.bigint(),
+    };
+    Object.assign(res.locals, context);
+    res.setHeader('X-Request-Id', requestId);
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - context.startedAt) / 1e9;
+      const route =
+        (req.route as { path?: string } | undefined)?.path ??
+        (res.statusCode === 404 ? 'unmatched' : req.path);
+      metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      if (req.path === '/livez' || req.path === '/readyz' || req.path === '/metrics') return;
+      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+      context.log[level](
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          duration_ms: Math.round(seconds * 1e4) / 10,
+        },
+        'request completed',
+      );
+    });
+    next();
+  });
+
+  app.get('/livez', (_req, res) => {
+    res.json({ status: 'alive' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const state = await evaluateReadiness(readiness);
+    res
+      .status(state.ready ? 200 : 503)
+      .json({ status: state.ready ? 'ready' : 'not ready', checks: state.checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  options.beforeBodyParser?.(app);
+  app.use(jsonBody(options.bodyLimitBytes));
+  options.routes(app);
+
+  app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
+  app.use(errorHandler);
+  return app;
+}
+
+/** JSON body parsing for POST-like requests: 415 unless the body is JSON, problems for parse errors. */
+function jsonBody(limit: number): RequestHandler {
+  const parse = express.json({ limit, type: () => true, strict: false });
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.method === 'DELETE')
+      return next();
+    if (!req.is(['application/json', 'application/*+json']))
+      return next(new AppError('UNSUPPORTED_MEDIA_TYPE'));
+    parse(req, res, next);
+  };
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  const type = (error as BodyParserError | undefined)?.type;
+  if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON', { cause: error });
+  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', { cause: error });
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', { cause: error });
+  if (type === 'request.aborted')
+    return new AppError('VALIDATION_FAILED', { cause: error, internal: 'client aborted' });
+  return new AppError('INTERNAL_ERROR', { cause: error });
+}
+
+/** The single place where errors become HTTP problems; nothing internal leaves the service. */
+export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+  if (res.headersSent) return next(error);
+  const appError = toAppError(error);
+  const context = requestContext(res);
+  const problem = buildProblem(appError.code, context.language, context.requestId, appError.errors);
+  if (problem.status >= 500)
+    context.log.error(
+      { err: appError.cause ?? appError, code: appError.code, internal: appError.internal },
+      'request failed',
+    );
+  else if (appError.internal || appError.cause)
+    context.log.warn(
+      { code: appError.code, internal: appError.internal ?? String(appError.cause) },
+      'request refused',
+    );
+  sendProblem(res, problem, { ...appError.headers });
+};
+
+/** Registers POST handlers on a path and answers every other method with 405 and `Allow: POST`. */
+export function postRoute(
+  router: IRouter,
+  path: string,
+  ...handlers: [RequestHandler, ...RequestHandler[]]
+): void {
+  router.post(path, ...handlers);
+  router.all(path, (_req, res, next) => {
+    res.setHeader('Allow', 'POST');
+    next(new AppError('METHOD_NOT_ALLOWED'));
+  });
+}

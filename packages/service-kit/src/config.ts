@@ -1,0 +1,85 @@
+import {
+  DEFAULT_LANGUAGE,
+  SUPPORTED_LANGUAGES,
+  isSupportedLanguage,
+  type Language,
+} from '@spam-check/contracts';
+import { z } from 'zod';
+
+export type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once with zod; every bad variable is reported at once. */
+export function loadConfig<S extends z.ZodType>(schema: S, env: Env = process.env): z.output<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+  );
+}
+
+/** Building blocks for the services' config schemas, so every service spells a variable the same way. */
+export const env = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  positiveInt: (fallback: number) => z.coerce.number().int().positive().default(fallback),
+  flag: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'])
+      .default(fallback ? 'true' : 'false')
+      .transform((value) => ['true', '1', 'on', 'yes'].includes(value)),
+  list: (fallback = '') =>
+    z
+      .string()
+      .default(fallback)
+      .transform((value) =>
+        value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+  url: () => z.url().optional(),
+  languages: () =>
+    z
+      .string()
+      .default(SUPPORTED_LANGUAGES.join(','))
+      .transform((value, ctx) => {
+        const codes = value
+          .split(',')
+          .map((item) => item.trim().toLowerCase())
+          .filter(Boolean);
+        const unknown = codes.filter((code) => !isSupportedLanguage(code));
+        if (unknown.length > 0 || codes.length === 0) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `must list languages from ${SUPPORTED_LANGUAGES.join(', ')}; got ${unknown.join(', ') || 'none'}`,
+          });
+          return z.NEVER;
+        }
+        return codes as Language[];
+      }),
+  logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  nodeEnv: () => z.enum(['development', 'production', 'test']).default('development'),
+};
+
+/** Variables every service reads (logging, languages, shutdown). */
+export const commonConfigShape = {
+  NODE_ENV: env.nodeEnv(),
+  LOG_LEVEL: env.logLevel(),
+  LANGUAGES: env.languages(),
+  DEFAULT_LANGUAGE: z.enum(SUPPORTED_LANGUAGES).default(DEFAULT_LANGUAGE),
+  SHUTDOWN_TIMEOUT_MS: env.positiveInt(10_000),
+  HOST: z.string().default('0.0.0.0'),
+  MAX_BODY_BYTES: env.positiveInt(256 * 1024),
+};
+
+/** `<SERVICE>_PORT`, else `PORT` (a service run alone), else the default. */
+export function servicePort(source: Env, variable: string, fallback: number): number {
+  const raw = source[variable] ?? source.PORT;
+  return env.port(fallback).parse(raw);
+}

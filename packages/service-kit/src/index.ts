@@ -1,0 +1,11 @@
+export { loadConfig, ConfigError, env, commonConfigShape, servicePort, type Env } from './config';
+export { createLogger, REDACTED_PATHS, type Logger } from './logger';
+export { AppError, isAppError, type FieldError } from './errors';
+export { parseBody } from './validate';
+export { requestContext, elapsedMs, type RequestContext } from './context';
+export { pickLanguage } from './language';
+export { buildProblem, sendProblem } from './problem';
+export { createMetrics, Counter, Histogram, type Metrics } from './metrics';
+export { createReadiness, evaluateReadiness, type Readiness } from './readiness';
+export { createServiceApp, postRoute, errorHandler, type ServiceAppOptions } from './app';
+export { serve, registerShutdown, type RunningService, type Closer } from './serve';

@@ -1,0 +1,23 @@
+import { createServiceApp, type Logger, type Metrics, type Readiness } from '@spam-check/service-kit';
+import type { Express } from 'express';
+import type { ServiceConfig } from './config';
+import { mountCheckRoute } from './entry-points/http/check-route';
+
+export interface AppDeps {
+  config: ServiceConfig;
+  logger: Logger;
+  metrics: Metrics;
+  readiness: Readiness;
+}
+
+export function createApp(deps: AppDeps): Express {
+  return createServiceApp({
+    logger: deps.logger,
+    metrics: deps.metrics,
+    readiness: deps.readiness,
+    languages: deps.config.LANGUAGES,
+    defaultLanguage: deps.config.DEFAULT_LANGUAGE,
+    bodyLimitBytes: deps.config.MAX_BODY_BYTES,
+    routes: (app) => mountCheckRoute(app),
+  });
+}

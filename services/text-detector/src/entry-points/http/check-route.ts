@@ -1,0 +1,13 @@
+import { requestSchemas } from '@spam-check/contracts';
+import { elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
+import type { Express } from 'express';
+import { checkText } from '../../domain/check-text';
+
+export function mountCheckRoute(app: Express): void {
+  postRoute(app, '/v1/check', async (req, res) => {
+    const context = requestContext(res);
+    const body = parseBody(requestSchemas.text, req.body);
+    const result = await checkText({ ...body, language: context.language, requestId: context.requestId });
+    res.json({ ...result, duration_ms: elapsedMs(context) });
+  });
+}
