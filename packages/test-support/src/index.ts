@@ -1,0 +1,13 @@
+export { redisUrl, amqpUrl } from './infrastructure';
+export {
+  startStack,
+  spawnService,
+  waitForReady,
+  stopService,
+  freePort,
+  REPO_ROOT,
+  SERVICES,
+  type Stack,
+  type ServiceName,
+  type ServiceProcess,
+} from './stack';
