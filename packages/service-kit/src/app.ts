@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Language } from '@spam-check/contracts';
-import express, { type ErrorRequestHandler, type Express, type IRouter, type RequestHandler } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type IRouter,
+  type Request,
+  type RequestHandler,
+} from 'express';
 import type { Logger } from 'pino';
 import { requestContext, type RequestContext } from './context';
 import { AppError, isAppError } from './errors';
@@ -19,6 +25,12 @@ export interface ServiceAppOptions {
   bodyLimitBytes: number;
   /** Mounts the service's own routes; runs after the kit's middleware and before its 404 and error handlers. */
   routes: (app: Express) => void;
+  /**
+   * Runs first on every request, before the request id and language are read: a place to rewrite `req.url`
+   * and request headers (the gateway maps a language path prefix to `Accept-Language` here). It cannot fail:
+   * a request it leaves alone goes on through the routes, so an unknown path still ends in the 404 problem.
+   */
+  rewriteRequest?: (req: Request) => void;
   /** Mounted before the JSON body parser (e.g. a proxy that streams bodies, a form-encoded endpoint). */
   beforeBodyParser?: (app: Express) => void;
 }
@@ -42,6 +54,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
 
   app.use((req, res, next) => {
+    options.rewriteRequest?.(req);
     const requestId = requestIdOf(req.headers['x-request-id']);
     const context: RequestContext = {
       requestId,
