@@ -38,6 +38,7 @@ export function spawnService(
   name: ServiceName,
   env: Record<string, string | undefined>,
   port: number,
+  onOutput?: (chunk: string) => void,
 ): ServiceProcess {
   const entry = join(REPO_ROOT, 'services', name, 'src', 'main.ts');
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
@@ -47,6 +48,7 @@ export function spawnService(
   });
   let output = '';
   const collect = (chunk: Buffer) => {
+    onOutput?.(chunk.toString());
     output += chunk.toString();
     if (output.length > 200_000) output = output.slice(-100_000);
   };

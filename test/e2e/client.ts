@@ -1,0 +1,54 @@
+/** A small HTTP client for the end-to-end tests: they talk to the gateway over HTTP only. */
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function request(url: string, init: RequestInit = {}): Promise<HttpResult> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+export async function obtainToken(
+  gateway: string,
+  prefix = '',
+  credentials = { client: 'demo-client', secret: 'demo-secret', username: 'demo', password: 'demo-password' },
+): Promise<HttpResult> {
+  return request(`${gateway}${prefix}oauth/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${credentials.client}:${credentials.secret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: credentials.username,
+      password: credentials.password,
+    }),
+  });
+}
+
+export function postJson(
+  url: string,
+  token: string | undefined,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  return request(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}

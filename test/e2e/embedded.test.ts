@@ -1,0 +1,156 @@
+import {
+  hybridResultSchema,
+  mailResultSchema,
+  problemSchema,
+  textResultSchema,
+  tokenResponseSchema,
+} from '@spam-check/contracts';
+import { startStack, type Stack } from '@spam-check/test-support';
+import { obtainToken, postJson, request } from './client';
+
+// The stack exactly as `pnpm start` runs it: four processes, embedded defaults (no Redis, RabbitMQ or OpenAI).
+describe('the stack in embedded mode, end to end over HTTP', () => {
+  let stack: Stack;
+  let token: string;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      REDIS_URL: undefined,
+      AMQP_URL: undefined,
+      OPENAI_API_KEY: undefined,
+      EMAIL_DNS_CHECK: 'off',
+    });
+    const issued = await obtainToken(stack.gateway, '/de');
+    token = issued.body.access_token;
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it.each(['/de', '/fr'])(
+    'when the demo user asks at %soauth/token, it gets a bearer token',
+    async (prefix) => {
+      const response = await obtainToken(stack.gateway, prefix);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('pragma')).toBe('no-cache');
+      const body = tokenResponseSchema.parse(response.body);
+      expect(body.token_type).toBe('Bearer');
+      expect(body.scope).toBe('spam:check');
+      expect(Buffer.from(body.access_token, 'base64url').length).toBeGreaterThanOrEqual(32);
+    },
+  );
+
+  it('when a mail check is posted at /deapi, it answers a mail result in German', async () => {
+    const response = await postJson(`${stack.gateway}/deapi/v1/spam/mail`, token, {
+      email: 'not an address',
+    });
+    expect(response.status).toBe(200);
+    const result = mailResultSchema.parse(response.body);
+    expect(result).toMatchObject({ valid: false, spam: true, verdict: 'spam' });
+    const reason = result.reasons.find((r) => r.code === 'EMAIL_INVALID_SYNTAX');
+    expect(reason?.message).toMatch(/Adresse/);
+    expect(response.headers.get('x-request-id')).toBe(result.request_id);
+  });
+
+  it('when a text check is posted at /frapi, it answers a text result in French', async () => {
+    const response = await postJson(`${stack.gateway}/frapi/v1/spam/text`, token, {
+      title: 'Bonjour',
+      body: 'Merci pour cet article très intéressant.',
+    });
+    expect(response.status).toBe(200);
+    const result = textResultSchema.parse(response.body);
+    expect(result.verdict).toBe('ham');
+  });
+
+  it('when a hybrid check is posted without prefix, both parts run in parallel', async () => {
+    const response = await postJson(`${stack.gateway}/api/v1/spam/hybrid-check`, token, {
+      email: 'anna.schmidt@example.org',
+      title: 'Frage',
+      body: 'Wann öffnet die Bibliothek am Samstag?',
+    });
+    expect(response.status).toBe(200);
+    const result = hybridResultSchema.parse(response.body);
+    expect(result.mode).toBe('parallel');
+    expect(result.text).not.toBeNull();
+    expect(result.skipped).toEqual([]);
+  });
+
+  it('when the request id is given, every answer echoes it', async () => {
+    const response = await postJson(
+      `${stack.gateway}/api/v1/spam/mail`,
+      token,
+      { email: 'a@b.example' },
+      { 'x-request-id': 'e2e-trace-42' },
+    );
+    expect(response.headers.get('x-request-id')).toBe('e2e-trace-42');
+    expect(response.body.request_id).toBe('e2e-trace-42');
+  });
+
+  it('when no token is sent, it is 401 with a Bearer challenge', async () => {
+    const response = await postJson(`${stack.gateway}/api/v1/spam/mail`, undefined, { email: 'a@b.example' });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="spam-check"/);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(problemSchema.parse(response.body).code).toBe('UNAUTHORIZED');
+  });
+
+  it('when the token is unknown, it is 401 invalid_token', async () => {
+    const response = await postJson(`${stack.gateway}/api/v1/spam/mail`, 'x'.repeat(43), {
+      email: 'a@b.example',
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('when the JSON is malformed, it is a 400 problem in the prefix language', async () => {
+    const response = await postJson(`${stack.gateway}/deapi/v1/spam/text`, token, '{"title": "x", ');
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = problemSchema.parse(response.body);
+    expect(problem).toMatchObject({
+      status: 400,
+      code: 'MALFORMED_JSON',
+      detail: 'Der Anfragerumpf ist kein gültiges JSON.',
+    });
+  });
+
+  it('when a required field is missing, it is a 400 validation problem naming the field', async () => {
+    const response = await postJson(`${stack.gateway}/api/v1/spam/text`, token, { title: 'x', body: null });
+    expect(response.status).toBe(400);
+    const problem = problemSchema.parse(response.body);
+    expect(problem.code).toBe('VALIDATION_FAILED');
+    expect(problem.errors?.map((e) => e.path)).toContain('body');
+  });
+
+  it.each(['/api/v1/spam/mail', '/deapi/v1/spam/hybrid-check', '/froauth/token'])(
+    'when %s is called with GET, it is 405 with Allow: POST',
+    async (path) => {
+      const response = await request(`${stack.gateway}${path}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    },
+  );
+
+  it.each(['/xxapi/v1/spam/mail', '/it/api/v1/spam/mail', '/esoauth/token'])(
+    'when the language prefix of %s is not configured, it is 404',
+    async (path) => {
+      const response = await postJson(`${stack.gateway}${path}`, token, { email: 'a@b.example' });
+      expect(response.status).toBe(404);
+      expect(problemSchema.parse(response.body).code).toBe('NOT_FOUND');
+    },
+  );
+
+  it('when the body is not JSON, it is 415', async () => {
+    const response = await request(`${stack.gateway}/api/v1/spam/mail`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+      body: 'email=a@b.example',
+    });
+    expect(response.status).toBe(415);
+    expect(problemSchema.parse(response.body).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+});
