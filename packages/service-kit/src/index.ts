@@ -9,3 +9,4 @@ export { createMetrics, Counter, Histogram, type Metrics } from './metrics';
 export { createReadiness, evaluateReadiness, type Readiness } from './readiness';
 export { createServiceApp, postRoute, errorHandler, type ServiceAppOptions } from './app';
 export { serve, registerShutdown, type RunningService, type Closer } from './serve';
+export { runService, type RunnableConfig, type StartedService } from './run';

@@ -1,0 +1,45 @@
+import type { Express } from 'express';
+import { ConfigError } from './config';
+import { createLogger, type Logger } from './logger';
+import { createMetrics, type Metrics } from './metrics';
+import type { Readiness } from './readiness';
+import { registerShutdown, serve, type Closer } from './serve';
+
+export interface RunnableConfig {
+  LOG_LEVEL: string;
+  HOST: string;
+  SHUTDOWN_TIMEOUT_MS: number;
+  port: number;
+}
+
+export interface StartedService {
+  app: Express;
+  readiness: Readiness;
+  /** Closed in order after the server has drained. */
+  closers?: Closer[];
+}
+
+/**
+ * The whole life of a service process: config, logger and metrics, the service's own wiring (`start`),
+ * listen, and graceful shutdown on SIGTERM/SIGINT. A bad configuration exits 1 listing every problem.
+ */
+export function runService<C extends RunnableConfig>(spec: {
+  name: string;
+  loadConfig: () => C;
+  start: (context: { config: C; logger: Logger; metrics: Metrics }) => Promise<StartedService>;
+}): void {
+  const run = async () => {
+    const config = spec.loadConfig();
+    const logger = createLogger({ service: spec.name, level: config.LOG_LEVEL });
+    const metrics = createMetrics(spec.name);
+    const { app, readiness, closers } = await spec.start({ config, logger, metrics });
+    const service = await serve(app, { port: config.port, host: config.HOST, logger, readiness, closers });
+    registerShutdown(service, logger, config.SHUTDOWN_TIMEOUT_MS);
+  };
+  run().catch((error: unknown) => {
+    const message =
+      error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
+    process.stderr.write(`${spec.name} failed to start: ${message}\n`);
+    process.exit(1);
+  });
+}
