@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hybridResultSchema } from '@spam-check/contracts';
+import { amqpUrl, redisUrl, startStack, type Stack } from '@spam-check/test-support';
+import { obtainToken, postJson, request } from './client';
+
+// The stack with its real dependencies: tokens in Redis, revocations over Redis pub/sub, step-by-step
+// hybrid checks over RabbitMQ RPC. Every name is unique to this run, so it shares Redis and RabbitMQ safely.
+describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
+  const run = randomUUID().slice(0, 8);
+  const credentials = {
+    client: `e2e-client-${run}`,
+    secret: `secret-${randomUUID()}`,
+    username: `e2e-${run}`,
+    password: `pw-${randomUUID()}`,
+  };
+  let stack: Stack;
+
+  beforeAll(async () => {
+    const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
+    const bootstrap = join(mkdtempSync(join(tmpdir(), 'e2e-')), 'bootstrap.json');
+    writeFileSync(
+      bootstrap,
+      JSON.stringify({
+        clients: [
+          {
+            id: credentials.client,
+            secret: credentials.secret,
+            grants: ['password', 'refresh_token'],
+            scopes: ['spam:check'],
+          },
+          { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
+        ],
+        users: [{ username: credentials.username, password: credentials.password }],
+      }),
+    );
+    stack = await startStack({
+      REDIS_URL: redisUrl(),
+      AMQP_URL: amqpUrl(),
+      AUTH_BOOTSTRAP_FILE: bootstrap,
+      AUTH_REDIS_PREFIX: `e2e-${run}:auth:`,
+      GATEWAY_REDIS_PREFIX: `e2e-${run}:gateway:`,
+      GATEWAY_CLIENT_ID: gateway.id,
+      GATEWAY_CLIENT_SECRET: gateway.secret,
+      AUTH_REVOCATION_CHANNEL: `e2e-${run}:revocations`,
+      GATEWAY_REVOCATION_CHANNEL: `e2e-${run}:revocations`,
+      EMAIL_RPC_QUEUE: `e2e-${run}.email`,
+      TEXT_RPC_QUEUE: `e2e-${run}.text`,
+      EMAIL_DNS_CHECK: 'off',
+      OPENAI_API_KEY: undefined,
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  async function token(): Promise<{ access_token: string; refresh_token: string }> {
+    const issued = await obtainToken(stack.gateway, '/fr/', credentials);
+    expect(issued.status).toBe(200);
+    return issued.body;
+  }
+
+  it('when the e-mail is spam in step-by-step mode, the text is skipped', async () => {
+    const { access_token } = await token();
+    const response = await postJson(
+      `${stack.gateway}/deapi/v1/spam/hybrid-check`,
+      access_token,
+      { email: 'kein gültiges@', title: 'Hallo', body: 'Schöner Beitrag.' },
+      { 'X-Internal-Step-By-Step': 'yes' },
+    );
+    expect(response.status).toBe(200);
+    const result = hybridResultSchema.parse(response.body);
+    expect(result).toMatchObject({ mode: 'step_by_step', spam: true, text: null, skipped: ['text'] });
+  });
+
+  it('when the e-mail is clean in step-by-step mode, the text is checked too', async () => {
+    const { access_token } = await token();
+    const response = await postJson(
+      `${stack.gateway}/api/v1/spam/hybrid-check`,
+      access_token,
+      { email: 'anna.schmidt@example.org', title: 'Frage', body: 'Wann öffnet die Bibliothek?' },
+      { 'X-Internal-Step-By-Step': ' TRUE ' },
+    );
+    expect(response.status).toBe(200);
+    const result = hybridResultSchema.parse(response.body);
+    expect(result.mode).toBe('step_by_step');
+    expect(result.text?.verdict).toBeDefined();
+    expect(result.skipped).toEqual([]);
+  });
+
+  it('when the header has another value, it is 400', async () => {
+    const { access_token } = await token();
+    const response = await postJson(
+      `${stack.gateway}/api/v1/spam/hybrid-check`,
+      access_token,
+      { email: 'a@example.org', title: '', body: '' },
+      { 'X-Internal-Step-By-Step': 'maybe' },
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('INVALID_HEADER');
+  });
+
+  it('when a refresh token is rotated, the old one is refused and revokes the family', async () => {
+    const first = await token();
+    const refresh = () =>
+      request(`${stack.gateway}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: first.refresh_token,
+          client_id: credentials.client,
+          client_secret: credentials.secret,
+        }),
+      });
+    const rotated = await refresh();
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.refresh_token).not.toBe(first.refresh_token);
+    const reused = await refresh();
+    expect(reused.status).toBe(400);
+    expect(reused.body.error).toBe('invalid_grant');
+    const check = await postJson(`${stack.gateway}/api/v1/spam/mail`, rotated.body.access_token, {
+      email: 'a@example.org',
+    });
+    expect(check.status).toBe(401);
+  });
+
+  it('when a token is revoked, the gateway refuses it within a second', async () => {
+    const { access_token } = await token();
+    const before = await postJson(`${stack.gateway}/api/v1/spam/mail`, access_token, {
+      email: 'a@example.org',
+    });
+    expect(before.status).toBe(200);
+    const revoked = await request(`${stack.gateway}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        token: access_token,
+        client_id: credentials.client,
+        client_secret: credentials.secret,
+      }),
+    });
+    expect(revoked.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = await postJson(`${stack.gateway}/api/v1/spam/mail`, access_token, {
+      email: 'a@example.org',
+    });
+    expect(after.status).toBe(401);
+  });
+});
