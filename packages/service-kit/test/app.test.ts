@@ -1,0 +1,169 @@
+import { Writable } from 'node:stream';
+import { problemSchema } from '@spam-check/contracts';
+import {
+  AppError,
+  createLogger,
+  createMetrics,
+  createReadiness,
+  createServiceApp,
+  parseBody,
+  postRoute,
+  requestContext,
+  serve,
+  type RunningService,
+} from '@spam-check/service-kit';
+import { z } from 'zod';
+
+function captureLogs() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  return { lines, destination };
+}
+
+describe('the service app skeleton, over HTTP', () => {
+  const logs = captureLogs();
+  const readiness = createReadiness({ dependency: async () => undefined });
+  let service: RunningService;
+  let base: string;
+
+  beforeAll(async () => {
+    const logger = createLogger({ service: 'kit-test', level: 'info', destination: logs.destination });
+    const app = createServiceApp({
+      logger,
+      metrics: createMetrics('kit-test'),
+      readiness,
+      languages: ['de', 'fr', 'en'],
+      defaultLanguage: 'en',
+      bodyLimitBytes: 1024,
+      routes: (router) => {
+        postRoute(router, '/echo', (req, res) => {
+          const body = parseBody(z.object({ name: z.string() }), req.body);
+          res.json({ name: body.name, language: requestContext(res).language });
+        });
+        postRoute(router, '/boom', () => {
+          throw new Error('database password is hunter2');
+        });
+        postRoute(router, '/down', () => {
+          throw new AppError('SERVICE_UNAVAILABLE', { internal: 'redis refused' });
+        });
+      },
+    });
+    service = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness });
+    base = `http://127.0.0.1:${service.port}`;
+  });
+
+  afterAll(async () => {
+    await service.stop();
+  });
+
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+
+  it('when the request is valid, it answers and echoes a generated request id', async () => {
+    const response = await post('/echo', '{"name":"x","extra":1}');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ name: 'x', language: 'en' });
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when a request id is given, it is kept; when it is unsafe, a new one is made', async () => {
+    expect(
+      (await post('/echo', '{"name":"x"}', { 'x-request-id': 'abc-123' })).headers.get('x-request-id'),
+    ).toBe('abc-123');
+    const unsafe = await post('/echo', '{"name":"x"}', { 'x-request-id': 'a b<script>' });
+    expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when Accept-Language prefers French, messages are French', async () => {
+    const response = await post('/echo', '{"name":1}', { 'accept-language': 'fr-CH, de;q=0.5' });
+    expect(response.status).toBe(400);
+    const problem = problemSchema.parse(await response.json());
+    expect(problem).toMatchObject({ code: 'VALIDATION_FAILED', title: 'Échec de la validation' });
+    expect(problem.errors).toEqual([{ path: 'name', message: expect.any(String) }]);
+  });
+
+  it.each([
+    ['malformed JSON', '/echo', '{"name":', {}, 400, 'MALFORMED_JSON'],
+    [
+      'a body over the limit',
+      '/echo',
+      JSON.stringify({ name: 'x'.repeat(2000) }),
+      {},
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
+    [
+      'a non-JSON content type',
+      '/echo',
+      'name=x',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
+    ['an unknown path', '/nowhere', '{}', {}, 404, 'NOT_FOUND'],
+    ['a dependency that is down', '/down', '{}', {}, 503, 'SERVICE_UNAVAILABLE'],
+  ])('when it gets %s, it answers a %i problem', async (_name, path, body, headers, status, code) => {
+    const response = await post(path, body, headers as Record<string, string>);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = problemSchema.parse(await response.json());
+    expect(problem).toMatchObject({ status, code, request_id: response.headers.get('x-request-id') });
+    if (status === 503) expect(response.headers.get('retry-after')).toBe('5');
+  });
+
+  it('when a handler throws an unknown error, the answer is a 500 without internals, and the log has them', async () => {
+    const response = await post('/boom', '{}', { 'x-request-id': 'boom-1' });
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain('hunter2');
+    expect(JSON.parse(text).code).toBe('INTERNAL_ERROR');
+    expect(logs.lines.some((line) => line.includes('boom-1') && line.includes('hunter2'))).toBe(true);
+  });
+
+  it('when a POST path is called with GET, it is 405 with Allow', async () => {
+    const response = await fetch(`${base}/echo`);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  it('when the Authorization header is logged, it is redacted', async () => {
+    const logger = createLogger({ service: 'kit-test', level: 'info', destination: logs.destination });
+    logger.info(
+      { req: { headers: { authorization: 'Bearer secret-token' } }, password: 'pw' },
+      'redaction check',
+    );
+    const line = logs.lines.find((entry) => entry.includes('redaction check'));
+    expect(line).toBeDefined();
+    expect(line).not.toContain('secret-token');
+    expect(line).not.toContain('"pw"');
+  });
+
+  it('serves /livez, /readyz and /metrics', async () => {
+    expect((await fetch(`${base}/livez`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { dependency: 'up' } });
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toContain('http_request_duration_seconds_bucket');
+  });
+
+  it('when a dependency check fails, /readyz is 503 and /livez stays 200', async () => {
+    readiness.checks.broken = async () => {
+      throw new Error('connection refused');
+    };
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).checks.broken).toBe('down: connection refused');
+    expect((await fetch(`${base}/livez`)).status).toBe(200);
+    delete readiness.checks.broken;
+  });
+});
