@@ -112,7 +112,7 @@ describe('the service app skeleton, over HTTP', () => {
     ['an unknown path', '/nowhere', '{}', {}, 404, 'NOT_FOUND'],
     ['a dependency that is down', '/down', '{}', {}, 503, 'SERVICE_UNAVAILABLE'],
   ])('when it gets %s, it answers a %i problem', async (_name, path, body, headers, status, code) => {
-    const response = await post(path, body, headers as Record<string, string>);
+    const response = await post(path, body, headers);
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const problem = problemSchema.parse(await response.json());
