@@ -1,13 +1,62 @@
-import { commonConfigShape, loadConfig, servicePort, type Env } from '@spam-check/service-kit';
+import {
+  ConfigError,
+  commonConfigShape,
+  env,
+  loadConfig,
+  servicePort,
+  type Env,
+} from '@spam-check/service-kit';
 import { z } from 'zod';
+
+/** Values that are only acceptable outside production (DESIGN.md §4). */
+export const DEFAULT_GATEWAY_CLIENT = { id: 'gateway', secret: 'gateway-secret' } as const;
+export const DEMO_CLIENT = { id: 'demo-client', secret: 'demo-secret' } as const;
+export const DEMO_USER = { username: 'demo', password: 'demo-password' } as const;
+export const DEFAULT_SECRETS: readonly string[] = [
+  DEFAULT_GATEWAY_CLIENT.secret,
+  DEMO_CLIENT.secret,
+  DEMO_USER.password,
+];
 
 /** Every variable the auth service reads (documented in the README's configuration table). */
 export const configSchema = z.object({
   ...commonConfigShape,
+  REDIS_URL: env.url(),
+  AUTH_REDIS_PREFIX: z.string().default('auth:'),
+  AUTH_REDIS_TIMEOUT_MS: env.positiveInt(500),
+  AUTH_REVOCATION_CHANNEL: z.string().min(1).default('spam-check:revocations'),
+  AUTH_ACCESS_TOKEN_LIFETIME_SECONDS: env.positiveInt(3600),
+  AUTH_REFRESH_TOKEN_LIFETIME_SECONDS: env.positiveInt(14 * 24 * 3600),
+  AUTH_SCRYPT_COST: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .refine((n) => (n & (n - 1)) === 0, 'must be a power of two')
+    .default(16384),
+  AUTH_BOOTSTRAP_FILE: z.string().min(1).optional(),
+  AUTH_TRUST_PROXY: z.string().default('loopback, linklocal, uniquelocal'),
+  AUTH_LOGIN_MAX_FAILURES_PER_USER: env.positiveInt(5),
+  AUTH_LOGIN_MAX_FAILURES_PER_IP: env.positiveInt(50),
+  AUTH_LOGIN_FAILURE_WINDOW_SECONDS: env.positiveInt(900),
+  AUTH_CLIENT_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(30),
+  GATEWAY_CLIENT_ID: z.string().min(1).optional(),
+  GATEWAY_CLIENT_SECRET: z.string().min(1).optional(),
 });
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
-  return { ...config, port: servicePort(source, 'AUTH_PORT', 8081) };
+  const problems: string[] = [];
+  if (config.NODE_ENV === 'production') {
+    if (!config.REDIS_URL)
+      problems.push('REDIS_URL: required in production (the in-memory store is for development)');
+    if (config.GATEWAY_CLIENT_SECRET && DEFAULT_SECRETS.includes(config.GATEWAY_CLIENT_SECRET))
+      problems.push('GATEWAY_CLIENT_SECRET: the development default is refused in production');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    ...config,
+    port: servicePort(source, 'AUTH_PORT', 8081),
+    embedded: !config.REDIS_URL,
+  };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_SCOPE } from '@spam-check/contracts';
+import { z } from 'zod';
+import type { AuthStore, ClientRecord } from '../data-access/store';
+import type { SecretHasher } from './secrets';
+
+export const GRANT_TYPES = ['password', 'refresh_token'] as const;
+
+export const clientInputSchema = z.object({
+  id: z.string().min(1).max(200),
+  secret: z.string().min(1).max(1000),
+  grants: z.array(z.enum(GRANT_TYPES)).default([...GRANT_TYPES]),
+  scopes: z
+    .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be an RFC 6749 scope token'))
+    .default([DEFAULT_SCOPE]),
+});
+export type ClientInput = z.input<typeof clientInputSchema>;
+
+export const userInputSchema = z.object({
+  username: z.string().min(1).max(200),
+  password: z.string().min(1).max(1000),
+});
+export type UserInput = z.input<typeof userInputSchema>;
+
+/** The AUTH_BOOTSTRAP_FILE format. */
+export const bootstrapSchema = z.object({
+  clients: z.array(clientInputSchema).default([]),
+  users: z.array(userInputSchema).default([]),
+});
+export type BootstrapFile = z.input<typeof bootstrapSchema>;
+
+export type Change = 'created' | 'updated' | 'unchanged';
+
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
+
+export const generateSecret = (): string => randomBytes(24).toString('base64url');
+
+/** Clients and users, as the CLI and the bootstrap file manage them. Upserts are idempotent. */
+export function createAccounts(store: AuthStore, hasher: SecretHasher) {
+  return {
+    async upsertClient(input: ClientInput): Promise<Change> {
+      const client = clientInputSchema.parse(input);
+      const existing = await store.getClient(client.id);
+      const sameSecret = existing ? await hasher.verify(client.secret, existing.secretHash) : false;
+      const record: ClientRecord = {
+        id: client.id,
+        secretHash: existing && sameSecret ? existing.secretHash : await hasher.hash(client.secret),
+        grants: [...new Set(client.grants)].sort(),
+        scopes: [...new Set(client.scopes)].sort(),
+      };
+      if (
+        existing &&
+        sameSecret &&
+        sameList(existing.grants, record.grants) &&
+        sameList(existing.scopes, record.scopes)
+      )
+        return 'unchanged';
+      await store.saveClient(record);
+      return existing ? 'updated' : 'created';
+    },
+    async upsertUser(input: UserInput): Promise<Change> {
+      const user = userInputSchema.parse(input);
+      const existing = await store.getUser(user.username);
+      if (existing && (await hasher.verify(user.password, existing.passwordHash))) return 'unchanged';
+      await store.saveUser({ username: user.username, passwordHash: await hasher.hash(user.password) });
+      return existing ? 'updated' : 'created';
+    },
+    /** Sets a new secret (generated unless given); undefined when there is no such client. */
+    async rotateClientSecret(id: string, secret = generateSecret()): Promise<string | undefined> {
+      const existing = await store.getClient(id);
+      if (!existing) return undefined;
+      await store.saveClient({ ...existing, secretHash: await hasher.hash(secret) });
+      return secret;
+    },
+    removeClient: (id: string) => store.deleteClient(id),
+    removeUser: (username: string) => store.deleteUser(username),
+    async listClients() {
+      return (await store.listClients()).map(({ id, grants, scopes }) => ({ id, grants, scopes }));
+    },
+    async listUsers() {
+      return (await store.listUsers()).map(({ username }) => ({ username }));
+    },
+    async apply(
+      file: BootstrapFile,
+    ): Promise<{ clients: Record<string, Change>; users: Record<string, Change> }> {
+      const parsed = bootstrapSchema.parse(file);
+      const result = { clients: {} as Record<string, Change>, users: {} as Record<string, Change> };
+      for (const client of parsed.clients) result.clients[client.id] = await this.upsertClient(client);
+      for (const user of parsed.users) result.users[user.username] = await this.upsertUser(user);
+      return result;
+    },
+  };
+}
+export type Accounts = ReturnType<typeof createAccounts>;

@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { ConfigError, type Logger } from '@spam-check/service-kit';
+import {
+  DEFAULT_GATEWAY_CLIENT,
+  DEFAULT_SECRETS,
+  DEMO_CLIENT,
+  DEMO_USER,
+  type ServiceConfig,
+} from './config';
+import { bootstrapSchema, createAccounts, type BootstrapFile } from './domain/accounts';
+import { INTROSPECT_SCOPE } from './domain/scopes';
+import type { AuthStore } from './data-access/store';
+import type { SecretHasher } from './domain/secrets';
+
+async function readBootstrapFile(path: string): Promise<BootstrapFile> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError([`AUTH_BOOTSTRAP_FILE: cannot read ${path}: ${(error as Error).message}`]);
+  }
+  const parsed = bootstrapSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `AUTH_BOOTSTRAP_FILE ${issue.path.join('.')}: ${issue.message}`),
+    );
+  return parsed.data;
+}
+
+/**
+ * Creates clients and users at start: the bootstrap file if there is one; else, in embedded mode, the demo
+ * client and user (DESIGN.md §4). The gateway's introspection client comes from GATEWAY_CLIENT_ID/SECRET,
+ * defaulting to gateway/gateway-secret in embedded mode. Each default is logged as a warning; production
+ * refuses the default secrets wherever they appear. Safe to run at every start (idempotent).
+ */
+export async function provision(
+  config: ServiceConfig,
+  store: AuthStore,
+  hasher: SecretHasher,
+  logger: Logger,
+): Promise<void> {
+  const accounts = createAccounts(store, hasher);
+  const file: BootstrapFile = config.AUTH_BOOTSTRAP_FILE
+    ? await readBootstrapFile(config.AUTH_BOOTSTRAP_FILE)
+    : { clients: [], users: [] };
+
+  if (!config.AUTH_BOOTSTRAP_FILE && config.embedded) {
+    logger.warn(
+      { client_id: DEMO_CLIENT.id },
+      'embedded mode: creating the demo client with its default secret',
+    );
+    logger.warn(
+      { username: DEMO_USER.username },
+      'embedded mode: creating the demo user with its default password',
+    );
+    file.clients = [{ ...DEMO_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] }];
+    file.users = [{ ...DEMO_USER }];
+  }
+  const gatewaySecret =
+    config.GATEWAY_CLIENT_SECRET ?? (config.embedded ? DEFAULT_GATEWAY_CLIENT.secret : undefined);
+  if (gatewaySecret) {
+    if (!config.GATEWAY_CLIENT_SECRET)
+      logger.warn('GATEWAY_CLIENT_SECRET not set: the gateway introspects with the default gateway-secret');
+    file.clients = [
+      ...(file.clients ?? []),
+      {
+        id: config.GATEWAY_CLIENT_ID ?? DEFAULT_GATEWAY_CLIENT.id,
+        secret: gatewaySecret,
+        grants: [],
+        scopes: [INTROSPECT_SCOPE],
+      },
+    ];
+  }
+
+  if (config.NODE_ENV === 'production') {
+    const weak = [
+      ...(file.clients ?? []).filter((c) => DEFAULT_SECRETS.includes(c.secret)).map((c) => `client ${c.id}`),
+      ...(file.users ?? [])
+        .filter((u) => DEFAULT_SECRETS.includes(u.password))
+        .map((u) => `user ${u.username}`),
+    ];
+    if (weak.length > 0)
+      throw new ConfigError(
+        weak.map((who) => `AUTH_BOOTSTRAP_FILE: ${who} uses a development default secret`),
+      );
+  }
+
+  const changes = await accounts.apply(file);
+  logger.info(changes, 'clients and users provisioned');
+  if (!config.AUTH_BOOTSTRAP_FILE && config.embedded)
+    logger.warn(
+      `Demo credentials: client ${DEMO_CLIENT.id} / ${DEMO_CLIENT.secret}, user ${DEMO_USER.username} / ${DEMO_USER.password}`,
+    );
+}
