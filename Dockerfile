@@ -1,0 +1,67 @@
+# syntax=docker/dockerfile:1.7
+# One multi-target file for the four services:
+#   docker build --target gateway -t spam-check/gateway .   (likewise auth, email-detector, text-detector)
+# The build stage compiles the whole workspace once; `pnpm deploy` then copies, per service, only its own
+# files, its built workspace dependencies and its production node_modules into /out/<service>.
+ARG NODE_IMAGE=node:22.23.4-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+ENV PNPM_HOME=/pnpm \
+    PATH=/pnpm:$PATH \
+    COREPACK_ENABLE_DOWNLOAD_PROMPT=0 \
+    CI=true
+RUN corepack enable
+WORKDIR /repo
+# The lockfile alone is enough to fetch every package: this layer is reused until the lockfile changes.
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm fetch --frozen-lockfile
+COPY . .
+RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm install --frozen-lockfile --offline
+RUN pnpm -r build
+# pnpm 10 deploys only with injected workspace packages; the setting is given here, for the deploy alone, so
+# the developers' workspace keeps its symlinked packages. Each /out/<service> holds dist/, package.json and a
+# node_modules with the built dist/ of @spam-check/* dependencies (no devDependencies).
+RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store \
+    for service in gateway auth email-detector text-detector; do \
+      pnpm --filter "@spam-check/${service}" deploy --prod --offline \
+        --config.inject-workspace-packages=true "/out/${service}" || exit 1; \
+    done
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+# The files stay owned by root and read-only for the process; the app writes nothing but logs to stdout.
+USER node
+STOPSIGNAL SIGTERM
+
+FROM runtime AS gateway
+COPY --from=build /out/gateway /app
+ENV GATEWAY_PORT=8080
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.GATEWAY_PORT+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/main.js"]
+
+FROM runtime AS auth
+COPY --from=build /out/auth /app
+ENV AUTH_PORT=8081
+EXPOSE 8081
+HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.AUTH_PORT+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/main.js"]
+
+FROM runtime AS email-detector
+COPY --from=build /out/email-detector /app
+ENV EMAIL_DETECTOR_PORT=8082
+EXPOSE 8082
+HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.EMAIL_DETECTOR_PORT+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/main.js"]
+
+FROM runtime AS text-detector
+COPY --from=build /out/text-detector /app
+ENV TEXT_DETECTOR_PORT=8083
+EXPOSE 8083
+HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.TEXT_DETECTOR_PORT+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/main.js"]
