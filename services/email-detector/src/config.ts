@@ -1,11 +1,40 @@
+import { isIP } from 'node:net';
+import { RPC_QUEUES } from '@spam-check/amqp-rpc';
 import { commonConfigShape, env, loadConfig, servicePort, type Env } from '@spam-check/service-kit';
 import { z } from 'zod';
 
+/** `ip`, `ip:port` or `[ipv6]:port`, as `dns.setServers` takes them. */
+function isResolverAddress(value: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(value);
+  if (bracketed) return isIP(bracketed[1] ?? '') === 6 && Number(bracketed[2] ?? 53) <= 65535;
+  if (isIP(value) !== 0) return true;
+  const withPort = /^([\d.]+):(\d{1,5})$/.exec(value);
+  return withPort !== null && isIP(withPort[1] ?? '') === 4 && Number(withPort[2]) <= 65535;
+}
+
 /** Every variable the e-mail detector reads (documented in the README's configuration table). */
-export const configSchema = z.object({
-  ...commonConfigShape,
-  AMQP_URL: env.url(),
-});
+export const configSchema = z
+  .object({
+    ...commonConfigShape,
+    AMQP_URL: env.url(),
+    EMAIL_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.email),
+    EMAIL_DNS_CHECK: env.flag(true),
+    EMAIL_DNS_SERVERS: env
+      .list()
+      .refine(
+        (servers) => servers.every(isResolverAddress),
+        'must be a comma list of ip, ip:port or [ipv6]:port',
+      ),
+    EMAIL_DNS_TIMEOUT_MS: env.positiveInt(1500),
+    EMAIL_DNS_CACHE_TTL_S: z.coerce.number().int().nonnegative().default(300),
+    EMAIL_DNS_CACHE_SIZE: z.coerce.number().int().nonnegative().default(10_000),
+    EMAIL_ALLOW_LIST: env.list(),
+    EMAIL_DENY_LIST: env.list(),
+  })
+  .refine((config) => config.NODE_ENV !== 'production' || config.AMQP_URL !== undefined, {
+    path: ['AMQP_URL'],
+    message: 'is required in production (without it the RPC queue is not consumed)',
+  });
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);

@@ -1,24 +1,37 @@
-import {
-  createLogger,
-  createMetrics,
-  createReadiness,
-  registerShutdown,
-  serve,
-} from '@spam-check/service-kit';
+import { createReadiness, runService, type Closer } from '@spam-check/service-kit';
 import { createApp } from './app';
 import { loadServiceConfig } from './config';
+import { createEmailChecker } from './email-check-deps';
+import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 
-async function main(): Promise<void> {
-  const config = loadServiceConfig();
-  const logger = createLogger({ service: 'email-detector', level: config.LOG_LEVEL });
-  const metrics = createMetrics('email-detector');
-  const readiness = createReadiness();
-  const app = createApp({ config, logger, metrics, readiness });
-  const service = await serve(app, { port: config.port, host: config.HOST, logger, readiness });
-  registerShutdown(service, logger, config.SHUTDOWN_TIMEOUT_MS);
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
+runService({
+  name: 'email-detector',
+  loadConfig: () => loadServiceConfig(),
+  start: async ({ config, logger, metrics }) => {
+    const checker = createEmailChecker(config, metrics);
+    const readiness = createReadiness();
+    const closers: Closer[] = [];
+    if (!config.EMAIL_DNS_CHECK) logger.warn('EMAIL_DNS_CHECK is off: MX records are not checked');
+    if (checker.mailServers) {
+      const mailServers = checker.mailServers;
+      closers.push({ name: 'dns', close: async () => mailServers.close() });
+    }
+    if (config.AMQP_URL) {
+      const rpc = startRpcConsumer({
+        url: config.AMQP_URL,
+        queue: config.EMAIL_RPC_QUEUE,
+        logger,
+        languages: config.LANGUAGES,
+        defaultLanguage: config.DEFAULT_LANGUAGE,
+        checker,
+      });
+      readiness.checks.amqp = async () => {
+        if (!rpc.isConnected()) throw new Error('not consuming the RPC queue');
+      };
+      closers.unshift({ name: 'amqp', close: () => rpc.close() });
+    } else {
+      logger.warn('AMQP_URL is not set: the RPC queue is not consumed (HTTP only)');
+    }
+    return { app: createApp({ config, logger, metrics, readiness, checker }), readiness, closers };
+  },
 });

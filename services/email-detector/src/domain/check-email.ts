@@ -1,48 +1,141 @@
 import { randomUUID } from 'node:crypto';
-import { reasonMessage, type Language, type MailResult } from '@spam-check/contracts';
+import {
+  reasonMessage,
+  type CheckStatus,
+  type EmailReasonCode,
+  type Language,
+  type MailResult,
+  type ReasonParams,
+} from '@spam-check/contracts';
+import { disposableDomainOf } from './disposable';
+import { fixtureWeight } from './fixtures';
+import { isFreeProvider } from './free-provider';
+import { judgeMailServers, type LookupMailServers } from './mail-servers';
+import { operatorDecision, type OperatorList } from './operator-lists';
+import { looksRandom } from './random-local-part';
+import { isRoleAccount } from './role-account';
+import { REASON_WEIGHTS, scoreOf } from './scoring';
+import { parseAddress } from './syntax';
+import { suggestDomain } from './typo';
 
-export interface CheckEmailInput {
+export interface EmailCheckDeps {
+  disposableDomains: ReadonlySet<string>;
+  allowList: OperatorList;
+  denyList: OperatorList;
+  /** null when DNS checks are switched off (EMAIL_DNS_CHECK=off). */
+  lookupMailServers: LookupMailServers | null;
+}
+
+export interface EmailCheckInput {
   email: string;
   language: Language;
   requestId: string;
 }
 
-const SIMPLE_SYNTAX = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+export type EmailCheckResult = Omit<MailResult, 'duration_ms'>;
 
-/** The e-mail verdict: one domain function behind both the HTTP and the RPC entry point. */
-export async function checkEmail(input: CheckEmailInput): Promise<Omit<MailResult, 'duration_ms'>> {
-  const valid = SIMPLE_SYNTAX.test(input.email);
-  const at = input.email.lastIndexOf('@');
-  const domain = valid ? input.email.slice(at + 1).toLowerCase() : null;
-  return {
-    id: randomUUID(),
-    spam: !valid,
-    verdict: valid ? 'ham' : 'spam',
-    score: valid ? 0 : 1,
-    reasons: valid
-      ? []
-      : [
-          {
-            code: 'EMAIL_INVALID_SYNTAX',
-            message: reasonMessage('EMAIL_INVALID_SYNTAX', input.language),
-            weight: 1,
-          },
-        ],
-    request_id: input.requestId,
+interface Check {
+  status: CheckStatus;
+  detail?: string;
+}
+
+const skipped = (detail: string): Check => ({ status: 'skipped', detail });
+const flagged = (hit: boolean): Check => ({ status: hit ? 'fail' : 'pass' });
+
+/**
+ * The e-mail verdict, behind both the HTTP and the RPC entry point. Order: syntax (an invalid address stops
+ * here: `valid: false`, spam), operator allow/deny lists, fixtures, the local rules (disposable, role
+ * account, free provider, typo, random local part), then DNS unless the verdict is already fixed (allow or
+ * deny list, fixture, disposable domain). Every rule that fires adds a reason; scoring.ts turns them into
+ * the score.
+ */
+export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): Promise<EmailCheckResult> {
+  const reasons: { code: EmailReasonCode; weight: number; params?: ReasonParams }[] = [];
+  const add = (code: EmailReasonCode, params?: ReasonParams, weight = REASON_WEIGHTS[code]) =>
+    reasons.push({ code, weight, ...(params ? { params } : {}) });
+  const finish = (
+    fields: Omit<EmailCheckResult, 'id' | 'spam' | 'verdict' | 'score' | 'reasons' | 'request_id'>,
+  ) => {
+    const { score, verdict } = scoreOf(reasons.map((reason) => reason.weight));
+    return {
+      id: randomUUID(),
+      spam: verdict === 'spam',
+      verdict,
+      score,
+      reasons: reasons.map(({ code, weight, params }) => ({
+        code,
+        message: reasonMessage(code, input.language, params),
+        weight,
+      })),
+      request_id: input.requestId,
+      ...fields,
+    };
+  };
+
+  const address = parseAddress(input.email);
+  if (!address.valid) {
+    add('EMAIL_INVALID_SYNTAX');
+    return finish({
+      email: { input: input.email, normalized: null, domain: null, ascii_domain: null },
+      valid: false,
+      suggestion: null,
+      checks: {
+        syntax: { status: 'fail', detail: address.failure },
+        disposable: skipped('invalid_syntax'),
+        role_account: skipped('invalid_syntax'),
+        free_provider: skipped('invalid_syntax'),
+        dns: skipped('invalid_syntax'),
+      },
+    });
+  }
+
+  const { asciiDomain, localBase } = address;
+  const decision = operatorDecision({ allow: deps.allowList, deny: deps.denyList }, localBase, asciiDomain);
+  if (decision === 'allow') add('EMAIL_ALLOW_LISTED');
+  if (decision === 'deny') add('EMAIL_DENY_LISTED');
+  const fixture = decision === null ? fixtureWeight(localBase, asciiDomain) : null;
+  if (fixture !== null) add('EMAIL_TEST_FIXTURE', undefined, fixture);
+
+  const disposable = disposableDomainOf(asciiDomain, deps.disposableDomains);
+  if (disposable) add('EMAIL_DISPOSABLE_DOMAIN', { domain: disposable });
+  const role = isRoleAccount(localBase);
+  if (role) add('EMAIL_ROLE_ACCOUNT', { local: localBase });
+  const free = isFreeProvider(asciiDomain);
+  if (free) add('EMAIL_FREE_PROVIDER', { domain: address.domain });
+  const suggestedDomain = suggestDomain(asciiDomain);
+  const suggestion = suggestedDomain ? `${address.localPart}@${suggestedDomain}` : null;
+  if (suggestion) add('EMAIL_DOMAIN_TYPO', { suggestion });
+  if (looksRandom(localBase)) add('EMAIL_RANDOM_LOCAL_PART');
+
+  let dns: Check;
+  let usable = true;
+  if (!deps.lookupMailServers) dns = skipped('disabled');
+  else if (decision !== null) dns = skipped(decision === 'allow' ? 'allow_listed' : 'deny_listed');
+  else if (fixture !== null) dns = skipped('test_fixture');
+  else if (disposable) dns = skipped('disposable_domain');
+  else {
+    const servers = await deps.lookupMailServers(asciiDomain);
+    const judged = judgeMailServers(servers);
+    usable = judged.usable;
+    dns = { status: judged.status, detail: servers.outcome };
+    if (judged.reason) add(judged.reason, { domain: address.domain });
+  }
+
+  return finish({
     email: {
       input: input.email,
-      normalized: valid ? `${input.email.slice(0, at)}@${domain}` : null,
-      domain,
-      ascii_domain: domain,
+      normalized: address.normalized,
+      domain: address.domain,
+      ascii_domain: asciiDomain,
     },
-    valid,
-    suggestion: null,
+    valid: usable,
+    suggestion,
     checks: {
-      syntax: { status: valid ? 'pass' : 'fail' },
-      disposable: { status: 'skipped' },
-      role_account: { status: 'skipped' },
-      free_provider: { status: 'skipped' },
-      dns: { status: 'skipped' },
+      syntax: { status: 'pass' },
+      disposable: flagged(disposable !== null),
+      role_account: flagged(role),
+      free_provider: flagged(free),
+      dns,
     },
-  };
+  });
 }

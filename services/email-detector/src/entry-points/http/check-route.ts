@@ -2,12 +2,17 @@ import { requestSchemas } from '@spam-check/contracts';
 import { elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import { checkEmail } from '../../domain/check-email';
+import type { EmailChecker } from '../../email-check-deps';
 
-export function mountCheckRoute(app: Express): void {
+export function mountCheckRoute(app: Express, checker: EmailChecker): void {
   postRoute(app, '/v1/check', async (req, res) => {
     const context = requestContext(res);
     const { email } = parseBody(requestSchemas.mail, req.body);
-    const result = await checkEmail({ email, language: context.language, requestId: context.requestId });
+    const result = await checkEmail(
+      { email, language: context.language, requestId: context.requestId },
+      checker.deps,
+    );
+    checker.checks.inc({ verdict: result.verdict, entry_point: 'http' });
     res.json({ ...result, duration_ms: elapsedMs(context) });
   });
 }
