@@ -1,22 +1,122 @@
-import { createServiceApp, type Logger, type Metrics, type Readiness } from '@spam-check/service-kit';
-import type { Express } from 'express';
+import type http from 'node:http';
+import { createRequestSchemas, mailResultSchema, textResultSchema } from '@spam-check/contracts';
+import {
+  AppError,
+  Counter,
+  createServiceApp,
+  parseBody,
+  postRoute,
+  type Logger,
+  type Metrics,
+  type Readiness,
+} from '@spam-check/service-kit';
+import type { Express, RequestHandler } from 'express';
+import type { z } from 'zod';
 import type { ServiceConfig } from './config';
+import type { TokenIntrospector } from './data-access/introspection';
+import type { RateLimitStore } from './data-access/rate-limit-store';
+import type { DetectorTransport } from './domain/hybrid-check';
+import { authenticate } from './entry-points/http/authenticate';
+import { detectorProxy } from './entry-points/http/detector-proxy';
+import { mountDocs } from './entry-points/http/docs';
+import { hybridCheck } from './entry-points/http/hybrid-check';
+import { languagePrefixRewriter } from './entry-points/http/language-prefix';
+import { oauthProxy } from './entry-points/http/oauth-proxy';
+import { rateLimit } from './entry-points/http/rate-limit';
 
 export interface AppDeps {
   config: ServiceConfig;
   logger: Logger;
   metrics: Metrics;
   readiness: Readiness;
+  introspector: TokenIntrospector;
+  rateLimits: RateLimitStore;
+  agents: { auth: http.Agent; email: http.Agent; text: http.Agent };
+  /** Parallel hybrid checks (HTTP) and step-by-step ones (RPC, or HTTP in embedded mode). */
+  transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
 }
 
+export const CHECK_PATHS = {
+  mail: '/api/v1/spam/mail',
+  text: '/api/v1/spam/text',
+  hybrid: '/api/v1/spam/hybrid-check',
+} as const;
+
+function validate(schema: z.ZodType): RequestHandler {
+  return (req, _res, next) => {
+    req.body = parseBody(schema, req.body);
+    next();
+  };
+}
+
+/**
+ * The public entry. Order per check request: language prefix (before the kit reads the language), bearer
+ * token and rate limit (before the body is read, so anonymous callers cost no parsing), JSON body, contract
+ * validation, then the detector.
+ */
 export function createApp(deps: AppDeps): Express {
+  const { config } = deps;
+  const schemas = createRequestSchemas(config.limits);
+  const refusals = new Counter({
+    name: 'gateway_auth_refusals_total',
+    help: 'Check requests refused by token validation, by problem code',
+    labelNames: ['code'] as const,
+    registers: [deps.metrics.registry],
+  });
+  const timeoutMs = config.DETECTOR_TIMEOUT_MS;
+
   return createServiceApp({
     logger: deps.logger,
     metrics: deps.metrics,
     readiness: deps.readiness,
-    languages: deps.config.LANGUAGES,
-    defaultLanguage: deps.config.DEFAULT_LANGUAGE,
-    bodyLimitBytes: deps.config.MAX_BODY_BYTES,
-    routes: () => undefined,
+    languages: config.LANGUAGES,
+    defaultLanguage: config.DEFAULT_LANGUAGE,
+    bodyLimitBytes: config.MAX_BODY_BYTES,
+    rewriteRequest: languagePrefixRewriter(config.LANGUAGES),
+    beforeBodyParser: (app) => {
+      // Only these paths exist; anything else is 404 before the body parser could answer 415 or 413.
+      const known = new Set<string>([...Object.values(CHECK_PATHS), '/oauth/token', '/oauth/revoke']);
+      mountDocs(app);
+      const auth = oauthProxy({
+        authUrl: config.AUTH_URL,
+        agent: deps.agents.auth,
+        timeoutMs: config.AUTH_TIMEOUT_MS,
+      });
+      postRoute(app, '/oauth/token', auth);
+      postRoute(app, '/oauth/revoke', auth);
+      app.post(
+        Object.values(CHECK_PATHS),
+        authenticate(deps.introspector, refusals),
+        rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS),
+      );
+      app.use((req, _res, next) => next(known.has(req.path) ? undefined : new AppError('NOT_FOUND')));
+    },
+    routes: (app) => {
+      postRoute(
+        app,
+        CHECK_PATHS.mail,
+        validate(schemas.mail),
+        detectorProxy({
+          name: 'email-detector',
+          url: config.EMAIL_DETECTOR_URL,
+          agent: deps.agents.email,
+          timeoutMs,
+          schema: mailResultSchema,
+        }),
+      );
+      postRoute(
+        app,
+        CHECK_PATHS.text,
+        validate(schemas.text),
+        detectorProxy({
+          name: 'text-detector',
+          url: config.TEXT_DETECTOR_URL,
+          agent: deps.agents.text,
+          timeoutMs,
+          schema: textResultSchema,
+        }),
+      );
+      postRoute(app, CHECK_PATHS.hybrid, validate(schemas.hybrid), hybridCheck(deps.transports));
+    },
   });
 }

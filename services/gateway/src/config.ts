@@ -1,13 +1,79 @@
-import { commonConfigShape, loadConfig, servicePort, type Env } from '@spam-check/service-kit';
+import { RPC_QUEUES } from '@spam-check/amqp-rpc';
+import type { CheckLimits } from '@spam-check/contracts';
+import {
+  ConfigError,
+  commonConfigShape,
+  env,
+  loadConfig,
+  servicePort,
+  type Env,
+} from '@spam-check/service-kit';
 import { z } from 'zod';
+
+const EMBEDDED_CLIENT_ID = 'gateway';
+const EMBEDDED_CLIENT_SECRET = 'gateway-secret';
 
 /** Every variable the gateway service reads (documented in the README's configuration table). */
 export const configSchema = z.object({
   ...commonConfigShape,
+  AUTH_URL: z.url().default('http://127.0.0.1:8081'),
+  EMAIL_DETECTOR_URL: z.url().default('http://127.0.0.1:8082'),
+  TEXT_DETECTOR_URL: z.url().default('http://127.0.0.1:8083'),
+  GATEWAY_CLIENT_ID: z.string().min(1).optional(),
+  GATEWAY_CLIENT_SECRET: z.string().min(1).optional(),
+  AUTH_TIMEOUT_MS: env.positiveInt(2000),
+  DETECTOR_TIMEOUT_MS: env.positiveInt(10_000),
+  REDIS_URL: env.url(),
+  REDIS_KEY_PREFIX: z.string().default('spam-check:gateway:'),
+  REVOCATION_CHANNEL: z.string().min(1).default('spam-check:revocations'),
+  AMQP_URL: env.url(),
+  EMAIL_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.email),
+  TEXT_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.text),
+  TOKEN_CACHE_TTL_MS: z.coerce.number().int().nonnegative().optional(),
+  TOKEN_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().nonnegative().default(600),
+  RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(60),
+  MAX_EMAIL_LENGTH: env.positiveInt(1024),
+  MAX_TITLE_LENGTH: env.positiveInt(1000),
+  MAX_SUB_TITLE_LENGTH: env.positiveInt(1000),
+  MAX_BODY_LENGTH: env.positiveInt(100_000),
 });
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
-  return { ...config, port: servicePort(source, 'GATEWAY_PORT', 8080) };
+  const embedded = {
+    redis: !config.REDIS_URL,
+    amqp: !config.AMQP_URL,
+    credentials: !config.GATEWAY_CLIENT_ID || !config.GATEWAY_CLIENT_SECRET,
+  };
+  if (config.NODE_ENV === 'production') {
+    const problems = [
+      embedded.redis && 'REDIS_URL: required in production (no in-memory token cache without revocations)',
+      embedded.amqp && 'AMQP_URL: required in production (step-by-step hybrid checks run over RabbitMQ)',
+      embedded.credentials &&
+        'GATEWAY_CLIENT_ID / GATEWAY_CLIENT_SECRET: required in production (no embedded default credentials)',
+    ].filter((problem): problem is string => typeof problem === 'string');
+    if (problems.length > 0) throw new ConfigError(problems);
+  }
+  const limits: CheckLimits = {
+    bodyBytes: config.MAX_BODY_BYTES,
+    email: config.MAX_EMAIL_LENGTH,
+    title: config.MAX_TITLE_LENGTH,
+    subTitle: config.MAX_SUB_TITLE_LENGTH,
+    body: config.MAX_BODY_LENGTH,
+  };
+  return {
+    ...config,
+    port: servicePort(source, 'GATEWAY_PORT', 8080),
+    embedded,
+    limits,
+    gatewayClient: {
+      id: config.GATEWAY_CLIENT_ID ?? EMBEDDED_CLIENT_ID,
+      secret: config.GATEWAY_CLIENT_SECRET ?? EMBEDDED_CLIENT_SECRET,
+    },
+    // Without Redis there is no revocation channel, so a cached token stays usable until its entry expires:
+    // the short default bounds that window to one second.
+    tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS ?? (config.REDIS_URL ? 30_000 : 1000),
+  };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;

@@ -1,24 +1,5 @@
-import {
-  createLogger,
-  createMetrics,
-  createReadiness,
-  registerShutdown,
-  serve,
-} from '@spam-check/service-kit';
-import { createApp } from './app';
+import { runService } from '@spam-check/service-kit';
 import { loadServiceConfig } from './config';
+import { startGateway } from './gateway';
 
-async function main(): Promise<void> {
-  const config = loadServiceConfig();
-  const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-  const metrics = createMetrics('gateway');
-  const readiness = createReadiness();
-  const app = createApp({ config, logger, metrics, readiness });
-  const service = await serve(app, { port: config.port, host: config.HOST, logger, readiness });
-  registerShutdown(service, logger, config.SHUTDOWN_TIMEOUT_MS);
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runService({ name: 'gateway', loadConfig: () => loadServiceConfig(), start: startGateway });

@@ -1,0 +1,135 @@
+import type http from 'node:http';
+import { AppError, requestContext } from '@spam-check/service-kit';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { createProxyMiddleware, fixRequestBody } from 'http-proxy-middleware';
+import type { z } from 'zod';
+import { forwardedHeaders } from '../../data-access/detectors';
+import { interpretHttpAnswer } from '../../domain/detector-answer';
+import { callerOf } from './authenticate';
+
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+const DROPPED_HEADERS = ['authorization', 'cookie', 'transfer-encoding', 'connection', 'x-client-id'];
+
+interface Exchange {
+  next: NextFunction;
+  timer?: NodeJS.Timeout;
+  done: boolean;
+}
+
+/**
+ * Proxies a validated check request to a detector's `POST /v1/check` with http-proxy-middleware over a
+ * keep-alive agent. The body was parsed and validated by the gateway, so it is re-streamed (`fixRequestBody`).
+ *
+ * The answer is buffered (`selfHandleResponse`) and judged before anything is sent: a result of the right
+ * shape passes, a detector problem is re-issued, anything else is 502. `responseInterceptor` is not used:
+ * it copies the detector's status and headers onto the response before the interceptor runs, so a bad answer
+ * could no longer become the kit's problem. One deadline covers connect, headers and body (`proxyTimeout`
+ * alone is an idle timeout, and turns into a "socket hang up" that cannot be told apart from a crash).
+ * Connection failures are 503, the deadline 504.
+ */
+export function detectorProxy<S extends z.ZodType>(options: {
+  name: string;
+  url: string;
+  agent: http.Agent;
+  timeoutMs: number;
+  schema: S;
+}): RequestHandler {
+  const exchanges = new WeakMap<http.IncomingMessage, Exchange>();
+
+  const finish = (req: http.IncomingMessage, error: unknown, send?: () => void) => {
+    const exchange = exchanges.get(req);
+    if (!exchange || exchange.done) return;
+    exchange.done = true;
+    clearTimeout(exchange.timer);
+    if (send) send();
+    else exchange.next(error);
+  };
+
+  const proxy = createProxyMiddleware<Request, Response>({
+    target: new URL('/v1/check', options.url).toString(),
+    ignorePath: true,
+    changeOrigin: true,
+    agent: options.agent,
+    selfHandleResponse: true,
+    on: {
+      proxyReq: (proxyReq, req, res) => {
+        for (const header of DROPPED_HEADERS) proxyReq.removeHeader(header);
+        const context = requestContext(res);
+        const forwarded = forwardedHeaders({
+          requestId: context.requestId,
+          language: context.language,
+          clientId: callerOf(res).clientId,
+        });
+        for (const [name, value] of Object.entries(forwarded)) proxyReq.setHeader(name, value);
+        proxyReq.setHeader('Content-Type', 'application/json');
+        proxyReq.setHeader('Accept', 'application/json');
+        fixRequestBody(proxyReq, req);
+        const exchange = exchanges.get(req);
+        if (exchange)
+          exchange.timer = setTimeout(() => {
+            finish(
+              req,
+              new AppError('DETECTOR_TIMEOUT', {
+                internal: `${options.name}: no answer within ${options.timeoutMs} ms`,
+              }),
+            );
+            proxyReq.destroy();
+          }, options.timeoutMs);
+      },
+      proxyRes: (proxyRes, req, res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        proxyRes.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+        });
+        proxyRes.on('error', (error) =>
+          finish(
+            req,
+            new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: `${options.name} answer broke` }),
+          ),
+        );
+        proxyRes.on('end', () => {
+          if (size > MAX_ANSWER_BYTES) {
+            finish(
+              req,
+              new AppError('BAD_DETECTOR_RESPONSE', { internal: `${options.name}: answer too large` }),
+            );
+            return;
+          }
+          const body = Buffer.concat(chunks);
+          try {
+            interpretHttpAnswer(options.schema, proxyRes.statusCode ?? 0, body, options.name);
+          } catch (error) {
+            finish(req, error);
+            return;
+          }
+          finish(req, undefined, () => {
+            res.status(200).type('application/json').send(body);
+          });
+        });
+      },
+      error: (error, req) => {
+        finish(
+          req,
+          new AppError('SERVICE_UNAVAILABLE', {
+            cause: error,
+            internal: `${options.name} unreachable: ${(error as NodeJS.ErrnoException).code ?? error.message}`,
+          }),
+        );
+      },
+    },
+  });
+
+  return (req, res, next) => {
+    exchanges.set(req, { next, done: false });
+    res.on('close', () => {
+      const exchange = exchanges.get(req);
+      if (exchange && !exchange.done) {
+        exchange.done = true;
+        clearTimeout(exchange.timer);
+      }
+    });
+    proxy(req, res, next).catch(next);
+  };
+}

@@ -1,0 +1,52 @@
+import type http from 'node:http';
+import { errorMessages } from '@spam-check/contracts';
+import { requestContext } from '@spam-check/service-kit';
+import type { Request, RequestHandler, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+
+/**
+ * `/oauth/token` and `/oauth/revoke`, proxied to the auth service as they are: the form body is streamed,
+ * never parsed here, and the answer (RFC 6749 JSON, `Cache-Control: no-store`) is passed through.
+ * `X-Forwarded-For` carries the client address (the auth service limits failed logins per IP) and
+ * `Accept-Language` the language of the path prefix. When the auth service cannot be reached the answer is an
+ * RFC 6749-shaped `temporarily_unavailable` with 503 and Retry-After, since token clients parse `error`.
+ */
+export function oauthProxy(options: {
+  authUrl: string;
+  agent: http.Agent;
+  timeoutMs: number;
+}): RequestHandler {
+  const proxy = createProxyMiddleware<Request, Response>({
+    target: options.authUrl,
+    changeOrigin: true,
+    xfwd: true,
+    agent: options.agent,
+    proxyTimeout: options.timeoutMs,
+    on: {
+      proxyReq: (proxyReq, _req, res) => {
+        const context = requestContext(res);
+        proxyReq.setHeader('X-Request-Id', context.requestId);
+        proxyReq.setHeader('Accept-Language', context.language);
+      },
+      error: (error, _req, res) => {
+        const response = res as Response;
+        const context = requestContext(response);
+        context.log.error({ err: error, code: 'SERVICE_UNAVAILABLE' }, 'auth service unreachable');
+        if (response.headersSent) {
+          response.destroy();
+          return;
+        }
+        response
+          .status(503)
+          .set({ 'Retry-After': '5', 'Cache-Control': 'no-store', Pragma: 'no-cache' })
+          .json({
+            error: 'temporarily_unavailable',
+            error_description: errorMessages('SERVICE_UNAVAILABLE', context.language).detail,
+          });
+      },
+    },
+  });
+  return (req, res, next) => {
+    proxy(req, res, next).catch(next);
+  };
+}

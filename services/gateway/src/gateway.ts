@@ -1,0 +1,149 @@
+import http from 'node:http';
+import { createRpcClient, type RpcClient } from '@spam-check/amqp-rpc';
+import {
+  Counter,
+  createReadiness,
+  type Closer,
+  type Logger,
+  type Metrics,
+  type StartedService,
+} from '@spam-check/service-kit';
+import { Redis } from 'ioredis';
+import { createApp } from './app';
+import type { ServiceConfig } from './config';
+import { httpTransport, rpcTransport } from './data-access/detectors';
+import { keepAliveAgent } from './data-access/http-post';
+import { createTokenIntrospector } from './data-access/introspection';
+import { memoryRateLimitStore, redisRateLimitStore } from './data-access/rate-limit-store';
+import { subscribeToRevocations } from './data-access/revocations';
+import { TokenCache } from './data-access/token-cache';
+
+/** Readiness of a dependency over HTTP: its `/livez` answers 200 (its own readiness is its business). */
+function reachable(agent: http.Agent, url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(new URL('/livez', url), { agent, timeout: 900 }, (response) => {
+      response.resume();
+      if (response.statusCode === 200) resolve();
+      else reject(new Error(`answered ${response.statusCode}`));
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', reject);
+  });
+}
+
+/**
+ * Builds the gateway from its configuration: keep-alive agents, the token introspector and its cache
+ * (evicted over Redis pub/sub), the rate limit store, the detector transports, readiness and closers.
+ * `main.ts` hands it to `runService`; tests call it and serve the app on port 0.
+ */
+export async function startGateway({
+  config,
+  logger,
+  metrics,
+}: {
+  config: ServiceConfig;
+  logger: Logger;
+  metrics: Metrics;
+}): Promise<StartedService> {
+  const closers: Closer[] = [];
+  const agents = { auth: keepAliveAgent(), email: keepAliveAgent(), text: keepAliveAgent() };
+  closers.push({
+    name: 'http agents',
+    close: async () => Object.values(agents).forEach((agent) => agent.destroy()),
+  });
+
+  if (config.embedded.credentials)
+    logger.warn(
+      'GATEWAY_CLIENT_ID / GATEWAY_CLIENT_SECRET not set: using the embedded development credentials',
+    );
+  if (config.embedded.redis)
+    logger.warn(
+      { token_cache_ttl_ms: config.tokenCacheTtlMs },
+      'REDIS_URL not set: rate limits in memory, no revocation channel (token cache kept short)',
+    );
+  if (config.embedded.amqp) logger.warn('AMQP_URL not set: step-by-step hybrid checks run over HTTP');
+
+  const cache = new TokenCache(config.TOKEN_CACHE_MAX_ENTRIES, config.tokenCacheTtlMs);
+  const introspector = createTokenIntrospector({
+    authUrl: config.AUTH_URL,
+    clientId: config.gatewayClient.id,
+    clientSecret: config.gatewayClient.secret,
+    timeoutMs: config.AUTH_TIMEOUT_MS,
+    agent: agents.auth,
+    cache,
+    lookups: new Counter({
+      name: 'gateway_token_lookups_total',
+      help: 'Token validations by outcome (cache_hit, joined, introspected)',
+      labelNames: ['outcome'] as const,
+      registers: [metrics.registry],
+    }),
+  });
+
+  const checks: Record<string, () => Promise<void>> = {
+    auth: () => reachable(agents.auth, config.AUTH_URL),
+    'email-detector': () => reachable(agents.email, config.EMAIL_DETECTOR_URL),
+    'text-detector': () => reachable(agents.text, config.TEXT_DETECTOR_URL),
+  };
+
+  let rateLimits = memoryRateLimitStore();
+  if (config.REDIS_URL) {
+    const redisOptions = { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 };
+    const redis = new Redis(config.REDIS_URL, redisOptions);
+    const subscriber = new Redis(config.REDIS_URL, { ...redisOptions, commandTimeout: undefined });
+    for (const [name, client] of [
+      ['redis', redis],
+      ['redis subscriber', subscriber],
+    ] as const) {
+      client.on('error', (error: Error) =>
+        logger.warn({ err: error, client: name }, 'redis connection error'),
+      );
+      closers.push({ name, close: async () => void (await client.quit().catch(() => client.disconnect())) });
+    }
+    rateLimits = redisRateLimitStore(redis, config.REDIS_KEY_PREFIX);
+    const revocations = subscribeToRevocations({
+      subscriber,
+      channel: config.REVOCATION_CHANNEL,
+      introspector,
+      logger,
+    });
+    checks.redis = async () => void (await redis.ping());
+    checks.revocations = async () => {
+      if (!revocations.subscribed()) throw new Error('not subscribed');
+    };
+  }
+
+  const overHttp = httpTransport({
+    email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: agents.email },
+    text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: agents.text },
+    timeoutMs: config.DETECTOR_TIMEOUT_MS,
+  });
+  let stepByStep = overHttp;
+  let rpc: RpcClient | undefined;
+  if (config.AMQP_URL) {
+    rpc = createRpcClient({ url: config.AMQP_URL, logger });
+    stepByStep = rpcTransport({
+      client: rpc,
+      emailQueue: config.EMAIL_RPC_QUEUE,
+      textQueue: config.TEXT_RPC_QUEUE,
+      timeoutMs: config.DETECTOR_TIMEOUT_MS,
+    });
+    const client = rpc;
+    checks.rabbitmq = async () => {
+      if (!client.isConnected()) throw new Error('not connected');
+    };
+    closers.unshift({ name: 'rabbitmq', close: () => client.close() });
+  }
+
+  const readiness = createReadiness(checks);
+  const app = createApp({
+    config,
+    logger,
+    metrics,
+    readiness,
+    introspector,
+    rateLimits,
+    agents,
+    transports: { parallel: overHttp, stepByStep },
+  });
+  return { app, readiness, closers };
+}

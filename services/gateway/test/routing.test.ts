@@ -1,0 +1,239 @@
+import { ERROR_CATALOGUE, ERROR_CODES, SUPPORTED_LANGUAGES, type Language } from '@spam-check/contracts';
+import {
+  json,
+  mailResult,
+  obtainToken,
+  sendJson,
+  startAuth,
+  startGatewayForTest,
+  startScriptedServer,
+  textResult,
+  type Running,
+} from './support/servers';
+
+describe('gateway routing, language prefixes and request checks', () => {
+  let auth: Running;
+  let email: Awaited<ReturnType<typeof startScriptedServer>>;
+  let text: Awaited<ReturnType<typeof startScriptedServer>>;
+  let gateway: Running;
+  let token: string;
+
+  beforeAll(async () => {
+    auth = await startAuth();
+    email = await startScriptedServer((req, res) =>
+      sendJson(res, 200, mailResult(false, String(req.headers['x-request-id']))),
+    );
+    text = await startScriptedServer((req, res) =>
+      sendJson(res, 200, textResult('ham', String(req.headers['x-request-id']))),
+    );
+    gateway = await startGatewayForTest({
+      AUTH_URL: auth.url,
+      EMAIL_DETECTOR_URL: email.url,
+      TEXT_DETECTOR_URL: text.url,
+      MAX_EMAIL_LENGTH: '64',
+      MAX_BODY_BYTES: '4096',
+    });
+    token = await obtainToken(gateway.url);
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    await Promise.all([auth.stop(), email.stop(), text.stop()]);
+  });
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it.each([
+    ['/api', 'en'],
+    ['/deapi', 'de'],
+    ['/de/api', 'de'],
+    ['/frapi', 'fr'],
+    ['/fr/api', 'fr'],
+    ['/enapi', 'en'],
+    ['/en/api', 'en'],
+  ])(
+    'when the mail check is called under %s, it reaches the detector in language %s',
+    async (prefix, language) => {
+      const before = email.requests.length;
+      const response = await post(`${prefix}/v1/spam/mail`, { email: 'someone@example.org' });
+      expect(response.status).toBe(200);
+      expect((await json(response)).spam).toBe(false);
+      expect(email.requests).toHaveLength(before + 1);
+      expect(email.requests.at(-1)!.url).toBe('/v1/check');
+      expect(email.requests.at(-1)!.headers['accept-language']).toBe(language);
+    },
+  );
+
+  it.each(SUPPORTED_LANGUAGES.map((language) => [language]))(
+    'when a request fails validation under the %s prefix, the problem is in that language',
+    async (language: Language) => {
+      const response = await post(`/${language}api/v1/spam/text`, { title: 'no body' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      const problem = await json(response);
+      expect(problem).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        status: 400,
+        type: '/docs#error-VALIDATION_FAILED',
+        title: ERROR_CATALOGUE.VALIDATION_FAILED.title[language],
+        detail: ERROR_CATALOGUE.VALIDATION_FAILED.detail[language],
+      });
+      expect(problem.errors).toEqual([expect.objectContaining({ path: 'body' })]);
+    },
+  );
+
+  it('when there is no prefix, Accept-Language picks the language', async () => {
+    const response = await post('/api/v1/spam/text', {}, { 'Accept-Language': 'fr-CH, de;q=0.5' });
+    expect((await json(response)).detail).toBe(ERROR_CATALOGUE.VALIDATION_FAILED.detail.fr);
+  });
+
+  it('when the prefix and Accept-Language disagree, the prefix wins', async () => {
+    await post('/deapi/v1/spam/mail', { email: 'x@example.org' }, { 'Accept-Language': 'fr' });
+    expect(email.requests.at(-1)!.headers['accept-language']).toBe('de');
+  });
+
+  it.each([
+    '/itapi/v1/spam/mail',
+    '/it/api/v1/spam/mail',
+    '/xxoauth/token',
+    '/DEapi/v1/spam/mail',
+    '/d/api/v1/spam/mail',
+  ])('when the prefix of %s is not a configured language, it is 404', async (path) => {
+    const before = email.requests.length;
+    const response = await post(path, { email: 'someone@example.org' });
+    expect(response.status).toBe(404);
+    expect((await json(response)).code).toBe('NOT_FOUND');
+    expect(email.requests).toHaveLength(before);
+  });
+
+  it('when a path under a valid prefix does not exist, it is 404 in that language', async () => {
+    const response = await post('/frapi/v1/spam/unknown', {});
+    expect(response.status).toBe(404);
+    expect((await json(response)).detail).toBe(ERROR_CATALOGUE.NOT_FOUND.detail.fr);
+  });
+
+  it('when the internal introspection endpoint is asked through the gateway, it is 404', async () => {
+    const response = await fetch(`${gateway.url}/oauth/introspect`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `token=${token}`,
+    });
+    expect(response.status).toBe(404);
+  });
+
+  it.each([
+    '/api/v1/spam/mail',
+    '/deapi/v1/spam/text',
+    '/fr/api/v1/spam/hybrid-check',
+    '/deoauth/token',
+    '/oauth/revoke',
+  ])('when %s is called with GET, it is 405 with Allow: POST', async (path) => {
+    const response = await fetch(`${gateway.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect((await json(response)).code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('when the body is not JSON, it is 415', async () => {
+    const response = await post('/api/v1/spam/mail', 'email=a@b.c', { 'Content-Type': 'text/plain' });
+    expect(response.status).toBe(415);
+    expect((await json(response)).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('when the body is malformed JSON, it is 400 MALFORMED_JSON', async () => {
+    const response = await post('/api/v1/spam/mail', '{"email":');
+    expect(response.status).toBe(400);
+    expect((await json(response)).code).toBe('MALFORMED_JSON');
+  });
+
+  it('when the body is larger than MAX_BODY_BYTES, it is 413 and the detector is not called', async () => {
+    const before = email.requests.length;
+    const response = await post('/api/v1/spam/mail', { email: 'a@example.org', padding: 'x'.repeat(5000) });
+    expect(response.status).toBe(413);
+    expect((await json(response)).code).toBe('PAYLOAD_TOO_LARGE');
+    expect(email.requests).toHaveLength(before);
+  });
+
+  it('when a field exceeds its configured limit or has the wrong type, it is 400 before any detector call', async () => {
+    const before = email.requests.length;
+    const tooLong = await post('/api/v1/spam/mail', { email: `${'a'.repeat(60)}@example.org` });
+    expect(tooLong.status).toBe(400);
+    expect((await json(tooLong)).errors).toEqual([expect.objectContaining({ path: 'email' })]);
+    const wrongType = await post('/api/v1/spam/mail', { email: null });
+    expect(wrongType.status).toBe(400);
+    expect(email.requests).toHaveLength(before);
+  });
+
+  it('when a check is proxied, request id, language and client id are forwarded and the token is not', async () => {
+    const response = await post(
+      '/deapi/v1/spam/mail',
+      { email: '', unknown_field: 'dropped' },
+      { 'X-Request-Id': 'req-forward-1', 'X-Client-Id': 'spoofed' },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe('req-forward-1');
+    expect((await json(response)).request_id).toBe('req-forward-1');
+    const seen = email.requests.at(-1)!;
+    expect(seen.headers).toMatchObject({
+      'x-request-id': 'req-forward-1',
+      'accept-language': 'de',
+      'x-client-id': 'test-client',
+      'content-type': 'application/json',
+    });
+    expect(seen.headers.authorization).toBeUndefined();
+    expect(JSON.parse(seen.body)).toEqual({ email: '' });
+  });
+
+  it('when the text check is called, the validated body reaches the text detector', async () => {
+    const response = await post('/frapi/v1/spam/text', { title: 'T', body: 'B', sub_title: 'S' });
+    expect(response.status).toBe(200);
+    expect(JSON.parse(text.requests.at(-1)!.body)).toEqual({ title: 'T', body: 'B', sub_title: 'S' });
+    expect(text.requests.at(-1)!.headers['accept-language']).toBe('fr');
+  });
+
+  it('serves the OpenAPI document at /openapi.json', async () => {
+    const response = await fetch(`${gateway.url}/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = await json(response);
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/spam/mail',
+        '/api/v1/spam/text',
+        '/api/v1/spam/hybrid-check',
+        '/oauth/token',
+      ]),
+    );
+  });
+
+  it('serves a self-contained reference page at /docs with an anchor for every problem type', async () => {
+    const response = await fetch(`${gateway.url}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const html = await response.text();
+    for (const code of ERROR_CODES) expect(html).toContain(`id="error-${code}"`);
+    expect(html).toContain('/api/v1/spam/hybrid-check');
+    expect(html).toContain('EMAIL_DISPOSABLE_DOMAIN');
+    expect(html).not.toMatch(/<script|<link|src=|href="https?:/);
+  });
+});
+
+describe('gateway with a subset of languages', () => {
+  it('when a supported language is not enabled in LANGUAGES, its prefix is 404', async () => {
+    const gateway = await startGatewayForTest({ LANGUAGES: 'de,en', AUTH_URL: 'http://127.0.0.1:9' });
+    try {
+      const french = await fetch(`${gateway.url}/frapi/v1/spam/mail`, { method: 'POST' });
+      expect(french.status).toBe(404);
+      const german = await fetch(`${gateway.url}/deapi/v1/spam/mail`, { method: 'POST' });
+      expect(german.status).toBe(401);
+      expect((await json(german)).detail).toBe(ERROR_CATALOGUE.UNAUTHORIZED.detail.de);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
