@@ -1,0 +1,222 @@
+import { ERROR_CATALOGUE } from '@spam-check/contracts';
+import { freePort } from '@spam-check/test-support';
+import {
+  delay,
+  json,
+  mailResult,
+  obtainToken,
+  sendJson,
+  startAuth,
+  startGatewayForTest,
+  startScriptedServer,
+  textResult,
+  type Behaviour,
+  type Running,
+} from './support/servers';
+
+const TIMEOUT_MS = 300;
+
+describe('detector failures through the gateway (real misbehaving HTTP servers)', () => {
+  let auth: Running;
+  let token: string;
+  const started: Running[] = [];
+
+  beforeAll(async () => {
+    auth = await startAuth();
+  });
+  afterAll(async () => {
+    await Promise.all(started.map((running) => running.stop()));
+    await auth.stop();
+  });
+
+  /** A gateway whose detectors (both) are `detectorUrl`. */
+  async function gatewayWith(detectorUrl: string): Promise<Running> {
+    const gateway = await startGatewayForTest({
+      AUTH_URL: auth.url,
+      EMAIL_DETECTOR_URL: detectorUrl,
+      TEXT_DETECTOR_URL: detectorUrl,
+      DETECTOR_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
+    started.push(gateway);
+    token ??= await obtainToken(gateway.url);
+    return gateway;
+  }
+
+  async function detectorThat(behaviour: Behaviour): Promise<string> {
+    const server = await startScriptedServer(behaviour);
+    started.push(server);
+    return server.url;
+  }
+
+  const CHECKS = [
+    ['mail', '/deapi/v1/spam/mail', { email: 'a@example.org' }],
+    ['text', '/deapi/v1/spam/text', { title: 't', body: 'b' }],
+    ['hybrid', '/deapi/v1/spam/hybrid-check', { title: 't', body: 'b', email: 'a@example.org' }],
+  ] as const;
+
+  const call = (gateway: Running, path: string, body: unknown) =>
+    fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  async function expectProblem(response: Response, status: number, code: keyof typeof ERROR_CATALOGUE) {
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    const problem = await json(response);
+    expect(problem).toMatchObject({ status, code, detail: ERROR_CATALOGUE[code].detail.de });
+    expect(JSON.stringify(problem)).not.toMatch(/ECONN|socket|127\.0\.0\.1|stack/i);
+  }
+
+  it.each(CHECKS)(
+    'when the detector is down, the %s check is 503 with Retry-After',
+    async (_name, path, body) => {
+      const gateway = await gatewayWith(`http://127.0.0.1:${await freePort()}`);
+      const response = await call(gateway, path, body);
+      expect(response.headers.get('retry-after')).toBe('5');
+      await expectProblem(response, 503, 'SERVICE_UNAVAILABLE');
+    },
+  );
+
+  it.each(CHECKS)(
+    'when the detector is slower than its timeout, the %s check is 504',
+    async (_name, path, body) => {
+      const url = await detectorThat(async (_req, res) => {
+        await delay(TIMEOUT_MS * 5);
+        sendJson(res, 200, mailResult(false));
+      });
+      const gateway = await gatewayWith(url);
+      await expectProblem(await call(gateway, path, body), 504, 'DETECTOR_TIMEOUT');
+    },
+  );
+
+  it.each(CHECKS)(
+    'when the detector sends headers at once but drips the body past the timeout, the %s check is 504',
+    async (_name, path, body) => {
+      const url = await detectorThat(async (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        for (let i = 0; i < 10; i += 1) {
+          res.write(' ');
+          await delay(TIMEOUT_MS / 3);
+        }
+        res.end(JSON.stringify(mailResult(false)));
+      });
+      const gateway = await gatewayWith(url);
+      await expectProblem(await call(gateway, path, body), 504, 'DETECTOR_TIMEOUT');
+    },
+  );
+
+  it.each(CHECKS)(
+    'when the detector answers something that is not JSON, the %s check is 502',
+    async (_name, path, body) => {
+      const url = await detectorThat((_req, res) => sendJson(res, 200, '<html>oops</html>', 'text/html'));
+      const gateway = await gatewayWith(url);
+      await expectProblem(await call(gateway, path, body), 502, 'BAD_DETECTOR_RESPONSE');
+    },
+  );
+
+  it.each(CHECKS)(
+    'when the detector answers JSON of the wrong shape, the %s check is 502',
+    async (_name, path, body) => {
+      const url = await detectorThat((_req, res) => sendJson(res, 200, { spam: 'maybe', score: 7 }));
+      const gateway = await gatewayWith(url);
+      await expectProblem(await call(gateway, path, body), 502, 'BAD_DETECTOR_RESPONSE');
+    },
+  );
+
+  it('when the mail detector answers a text result (valid JSON, wrong result type), it is 502', async () => {
+    const url = await detectorThat((_req, res) => sendJson(res, 200, textResult('ham')));
+    const gateway = await gatewayWith(url);
+    await expectProblem(
+      await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' }),
+      502,
+      'BAD_DETECTOR_RESPONSE',
+    );
+  });
+
+  it('when the detector answers 500, it is 502 and nothing of its answer leaks', async () => {
+    const url = await detectorThat((_req, res) => sendJson(res, 500, { stack: 'Error at secret.ts:1' }));
+    const gateway = await gatewayWith(url);
+    await expectProblem(
+      await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' }),
+      502,
+      'BAD_DETECTOR_RESPONSE',
+    );
+  });
+
+  it('when the detector closes the connection without answering, it is 503', async () => {
+    const url = await detectorThat((_req, res) => res.socket?.destroy());
+    const gateway = await gatewayWith(url);
+    await expectProblem(
+      await call(gateway, '/deapi/v1/spam/text', { title: 't', body: 'b' }),
+      503,
+      'SERVICE_UNAVAILABLE',
+    );
+  });
+
+  it.each(CHECKS)(
+    'when the detector refuses the request with a problem, the %s check passes that problem on',
+    async (_name, path, body) => {
+      const url = await detectorThat((req, res) =>
+        sendJson(
+          res,
+          400,
+          {
+            type: '/docs#error-VALIDATION_FAILED',
+            title: 'Validation failed',
+            status: 400,
+            detail: 'x',
+            code: 'VALIDATION_FAILED',
+            request_id: String(req.headers['x-request-id']),
+            errors: [{ path: 'email', message: 'not accepted' }],
+          },
+          'application/problem+json',
+        ),
+      );
+      const gateway = await gatewayWith(url);
+      const response = await call(gateway, path, body);
+      expect(response.status).toBe(400);
+      const problem = await json(response);
+      expect(problem).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        detail: ERROR_CATALOGUE.VALIDATION_FAILED.detail.de,
+        errors: [{ path: 'email', message: 'not accepted' }],
+        request_id: response.headers.get('x-request-id'),
+      });
+    },
+  );
+
+  it('when the detector is unavailable itself (503 problem), the gateway answers 503', async () => {
+    const url = await detectorThat((_req, res) =>
+      sendJson(res, 503, {
+        type: 't',
+        title: 't',
+        status: 503,
+        detail: 'd',
+        code: 'SERVICE_UNAVAILABLE',
+        request_id: 'r',
+      }),
+    );
+    const gateway = await gatewayWith(url);
+    await expectProblem(
+      await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' }),
+      503,
+      'SERVICE_UNAVAILABLE',
+    );
+  });
+
+  it('after a failure, the next good answer passes again over the same keep-alive agent', async () => {
+    let fail = true;
+    const url = await detectorThat((req, res) => {
+      if (fail) return sendJson(res, 200, 'not json');
+      sendJson(res, 200, mailResult(true, String(req.headers['x-request-id'])));
+    });
+    const gateway = await gatewayWith(url);
+    expect((await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' })).status).toBe(502);
+    fail = false;
+    const response = await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' });
+    expect(response.status).toBe(200);
+    expect((await json(response)).spam).toBe(true);
+  });
+});
