@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createRpcClient } from '@spam-check/amqp-rpc';
+import { createLogger } from '@spam-check/service-kit';
+import { amqpUrl, freePort, spawnService, waitForReady } from '@spam-check/test-support';
+import { connect } from 'amqplib';
+
+describe('the email-detector process (main.ts)', () => {
+  const queue = `test.email-detector.main.${randomUUID()}`;
+
+  afterAll(async () => {
+    const connection = await connect(amqpUrl());
+    const channel = await connection.createChannel();
+    await channel.deleteQueue(queue);
+    await connection.close();
+  });
+
+  it('with AMQP_URL, it consumes its RPC queue, reports it in /readyz and drains on SIGTERM', async () => {
+    const port = await freePort();
+    const service = spawnService(
+      'email-detector',
+      { AMQP_URL: amqpUrl(), EMAIL_RPC_QUEUE: queue, EMAIL_DNS_CHECK: 'off', LOG_LEVEL: 'info' },
+      port,
+    );
+    const exited = once(service.child, 'exit');
+    await waitForReady(service);
+
+    const readyz = (await (await fetch(`${service.url}/readyz`)).json()) as {
+      checks: Record<string, string>;
+    };
+    expect(readyz.checks).toEqual({ amqp: 'up' });
+    const client = createRpcClient({
+      url: amqpUrl(),
+      logger: createLogger({ service: 'test', level: 'silent' }),
+    });
+    try {
+      const result = await client.call(queue, { email: 'ham@spam-check.test' }, { timeoutMs: 5000 });
+      expect(result).toMatchObject({ verdict: 'ham', checks: { dns: { status: 'skipped' } } });
+    } finally {
+      await client.close();
+    }
+
+    service.child.kill('SIGTERM');
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(service.output()).toContain('shutdown complete');
+    expect(service.output()).toContain('EMAIL_DNS_CHECK is off');
+  });
+});
