@@ -146,7 +146,9 @@ describe('detector failures through the gateway (real misbehaving HTTP servers)'
   });
 
   it('when the detector closes the connection without answering, it is 503', async () => {
-    const url = await detectorThat((_req, res) => res.socket?.destroy());
+    const url = await detectorThat((_req, res) => {
+      res.socket?.destroy();
+    });
     const gateway = await gatewayWith(url);
     await expectProblem(
       await call(gateway, '/deapi/v1/spam/text', { title: 't', body: 'b' }),
