@@ -97,7 +97,13 @@ export async function startGateway({
       client.on('error', (error: Error) =>
         logger.warn({ err: error, client: name }, 'redis connection error'),
       );
-      closers.push({ name, close: async () => void (await client.quit().catch(() => client.disconnect())) });
+      closers.push({
+        name,
+        close: async () => {
+          if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+          else client.disconnect();
+        },
+      });
     }
     rateLimits = redisRateLimitStore(redis, config.REDIS_KEY_PREFIX);
     const revocations = subscribeToRevocations({

@@ -46,6 +46,7 @@ async function serveOnPort0(started: {
 }
 
 export const TEST_CLIENT = { id: 'test-client', secret: 'test-client-secret' };
+export const OTHER_CLIENT = { id: 'other-client', secret: 'other-client-secret' };
 export const NARROW_CLIENT = { id: 'narrow-client', secret: 'narrow-client-secret' };
 export const TEST_USER = { username: 'alice', password: 'alice-password' };
 
@@ -61,6 +62,7 @@ export async function startAuth(env: Record<string, string> = {}): Promise<Runni
     JSON.stringify({
       clients: [
         { ...TEST_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+        { ...OTHER_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
         { ...NARROW_CLIENT, grants: ['password', 'refresh_token'], scopes: ['reports:read'] },
       ],
       users: [TEST_USER],
