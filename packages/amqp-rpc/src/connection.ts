@@ -1,0 +1,154 @@
+import { connect, type ChannelModel } from 'amqplib';
+import type { Logger } from 'pino';
+import { RpcUnavailableError } from './errors';
+
+export interface ReconnectOptions {
+  /** First delay after a drop or a failed attempt. Default 100 ms. */
+  initialDelayMs?: number;
+  /** Cap of the exponential backoff (x2 per failed attempt, +-20 % jitter). Default 5000 ms. */
+  maxDelayMs?: number;
+}
+
+export interface ConnectionOptions {
+  url: string;
+  logger: Logger;
+  /** Shown by RabbitMQ (`rabbitmqctl list_connections client_properties`, management UI). */
+  connectionName: string;
+  /** TCP + AMQP handshake timeout of one attempt. */
+  connectTimeoutMs: number;
+  reconnect?: ReconnectOptions;
+  /**
+   * Runs on every new connection before it counts as connected (open channels, consume). If it throws, the
+   * connection is closed and the attempt retried.
+   */
+  setup: (model: ChannelModel) => Promise<void>;
+}
+
+export interface ManagedConnection {
+  /** True once `setup` succeeded on the current connection, until it drops. */
+  isConnected(): boolean;
+  /** Resolves when connected; rejects with RpcUnavailableError after `waitMs` or when closed. */
+  waitUntilConnected(waitMs: number): Promise<void>;
+  /** Drops `model` if it is still the current connection (e.g. its channel broke) and reconnects. */
+  restart(model: ChannelModel, reason: string): void;
+  close(): Promise<void>;
+}
+
+const JITTER = 0.2;
+
+/**
+ * One AMQP connection that reconnects with capped exponential backoff after any drop, forever, until
+ * `close()`. amqplib's own recovery is not used: setup (channels, consumers) must be redone per connection
+ * and callers need to know at once when there is no usable connection.
+ */
+export function createManagedConnection(options: ConnectionOptions): ManagedConnection {
+  const log = options.logger;
+  const initialDelayMs = options.reconnect?.initialDelayMs ?? 100;
+  const maxDelayMs = options.reconnect?.maxDelayMs ?? 5000;
+
+  let current: ChannelModel | undefined;
+  let attempt = 0;
+  let closed = false;
+  let connecting: Promise<void> | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  const waiters = new Set<(connected: boolean) => void>();
+
+  function settleWaiters(connected: boolean): void {
+    for (const waiter of waiters) waiter(connected);
+    waiters.clear();
+  }
+
+  function scheduleReconnect(): void {
+    if (closed || current || connecting || retryTimer) return;
+    const base = Math.min(maxDelayMs / (1 + JITTER), initialDelayMs * 2 ** attempt);
+    const delay = Math.round(base * (1 + JITTER * (2 * Math.random() - 1)));
+    attempt += 1;
+    log.debug({ attempt, delay }, 'AMQP reconnect scheduled');
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      start();
+    }, delay);
+  }
+
+  function start(): void {
+    connecting = establish().finally(() => {
+      connecting = undefined;
+      if (!current) scheduleReconnect();
+    });
+  }
+
+  async function establish(): Promise<void> {
+    let model: ChannelModel | undefined;
+    try {
+      model = await connect(options.url, {
+        timeout: options.connectTimeoutMs,
+        clientProperties: { connection_name: options.connectionName },
+      });
+      const self = model;
+      let dropped = false;
+      self.on('error', (error: Error) => log.warn({ err: error }, 'AMQP connection error'));
+      self.once('close', () => {
+        dropped = true;
+        if (current !== self) return;
+        current = undefined;
+        if (!closed) log.warn('AMQP connection lost; reconnecting');
+        scheduleReconnect();
+      });
+      if (closed) throw new RpcUnavailableError('closed while connecting');
+      await options.setup(self);
+      if (closed) throw new RpcUnavailableError('closed while connecting');
+      if (dropped) throw new RpcUnavailableError('connection dropped during setup');
+      current = self;
+      if (attempt > 0) log.info({ attempts: attempt }, 'AMQP reconnected');
+      attempt = 0;
+      settleWaiters(true);
+    } catch (error) {
+      if (!closed) log.warn({ err: error, attempt }, 'AMQP connection attempt failed');
+      await model?.close().catch(() => undefined);
+    }
+  }
+
+  start();
+
+  return {
+    isConnected: () => current !== undefined,
+
+    waitUntilConnected(waitMs) {
+      if (current) return Promise.resolve();
+      if (closed) return Promise.reject(new RpcUnavailableError('AMQP connection is closed'));
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(settle);
+          reject(new RpcUnavailableError(`not connected to the AMQP broker within ${waitMs} ms`));
+        }, waitMs);
+        const settle = (connected: boolean): void => {
+          clearTimeout(timer);
+          if (connected) resolve();
+          else reject(new RpcUnavailableError('AMQP connection is closed'));
+        };
+        waiters.add(settle);
+      });
+    },
+
+    restart(model, reason) {
+      if (closed || current !== model) return;
+      log.warn({ reason }, 'AMQP connection restarted');
+      current = undefined;
+      // close() can hang on a half-dead socket; reconnecting does not wait for it.
+      model.close().catch(() => undefined);
+      scheduleReconnect();
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+      settleWaiters(false);
+      await connecting;
+      const model = current;
+      current = undefined;
+      await model?.close().catch(() => undefined);
+    },
+  };
+}

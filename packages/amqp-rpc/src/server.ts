@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import { createManagedConnection } from './connection';
+import { headersAsStrings } from './headers';
+import { encodeReply, INTERNAL_PROBLEM, problemFromError, type RpcReply } from './reply';
+import type { RpcServer, RpcServerOptions } from './types';
+
+const MALFORMED = Symbol('malformed');
+
+function parsePayload(content: Buffer): unknown {
+  try {
+    return JSON.parse(content.toString('utf8'));
+  } catch {
+    return MALFORMED;
+  }
+}
+
+/**
+ * Consumes one queue with `prefetch` unacknowledged deliveries. Every delivery is settled exactly once:
+ * acked after its reply is published (also when the handler threw: the reply then carries the problem),
+ * rejected without requeue when it cannot be processed (not JSON, no reply address). Nothing is requeued
+ * by this code; the broker redelivers only what was unacked when a connection dropped.
+ */
+export function createRpcServer(options: RpcServerOptions): RpcServer {
+  const log = options.logger.child({ component: 'amqp-rpc-server', queue: options.queue });
+  const prefetch = options.prefetch ?? 10;
+  if (!Number.isInteger(prefetch) || prefetch < 1)
+    throw new RangeError('prefetch must be a positive integer');
+  const inFlight = new Set<Promise<void>>();
+  let consumer: { channel: Channel; tag: string } | undefined;
+  let closed = false;
+
+  async function reply(payload: unknown, headers: Record<string, string>, correlationId: string) {
+    try {
+      return { ok: true, result: await options.handler(payload, headers) } satisfies RpcReply;
+    } catch (error) {
+      const problem = problemFromError(error);
+      if (problem) return { ok: false, problem } satisfies RpcReply;
+      log.error({ err: error, correlationId }, 'RPC handler failed');
+      return { ok: false, problem: INTERNAL_PROBLEM } satisfies RpcReply;
+    }
+  }
+
+  function send(channel: Channel, message: ConsumeMessage, envelope: RpcReply, ack: boolean): void {
+    const { correlationId, replyTo } = message.properties as { correlationId: string; replyTo: string };
+    try {
+      channel.sendToQueue(replyTo, encodeReply(envelope), { correlationId, contentType: 'application/json' });
+      if (ack) channel.ack(message);
+      else channel.reject(message, false);
+    } catch (error) {
+      // The channel is gone: the broker requeues the unacked delivery for the next consumer.
+      log.warn({ err: error, correlationId }, 'RPC reply not sent; the broker will redeliver the request');
+    }
+  }
+
+  async function handle(channel: Channel, message: ConsumeMessage): Promise<void> {
+    const { correlationId, replyTo } = message.properties as { correlationId?: unknown; replyTo?: unknown };
+    if (typeof replyTo !== 'string' || !replyTo || typeof correlationId !== 'string' || !correlationId) {
+      log.warn({ correlationId }, 'RPC request without replyTo or correlationId; rejected');
+      channel.reject(message, false);
+      return;
+    }
+    const payload = parsePayload(message.content);
+    if (payload === MALFORMED) {
+      log.warn({ correlationId, bytes: message.content.length }, 'RPC request is not JSON; rejected');
+      send(
+        channel,
+        message,
+        { ok: false, problem: { ...INTERNAL_PROBLEM, detail: 'malformed RPC request' } },
+        false,
+      );
+      return;
+    }
+    const envelope = await reply(payload, headersAsStrings(message.properties.headers), correlationId);
+    send(channel, message, envelope, true);
+  }
+
+  function track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => log.error({ err: error }, 'RPC delivery not settled'));
+    inFlight.add(tracked);
+    void tracked.finally(() => inFlight.delete(tracked));
+  }
+
+  async function setup(model: ChannelModel): Promise<void> {
+    const channel = await model.createChannel();
+    channel.on('error', (error: Error) => log.warn({ err: error }, 'AMQP channel error'));
+    channel.once('close', () => {
+      if (consumer?.channel !== channel) return;
+      consumer = undefined;
+      setImmediate(() => connection.restart(model, 'consumer channel closed'));
+    });
+    await channel.prefetch(prefetch);
+    // Durable: RabbitMQ 3.13+/4 deprecate transient non-exclusive queues. Messages stay transient.
+    await channel.assertQueue(options.queue, { durable: true });
+    const { consumerTag } = await channel.consume(
+      options.queue,
+      (message) => {
+        if (message) track(handle(channel, message));
+        else connection.restart(model, 'consumer cancelled by the broker (queue deleted?)');
+      },
+      { noAck: false },
+    );
+    consumer = { channel, tag: consumerTag };
+    log.info({ prefetch }, 'RPC server consuming');
+  }
+
+  const connection = createManagedConnection({
+    url: options.url,
+    logger: log,
+    connectionName: options.connectionName ?? `spam-check-rpc-server-${randomUUID().slice(0, 8)}`,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+    reconnect: options.reconnect,
+    setup,
+  });
+
+  async function drain(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        log.warn(
+          { running: inFlight.size },
+          'RPC handlers still running at close; their requests are requeued',
+        );
+        resolve();
+      }, options.drainTimeoutMs ?? 10_000);
+    });
+    await Promise.race([Promise.allSettled([...inFlight]), timeout]);
+    clearTimeout(timer);
+  }
+
+  return {
+    ready: () => connection.waitUntilConnected(options.readyTimeoutMs ?? 5000),
+
+    isConnected: () => consumer !== undefined && connection.isConnected(),
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      const active = consumer;
+      if (active) await active.channel.cancel(active.tag).catch(() => undefined);
+      await drain();
+      // Closing the channel first flushes replies and acks still buffered in amqplib; a bare connection
+      // close would discard them.
+      const draining = consumer;
+      consumer = undefined;
+      await draining?.channel.close().catch(() => undefined);
+      await connection.close();
+    },
+  };
+}

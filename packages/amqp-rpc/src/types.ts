@@ -1,0 +1,63 @@
+import type { Logger } from 'pino';
+import type { ReconnectOptions } from './connection';
+
+export interface RpcCallOptions {
+  /** Time to wait for the reply; also sent as the message `expiration`, so the broker drops it unprocessed. */
+  timeoutMs: number;
+  /** Carried as AMQP headers: request id, language, client id. */
+  headers?: Record<string, string>;
+}
+
+export interface RpcClient {
+  /**
+   * Resolves with the handler's result; rejects with RpcTimeoutError, RpcUnavailableError, or RpcRemoteError
+   * (the handler failed; its `problem` is attached).
+   */
+  call<T = unknown>(queue: string, payload: unknown, options: RpcCallOptions): Promise<T>;
+  /** Resolves once connected; rejects with RpcUnavailableError if not connected within `readyTimeoutMs`. */
+  ready(): Promise<void>;
+  /** True while connected with a reply consumer in place (cheap, for readiness checks). */
+  isConnected(): boolean;
+  /** Rejects pending calls with RpcUnavailableError and closes the connection. */
+  close(): Promise<void>;
+}
+
+/** Options shared by client and server. */
+export interface RpcConnectionOptions {
+  url: string;
+  logger: Logger;
+  /** `connection_name` client property shown by RabbitMQ. Default `spam-check-rpc-<client|server>-<random>`. */
+  connectionName?: string;
+  /** Timeout of one connection attempt (TCP + AMQP handshake). Default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** How long `ready()` waits for a connection before rejecting. Default 5000 ms. */
+  readyTimeoutMs?: number;
+  /** Backoff between reconnect attempts. Defaults 100 ms doubling up to 5000 ms. */
+  reconnect?: ReconnectOptions;
+}
+
+export interface RpcClientOptions extends RpcConnectionOptions {
+  /**
+   * A call made while disconnected waits at most this long (and never beyond its own timeout) for the
+   * reconnection, then rejects with RpcUnavailableError. Default 1000 ms; 0 fails at once.
+   */
+  reconnectWaitMs?: number;
+}
+
+export interface RpcServerOptions extends RpcConnectionOptions {
+  queue: string;
+  /** Unacknowledged deliveries at a time = handlers running concurrently. Default 10. */
+  prefetch?: number;
+  /** How long `close()` waits for running handlers to reply before closing anyway. Default 10000 ms. */
+  drainTimeoutMs?: number;
+  handler: (payload: unknown, headers: Record<string, string>) => Promise<unknown>;
+}
+
+export interface RpcServer {
+  /** Resolves once connected and consuming; rejects with RpcUnavailableError after `readyTimeoutMs`. */
+  ready(): Promise<void>;
+  /** True while connected and consuming (cheap, for readiness checks). */
+  isConnected(): boolean;
+  /** Stops consuming, waits for running handlers (bounded by `drainTimeoutMs`), closes the connection. */
+  close(): Promise<void>;
+}
