@@ -1,6 +1,7 @@
 import { createServiceApp, type Logger, type Metrics, type Readiness } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
+import type { CheckText } from './domain/check-text';
 import { mountCheckRoute } from './entry-points/http/check-route';
 
 export interface AppDeps {
@@ -8,6 +9,7 @@ export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   readiness: Readiness;
+  checkText: CheckText;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -18,6 +20,6 @@ export function createApp(deps: AppDeps): Express {
     languages: deps.config.LANGUAGES,
     defaultLanguage: deps.config.DEFAULT_LANGUAGE,
     bodyLimitBytes: deps.config.MAX_BODY_BYTES,
-    routes: (app) => mountCheckRoute(app),
+    routes: (app) => mountCheckRoute(app, deps.checkText),
   });
 }

@@ -1,10 +1,48 @@
 import { commonConfigShape, env, loadConfig, servicePort, type Env } from '@spam-check/service-kit';
+import { RPC_QUEUES } from '@spam-check/amqp-rpc';
 import { z } from 'zod';
+
+const probability = (fallback: number) => z.coerce.number().min(0).max(1).default(fallback);
+
+const band = z
+  .string()
+  .default('0.3,0.8')
+  .transform((value, ctx) => {
+    const parts = value.split(',').map((part) => Number(part.trim()));
+    const [low, high] = parts;
+    if (
+      parts.length !== 2 ||
+      low === undefined ||
+      high === undefined ||
+      !(low >= 0 && low < high && high <= 1)
+    ) {
+      ctx.addIssue({ code: 'custom', message: 'must be "low,high" with 0 <= low < high <= 1' });
+      return z.NEVER;
+    }
+    return [low, high] as const;
+  });
 
 /** Every variable the text detector reads (documented in the README's configuration table). */
 export const configSchema = z.object({
   ...commonConfigShape,
   AMQP_URL: env.url(),
+  REDIS_URL: env.url(),
+  TEXT_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.text),
+  TEXT_RPC_PREFETCH: env.positiveInt(10),
+  TEXT_MODEL_PATH: z.string().optional(),
+  TEXT_SPAM_THRESHOLD: probability(0.8),
+  TEXT_SUSPICIOUS_THRESHOLD: probability(0.5),
+  TEXT_DENY_TERMS: env.list(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: env.url(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  TEXT_LLM_MODE: z.enum(['band', 'always', 'never']).default('band'),
+  TEXT_LLM_BAND: band,
+  TEXT_LLM_TIMEOUT_MS: env.positiveInt(5000),
+  TEXT_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(1),
+  TEXT_LLM_CACHE_TTL_S: env.positiveInt(7 * 24 * 3600),
+  TEXT_LLM_CACHE_PREFIX: z.string().default('spam-check:text-llm:'),
+  TEXT_LLM_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
 });
 
 export function loadServiceConfig(source: Env = process.env) {

@@ -1,24 +1,30 @@
-import {
-  createLogger,
-  createMetrics,
-  createReadiness,
-  registerShutdown,
-  serve,
-} from '@spam-check/service-kit';
+import { createReadiness, runService } from '@spam-check/service-kit';
 import { createApp } from './app';
 import { loadServiceConfig } from './config';
+import { buildDependencies } from './dependencies';
+import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 
-async function main(): Promise<void> {
-  const config = loadServiceConfig();
-  const logger = createLogger({ service: 'text-detector', level: config.LOG_LEVEL });
-  const metrics = createMetrics('text-detector');
-  const readiness = createReadiness();
-  const app = createApp({ config, logger, metrics, readiness });
-  const service = await serve(app, { port: config.port, host: config.HOST, logger, readiness });
-  registerShutdown(service, logger, config.SHUTDOWN_TIMEOUT_MS);
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
+runService({
+  name: 'text-detector',
+  loadConfig: () => loadServiceConfig(),
+  start: async ({ config, logger, metrics }) => {
+    const { checkText, checks, closers } = buildDependencies(config, logger, metrics);
+    const readiness = createReadiness(checks);
+    if (config.AMQP_URL) {
+      const rpc = startRpcConsumer({
+        url: config.AMQP_URL,
+        queue: config.TEXT_RPC_QUEUE,
+        prefetch: config.TEXT_RPC_PREFETCH,
+        logger,
+        languages: config.LANGUAGES,
+        defaultLanguage: config.DEFAULT_LANGUAGE,
+        checkText,
+      });
+      readiness.checks.amqp = async () => {
+        if (!rpc.isConnected()) throw new Error('not consuming the RPC queue');
+      };
+      closers.unshift({ name: 'amqp', close: () => rpc.close() });
+    }
+    return { app: createApp({ config, logger, metrics, readiness, checkText }), readiness, closers };
+  },
 });

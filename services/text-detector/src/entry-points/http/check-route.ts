@@ -1,9 +1,9 @@
 import { requestSchemas } from '@spam-check/contracts';
 import { elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
 import type { Express } from 'express';
-import { checkText } from '../../domain/check-text';
+import type { CheckText } from '../../domain/check-text';
 
-export function mountCheckRoute(app: Express): void {
+export function mountCheckRoute(app: Express, checkText: CheckText): void {
   postRoute(app, '/v1/check', async (req, res) => {
     const context = requestContext(res);
     const body = parseBody(requestSchemas.text, req.body);

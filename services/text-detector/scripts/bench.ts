@@ -1,0 +1,92 @@
+/**
+ * In-process bench of the text check with the LLM off, on one core: checks per second and p50/p99 latency
+ * for a 2 KB text, then the CPU time of the inputs at the limits. Bounded to about 15 s.
+ * Usage: pnpm --filter @spam-check/text-detector bench
+ */
+import { createTextChecker } from '../src/domain/check-text';
+import { readModelFile } from '../src/data-access/model-file';
+
+const checkText = createTextChecker({
+  model: readModelFile(),
+  askLlm: undefined,
+  config: {
+    spamThreshold: 0.8,
+    suspiciousThreshold: 0.5,
+    llmMode: 'never',
+    llmBand: [0.3, 0.8],
+    denyTerms: ['forbidden'],
+  },
+});
+
+const PARAGRAPH =
+  'Hello everyone, I wanted to share a few thoughts about the new release. The installer works fine on my ' +
+  'machine, but the settings page still shows the old layout after an update. Has anyone seen this? ' +
+  'More details at https://example.org/forum/thread/1234 and in the attached log. Thanks a lot! ';
+const TEXT_2KB = { title: 'Question about the new release', body: PARAGRAPH.repeat(8).slice(0, 2048) };
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+}
+
+async function throughput(seconds: number): Promise<void> {
+  for (let i = 0; i < 500; i++) await checkText({ ...TEXT_2KB, language: 'en', requestId: 'warmup' });
+  const latencies: number[] = [];
+  const cpuBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const deadline = started + BigInt(seconds * 1e9);
+  for (;;) {
+    const t0 = process.hrtime.bigint();
+    await checkText({ ...TEXT_2KB, language: 'en', requestId: 'bench' });
+    const t1 = process.hrtime.bigint();
+    latencies.push(Number(t1 - t0) / 1e6);
+    if (t1 > deadline) break;
+  }
+  const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
+  const sorted = Float64Array.from(latencies).sort();
+  console.log(`2 KB text, LLM off, one process (${latencies.length} checks in ${wallSeconds.toFixed(1)} s):`);
+  console.log(`  checks/s (wall)     ${(latencies.length / wallSeconds).toFixed(0)}`);
+  console.log(`  checks/s (per CPU s) ${(latencies.length / ((cpu.user + cpu.system) / 1e6)).toFixed(0)}`);
+  console.log(
+    `  p50 ${percentile(sorted, 0.5).toFixed(3)} ms, p99 ${percentile(sorted, 0.99).toFixed(3)} ms`,
+  );
+}
+
+async function limits(): Promise<void> {
+  const repeat = (unit: string, length: number) =>
+    unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+  const cases: Record<string, { title: string; body: string; sub_title?: string }> = {
+    'one character x 100,000': {
+      title: repeat('a', 1000),
+      sub_title: repeat('a', 1000),
+      body: repeat('a', 100_000),
+    },
+    'spaced letters': { title: repeat('a ', 1000), body: repeat('a ', 100_000) },
+    'nested HTML': { title: repeat('<b>', 1000), body: repeat('<div><span><b><i>', 100_000) },
+    'many URLs': { title: repeat('http://a.b/ ', 1000), body: repeat('https://bit.ly/x ', 100_000) },
+    'digits and separators': { title: repeat('+1 ', 1000), body: repeat('+1 2-', 100_000) },
+    'mixed spam text': {
+      title: repeat('Buy NOW!!! ', 1000),
+      body: repeat('v i a g r a WhatsApp +49 151 bc1q fr33 ', 100_000),
+    },
+    'realistic prose x 100,000': { title: TEXT_2KB.title, body: repeat(PARAGRAPH, 100_000) },
+  };
+  console.log('inputs at the limits (title 1,000, body 100,000 characters), CPU ms per check, worst of 3:');
+  for (const [name, input] of Object.entries(cases)) {
+    let worst = 0;
+    for (let i = 0; i < 3; i++) {
+      const before = process.cpuUsage();
+      await checkText({ ...input, language: 'en', requestId: 'limits' });
+      const used = process.cpuUsage(before);
+      worst = Math.max(worst, (used.user + used.system) / 1000);
+    }
+    console.log(`  ${name.padEnd(28)} ${worst.toFixed(1)} ms`);
+  }
+}
+
+async function main(): Promise<void> {
+  await throughput(8);
+  await limits();
+}
+
+void main();

@@ -1,0 +1,221 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { textResultSchema } from '@spam-check/contracts';
+import { redisUrl } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
+import { check, startDetector, type StartedDetector } from './helpers';
+
+type Scenario = 'good' | 'malformed' | '429' | '500' | 'slow';
+
+/** A real HTTP server on loopback speaking the chat completions protocol, one scenario at a time. */
+class FakeOpenAi {
+  scenario: Scenario = 'good';
+  answer = { spam: true, confidence: 0.9, categories: ['advertising'], reason: 'Sells pills.' };
+  requests: { path: string; authorization: string | undefined; body: Record<string, unknown> }[] = [];
+  private readonly server: Server = createServer((req, res) => void this.handle(req, res));
+
+  async start(): Promise<string> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    this.requests.push({
+      path: `${req.method} ${req.url}`,
+      authorization: req.headers.authorization,
+      body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+    });
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    const completion = (content: string) => ({
+      id: 'chatcmpl-test',
+      object: 'chat.completion',
+      created: 1,
+      model: 'test-model',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+      usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
+    });
+    switch (this.scenario) {
+      case 'good':
+        return json(200, completion(JSON.stringify(this.answer)));
+      case 'malformed':
+        return json(200, completion('{"spam": "maybe", "confidence": 7}'));
+      case '429':
+        return json(
+          429,
+          { error: { message: 'rate limited', type: 'rate_limit' } },
+          { 'retry-after-ms': '10' },
+        );
+      case '500':
+        return json(500, { error: { message: 'boom', type: 'server_error' } }, { 'retry-after-ms': '10' });
+      case 'slow':
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        if (!res.destroyed) json(200, completion(JSON.stringify(this.answer)));
+        return;
+    }
+  }
+}
+
+describe('LLM stage against an OpenAI-compatible server on loopback', () => {
+  const fake = new FakeOpenAi();
+  const prefix = `test:text-llm:${randomUUID()}:`;
+  let detector: StartedDetector;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    const baseUrl = await fake.start();
+    redis = new Redis(redisUrl());
+    detector = await startDetector({
+      TEXT_LLM_MODE: 'always',
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: baseUrl,
+      OPENAI_MODEL: 'test-model',
+      TEXT_LLM_TIMEOUT_MS: '400',
+      TEXT_LLM_MAX_RETRIES: '1',
+      TEXT_LLM_CACHE_TTL_S: '600',
+      TEXT_LLM_CACHE_PREFIX: prefix,
+      REDIS_URL: redisUrl(),
+    });
+  });
+  afterAll(async () => {
+    await detector.stop();
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+    await fake.stop();
+  });
+  beforeEach(() => {
+    fake.requests = [];
+  });
+
+  const text = (label: string) => ({
+    title: `Question ${label}`,
+    body: `Text number ${randomUUID()} about a ${label}.`,
+  });
+
+  it('when the LLM answers well, it decides, with a structured request, and the answer is cached in Redis', async () => {
+    fake.scenario = 'good';
+    const body = text('good');
+    const first = textResultSchema.parse(
+      (await check(detector.url, body, { 'x-request-id': 'llm-good' })).body,
+    );
+    expect(first).toMatchObject({ engine: 'llm', degraded: false, spam: true, score: 0.9 });
+    expect(first.reasons[0]).toMatchObject({ code: 'TEXT_LLM_SPAM', weight: 0.9 });
+    expect(first.reasons[0]?.message).toContain('Sells pills.');
+    expect(first.signals).toMatchObject({ llm: 'answered', llm_categories: 'advertising' });
+
+    expect(fake.requests).toHaveLength(1);
+    const request = fake.requests[0]!;
+    expect(request.path).toBe('POST /v1/chat/completions');
+    expect(request.authorization).toBe('Bearer sk-test');
+    expect(request.body).toMatchObject({
+      model: 'test-model',
+      response_format: { type: 'json_schema', json_schema: { name: 'spam_verdict', strict: true } },
+    });
+    const messages = request.body.messages as { role: string; content: string }[];
+    expect(messages.map((message) => message.role)).toEqual(['system', 'user']);
+    expect(JSON.parse(messages[1]!.content)).toMatchObject({ title: body.title, body: body.body });
+
+    const second = textResultSchema.parse((await check(detector.url, body)).body);
+    expect(second).toMatchObject({ engine: 'llm', spam: true, signals: { llm: 'cached' } });
+    expect(fake.requests).toHaveLength(1);
+    const keys = await redis.keys(`${prefix}*`);
+    expect(keys).toHaveLength(1);
+    expect(await redis.ttl(keys[0]!)).toBeGreaterThan(500);
+  });
+
+  it('when the LLM answers ham, the verdict is ham from the llm engine', async () => {
+    fake.scenario = 'good';
+    fake.answer = { spam: false, confidence: 0.95, categories: [], reason: 'An ordinary question.' };
+    try {
+      const result = textResultSchema.parse((await check(detector.url, text('ham'))).body);
+      expect(result).toMatchObject({ engine: 'llm', spam: false, verdict: 'ham', score: 0.05 });
+      expect(result.reasons[0]?.code).toBe('TEXT_LLM_HAM');
+    } finally {
+      fake.answer = { spam: true, confidence: 0.9, categories: ['advertising'], reason: 'Sells pills.' };
+    }
+  });
+
+  it.each([
+    ['malformed', 'malformed', 1],
+    ['429', 'rate_limited', 2],
+    ['500', 'error', 2],
+    ['slow', 'timeout', 2],
+  ] as const)(
+    'when the LLM gives a %s answer, the local stages answer with degraded true',
+    async (scenario, failure, calls) => {
+      fake.scenario = scenario;
+      const result = textResultSchema.parse((await check(detector.url, text(scenario))).body);
+      expect(result).toMatchObject({ engine: 'model', degraded: true, signals: { llm: failure } });
+      expect(result.reasons.map((reason) => reason.code)).toContain('TEXT_LLM_UNAVAILABLE');
+      expect(fake.requests).toHaveLength(calls);
+    },
+  );
+
+  it('exports token usage (three completions so far), outcomes and latency as metrics', async () => {
+    const metrics = await (await fetch(`${detector.url}/metrics`)).text();
+    expect(metrics).toMatch(/llm_tokens_total\{type="prompt",service="text-detector"\} 360/);
+    expect(metrics).toMatch(/llm_tokens_total\{type="completion",service="text-detector"\} 90/);
+    expect(metrics).toMatch(/llm_requests_total\{outcome="cached",service="text-detector"\} 1/);
+    expect(metrics).toMatch(/llm_requests_total\{outcome="timeout",service="text-detector"\} 1/);
+    expect(metrics).toMatch(/llm_request_duration_seconds_count\{service="text-detector"\} [1-9]/);
+  });
+});
+
+describe('LLM band mode', () => {
+  it('asks the LLM only when the local score falls in the band', async () => {
+    const fake = new FakeOpenAi();
+    const baseUrl = await fake.start();
+    const detector = await startDetector({
+      TEXT_LLM_MODE: 'band',
+      TEXT_LLM_BAND: '0.3,0.8',
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: baseUrl,
+      TEXT_LLM_MAX_RETRIES: '0',
+    });
+    try {
+      const sure = textResultSchema.parse(
+        (
+          await check(detector.url, {
+            title: 'Meeting notes',
+            body: 'Hi Anna, thanks for the notes from yesterday. I will send the revised schedule to the team on Monday.',
+          })
+        ).body,
+      );
+      expect(sure.signals.model_probability).toBeLessThan(0.3);
+      expect(sure).toMatchObject({ engine: 'model', degraded: false });
+      expect(fake.requests).toHaveLength(0);
+
+      // Shouting and repetition put the local score at 0.51 at least; the model keeps it below 0.8 here.
+      const unsure = textResultSchema.parse(
+        (
+          await check(detector.url, {
+            title: 'HELLO FRIENDS',
+            body: 'SEE YOU ALL AT THE MEETING TOMORROW MORNING!!! OK!!! zzzzzzzzzzzz',
+          })
+        ).body,
+      );
+      const local =
+        1 - (1 - (unsure.signals.model_probability as number)) * (1 - (unsure.signals.rule_score as number));
+      expect(local).toBeGreaterThanOrEqual(0.3);
+      expect(local).toBeLessThan(0.8);
+      expect(unsure.engine).toBe('llm');
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      await detector.stop();
+      await fake.stop();
+    }
+  });
+});
