@@ -34,7 +34,11 @@ export const configSchema = z.object({
     .refine((n) => (n & (n - 1)) === 0, 'must be a power of two')
     .default(16384),
   AUTH_BOOTSTRAP_FILE: z.string().min(1).optional(),
-  AUTH_TRUST_PROXY: z.string().default('loopback, linklocal, uniquelocal'),
+  /** Proxies whose X-Forwarded-For is believed (express `trust proxy` list); `false`/`none` trusts none. */
+  AUTH_TRUST_PROXY: z
+    .string()
+    .default('loopback, linklocal, uniquelocal')
+    .transform((value) => (['false', 'none', ''].includes(value.trim().toLowerCase()) ? false : value)),
   AUTH_LOGIN_MAX_FAILURES_PER_USER: env.positiveInt(5),
   AUTH_LOGIN_MAX_FAILURES_PER_IP: env.positiveInt(50),
   AUTH_LOGIN_FAILURE_WINDOW_SECONDS: env.positiveInt(900),

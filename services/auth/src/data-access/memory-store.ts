@@ -32,16 +32,16 @@ export class MemoryStore implements AuthStore {
 
   async getClient(id: string) {
     const client = this.clients.get(id);
-    return client && structuredClone(client);
+    return client && clone(client);
   }
   async saveClient(client: ClientRecord) {
-    this.clients.set(client.id, structuredClone(client));
+    this.clients.set(client.id, clone(client));
   }
   async deleteClient(id: string) {
     return this.clients.delete(id);
   }
   async listClients() {
-    return [...this.clients.values()].map((c) => structuredClone(c)).sort((a, b) => a.id.localeCompare(b.id));
+    return [...this.clients.values()].map((c) => clone(c)).sort((a, b) => a.id.localeCompare(b.id));
   }
   async getUser(username: string) {
     const user = this.users.get(username);
@@ -75,11 +75,11 @@ export class MemoryStore implements AuthStore {
 
   async getAccessToken(hash: string) {
     const record = live(this.access, hash);
-    return record && structuredClone(record);
+    return record && clone(record);
   }
   async getRefreshToken(hash: string) {
     const record = live(this.refresh, hash);
-    return record && structuredClone(record);
+    return record && clone(record);
   }
   async revokeAccessToken(hash: string) {
     return live(this.access, hash) !== undefined && this.access.delete(hash);
@@ -120,11 +120,11 @@ export class MemoryStore implements AuthStore {
 
   private store(tokens: IssuedTokens) {
     this.access.set(tokens.accessHash, {
-      value: structuredClone(tokens.access),
+      value: clone(tokens.access),
       expiresAt: tokens.access.exp * 1000,
     });
     this.refresh.set(tokens.refreshHash, {
-      value: structuredClone(tokens.refresh),
+      value: clone(tokens.refresh),
       expiresAt: tokens.refresh.exp * 1000,
     });
     const family = this.families.get(tokens.access.family) ?? new Set<string>();
@@ -151,6 +151,11 @@ export class MemoryStore implements AuthStore {
       if (![...members].some((m) => this.access.has(m.slice(3)) || this.refresh.has(m.slice(3))))
         this.families.delete(family);
   }
+}
+
+/** Copies records in and out so callers never share state with the store (as with Redis). */
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 function live<T>(map: Map<string, Expiring<T>>, key: string): T | undefined {

@@ -78,7 +78,7 @@ export function createOAuthServer(deps: OAuthServerDeps): ExpressOAuthServer {
   const model = {
     async getClient(clientId: string, clientSecret: string): Promise<Client | false> {
       const client = await deps.clients.authenticate(clientId, clientSecret);
-      return client ? { id: client.id, grants: client.grants, scopes: client.scopes } : false;
+      return client ? { id: client.id, grants: [...client.grants], scopes: [...client.scopes] } : false;
     },
     async getUser(username: string, password: string): Promise<User | false> {
       const user = await deps.store.getUser(username);

@@ -4,6 +4,7 @@ import type { OAuthErrorCode } from '@spam-check/contracts';
 import { requestContext } from '@spam-check/service-kit';
 import type { Request, RequestHandler } from 'express';
 import { StoreUnavailableError } from '../../data-access/store';
+import { GRANT_TYPES } from '../../domain/accounts';
 import type { LoginGuard } from '../../domain/login-guard';
 import type { Lifetimes } from '../../domain/token-service';
 import {
@@ -77,6 +78,9 @@ export function tokenEndpoint(deps: {
       sendOAuthError(res, failure, language);
     };
     try {
+      // The library knows more grants (authorization_code, client_credentials) than this server offers.
+      if (grant !== '' && !(GRANT_TYPES as readonly string[]).includes(grant))
+        return fail({ status: 400, error: 'unsupported_grant_type', description: 'unsupported_grant_type' });
       if (username !== undefined) {
         const verdict = await deps.guard.check(username, ip);
         if (!verdict.allowed) {
