@@ -41,7 +41,7 @@ for (const [language, words] of Object.entries(PROFILES)) {
 }
 
 const WORD = /\p{L}+(?:'\p{L}+)?/gu;
-const MAX_WORDS = 400;
+const MAX_WORDS = 200;
 const MIN_HITS = 2;
 
 /** ISO 639-1 code of the text's language, or null when unsure. */

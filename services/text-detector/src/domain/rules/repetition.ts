@@ -14,7 +14,8 @@ export const repetitionRule: Rule = ({ lower }) => {
   const counts = new Map<string, number>();
   let words = 0;
   let top = 0;
-  for (const match of lower.matchAll(WORD)) {
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(lower); match; match = WORD.exec(lower)) {
     words++;
     const count = (counts.get(match[0]) ?? 0) + 1;
     counts.set(match[0], count);

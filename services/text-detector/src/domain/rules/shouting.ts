@@ -12,11 +12,20 @@ export const shoutingRule: Rule = ({ text }) => {
   let letters = 0;
   let upper = 0;
   let exclamations = 0;
-  for (const char of text) {
-    if (char === '!') exclamations++;
-    else if (LETTER.test(char)) {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // ASCII on a fast path; other characters through the Unicode letter test.
+    if (code === 33) exclamations++;
+    else if (code >= 65 && code <= 90) {
       letters++;
-      if (char !== char.toLowerCase() && char === char.toUpperCase()) upper++;
+      upper++;
+    } else if (code >= 97 && code <= 122) letters++;
+    else if (code > 127) {
+      const char = text[i] as string;
+      if (LETTER.test(char)) {
+        letters++;
+        if (char !== char.toLowerCase() && char === char.toUpperCase()) upper++;
+      }
     }
   }
   const uppercaseRatio = letters ? upper / letters : 0;
