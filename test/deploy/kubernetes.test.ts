@@ -1,0 +1,288 @@
+import { effectiveInstructions, envOf, parseDockerfile } from './dockerfile';
+import { named, ofKind, parseEnvFile, renderKustomization } from './files';
+import type { Container, K8sObject, LabelSelector, NetworkPolicyPeer } from './manifests';
+import { SERVICES, environmentProblems, serviceNamed, type Env, type ServiceUnderTest } from './services';
+
+// Both overlays rendered as `kubectl apply -k` would see them, then held to the deployment rules.
+const OVERLAYS = ['dev', 'prod'] as const;
+type Overlay = (typeof OVERLAYS)[number];
+const rendered = Object.fromEntries(
+  OVERLAYS.map((overlay) => [overlay, renderKustomization(`k8s/overlays/${overlay}`)]),
+) as Record<Overlay, K8sObject[]>;
+
+/** Production's Secret is created by the operator; its documented example stands in for it here. */
+const PROD_SECRET_EXAMPLE = 'k8s/overlays/prod/secrets.example.env';
+const AUTOSCALED = ['gateway', 'email-detector', 'text-detector'];
+const { stages } = parseDockerfile();
+
+const podSpec = (objects: K8sObject[], name: string) => named(objects, 'Deployment', name).spec.template.spec;
+const podLabels = (objects: K8sObject[], name: string) =>
+  named(objects, 'Deployment', name).spec.template.metadata.labels;
+
+function container(objects: K8sObject[], service: ServiceUnderTest): Container {
+  const { containers } = podSpec(objects, service.name);
+  expect(containers.map((c) => c.name)).toEqual([service.name]);
+  return containers[0]!;
+}
+
+function secretValue(objects: K8sObject[], name: string, key: string): string | undefined {
+  const secret = ofKind(objects, 'Secret').find((object) => object.metadata.name === name);
+  if (!secret) return parseEnvFile(PROD_SECRET_EXAMPLE)[key];
+  const data = secret.data?.[key];
+  return data === undefined ? secret.stringData?.[key] : Buffer.from(data, 'base64').toString();
+}
+
+/** The environment the container starts with: the image's ENV, then envFrom ConfigMaps, then env. */
+function containerEnv(objects: K8sObject[], service: ServiceUnderTest, overlay: Overlay): Env {
+  const spec = container(objects, service);
+  const env: Env = envOf(effectiveInstructions(stages, service.name));
+  for (const source of spec.envFrom ?? []) {
+    if (!source.configMapRef)
+      throw new Error(`${overlay}: ${service.name} takes a whole Secret with envFrom; name each key instead`);
+    Object.assign(env, named(objects, 'ConfigMap', source.configMapRef.name).data);
+  }
+  for (const entry of spec.env ?? []) {
+    const secretRef = entry.valueFrom?.secretKeyRef;
+    const configMapRef = entry.valueFrom?.configMapKeyRef;
+    if (entry.value !== undefined) env[entry.name] = entry.value;
+    else if (secretRef) {
+      const value = secretValue(objects, secretRef.name, secretRef.key);
+      if (value === undefined && !secretRef.optional)
+        throw new Error(`${overlay}: Secret ${secretRef.name} has no key ${secretRef.key}`);
+      // An optional key that is absent leaves the variable unset; its name is still checked.
+      env[entry.name] = value;
+    } else if (configMapRef)
+      env[entry.name] = named(objects, 'ConfigMap', configMapRef.name).data?.[configMapRef.key];
+    else throw new Error(`${overlay}: cannot resolve ${entry.name}`);
+  }
+  return env;
+}
+
+/** Port and timeouts as the service reads them (production's dependency checks are covered separately). */
+function loaded(objects: K8sObject[], service: ServiceUnderTest, overlay: Overlay) {
+  return service.load({ ...containerEnv(objects, service, overlay), NODE_ENV: 'development' });
+}
+
+/** The preStop pause before SIGTERM: the `sleep` action or an exec of `sleep N`; anything else is refused. */
+function preStopPauseSeconds(spec: Container): number {
+  const preStop = spec.lifecycle?.preStop;
+  if (!preStop) return 0;
+  if (preStop.sleep) return preStop.sleep.seconds;
+  const [command, seconds] = preStop.exec?.command ?? [];
+  if (command !== 'sleep') throw new Error(`cannot tell how long preStop ${command} takes`);
+  return Number(seconds);
+}
+
+const matches = (selector: LabelSelector, labels: Record<string, string>): boolean =>
+  Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value) &&
+  (selector.matchExpressions ?? []).every(
+    ({ key, operator, values }) => operator === 'In' && (values ?? []).includes(labels[key] ?? ''),
+  );
+
+describe.each(OVERLAYS)('the %s overlay', (overlay) => {
+  const objects = rendered[overlay];
+
+  describe.each(SERVICES)('the $name Deployment', (service) => {
+    it('probes /livez for liveness and /readyz for readiness on the port the service listens on', () => {
+      const spec = container(objects, service);
+      expect(spec.ports?.find((port) => port.name === 'http')?.containerPort).toBe(
+        loaded(objects, service, overlay).port,
+      );
+      expect(spec.livenessProbe?.httpGet).toEqual({ path: '/livez', port: 'http' });
+      expect(spec.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    });
+
+    it('has CPU and memory requests and limits', () => {
+      const { resources } = container(objects, service);
+      expect(Object.keys(resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
+      expect(Object.keys(resources?.limits ?? {}).sort()).toEqual(['cpu', 'memory']);
+    });
+
+    it('runs as non-root on a read-only root filesystem without capabilities', () => {
+      const pod = podSpec(objects, service.name);
+      expect(pod.securityContext?.runAsNonRoot).toBe(true);
+      expect(pod.securityContext?.runAsUser).toBeGreaterThan(0);
+      expect(container(objects, service).securityContext).toMatchObject({
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+      });
+      expect(pod.automountServiceAccountToken).toBe(false);
+    });
+
+    it('waits longer before SIGKILL than the preStop pause plus the service’s shutdown timeout', () => {
+      const { SHUTDOWN_TIMEOUT_MS } = loaded(objects, service, overlay);
+      const pause = preStopPauseSeconds(container(objects, service));
+      expect(podSpec(objects, service.name).terminationGracePeriodSeconds).toBeGreaterThan(
+        pause + SHUTDOWN_TIMEOUT_MS / 1000,
+      );
+    });
+
+    it('sets only variables the service reads, all it requires, and values it accepts in production', () => {
+      const env = containerEnv(objects, service, overlay);
+      expect(env.NODE_ENV).toBe('production');
+      expect(environmentProblems(service, env, `k8s/overlays/${overlay}`)).toEqual([]);
+    });
+
+    it('has a PodDisruptionBudget and a Service over its pods', () => {
+      const labels = podLabels(objects, service.name);
+      const budgets = ofKind(objects, 'PodDisruptionBudget').filter((pdb) =>
+        matches(pdb.spec.selector, labels),
+      );
+      expect(budgets).toHaveLength(1);
+      const svc = named(objects, 'Service', service.name);
+      expect(matches({ matchLabels: svc.spec.selector }, labels)).toBe(true);
+      expect(svc.spec.ports).toEqual([expect.objectContaining({ name: 'http', targetPort: 'http' })]);
+    });
+  });
+
+  it('autoscales the gateway and the detectors on CPU, and runs auth at a fixed replica count', () => {
+    const hpas = ofKind(objects, 'HorizontalPodAutoscaler');
+    expect(hpas.map((hpa) => hpa.spec.scaleTargetRef.name).sort()).toEqual([...AUTOSCALED].sort());
+    for (const hpa of hpas) {
+      expect(hpa.apiVersion).toBe('autoscaling/v2');
+      expect(hpa.spec.scaleTargetRef.kind).toBe('Deployment');
+      expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
+      // An HPA-managed Deployment must not pin replicas, or every apply resets the autoscaler's choice.
+      expect(named(objects, 'Deployment', hpa.spec.scaleTargetRef.name).spec.replicas).toBeUndefined();
+    }
+    expect(named(objects, 'Deployment', 'auth').spec.replicas).toBeGreaterThanOrEqual(1);
+  });
+
+  it('points the gateway at the auth and detector Services by name and port', () => {
+    const env = containerEnv(objects, serviceNamed('gateway'), overlay);
+    for (const [variable, target] of [
+      ['AUTH_URL', 'auth'],
+      ['EMAIL_DETECTOR_URL', 'email-detector'],
+      ['TEXT_DETECTOR_URL', 'text-detector'],
+    ] as const) {
+      const url = new URL(env[variable]!);
+      expect(url.hostname).toBe(target);
+      expect(named(objects, 'Service', target).spec.ports.map((port) => port.port)).toContain(
+        Number(url.port),
+      );
+    }
+  });
+
+  it('gives the gateway and auth the same introspection client', () => {
+    const gateway = containerEnv(objects, serviceNamed('gateway'), overlay);
+    const auth = containerEnv(objects, serviceNamed('auth'), overlay);
+    expect(gateway.GATEWAY_CLIENT_ID).toBeDefined();
+    expect(gateway.GATEWAY_CLIENT_ID).toBe(auth.GATEWAY_CLIENT_ID);
+    expect(gateway.GATEWAY_CLIENT_SECRET).toBe(auth.GATEWAY_CLIENT_SECRET);
+  });
+
+  it('mounts the auth bootstrap Secret where AUTH_BOOTSTRAP_FILE points', () => {
+    const env = containerEnv(objects, serviceNamed('auth'), overlay);
+    const pod = podSpec(objects, 'auth');
+    const mount = container(objects, serviceNamed('auth')).volumeMounts?.find((m) =>
+      (env.AUTH_BOOTSTRAP_FILE ?? '').startsWith(`${m.mountPath}/`),
+    );
+    const volume = pod.volumes?.find((v) => v.name === mount?.name);
+    expect(volume?.secret?.secretName).toMatch(/^auth-bootstrap/);
+    // Secret files are root-owned: the service's group must be able to read them.
+    expect(pod.securityContext?.fsGroup).toBe(pod.securityContext?.runAsGroup);
+  });
+
+  describe('network policies', () => {
+    const policies = ofKind(objects, 'NetworkPolicy');
+    const isMonitoring = (peer: NetworkPolicyPeer | 'anyone') =>
+      peer !== 'anyone' &&
+      peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring';
+
+    /** Every peer that may open a connection to the service's pods (a rule without `from` lets anyone in). */
+    const peersOf = (name: string): (NetworkPolicyPeer | 'anyone')[] =>
+      policies
+        .filter((policy) => matches(policy.spec.podSelector, podLabels(objects, name)))
+        .flatMap((policy) =>
+          (policy.spec.ingress ?? []).flatMap(
+            (rule) => (rule.from ?? ['anyone']) as (NetworkPolicyPeer | 'anyone')[],
+          ),
+        );
+
+    it('deny all ingress that no policy allows', () => {
+      const deny = policies.filter((policy) => Object.keys(policy.spec.podSelector).length === 0);
+      expect(deny.map((policy) => policy.spec)).toEqual([{ podSelector: {}, policyTypes: ['Ingress'] }]);
+    });
+
+    it.each(['auth', 'email-detector', 'text-detector'])(
+      'let only the gateway (and Prometheus) reach %s',
+      (name) => {
+        const peers = peersOf(name).filter((peer) => !isMonitoring(peer));
+        expect(peers.length).toBeGreaterThan(0);
+        for (const peer of peers)
+          expect(peer).toEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } });
+      },
+    );
+
+    it('let only the ingress controller (and Prometheus) reach the gateway', () => {
+      expect(peersOf('gateway').filter((peer) => !isMonitoring(peer))).toEqual([
+        {
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } },
+          podSelector: { matchLabels: { 'app.kubernetes.io/name': 'ingress-nginx' } },
+        },
+      ]);
+    });
+
+    it('let Prometheus in from the monitoring namespace only, on the port that serves /metrics', () => {
+      const monitoring = policies.filter((policy) =>
+        (policy.spec.ingress ?? []).some((rule) => (rule.from ?? []).some(isMonitoring)),
+      );
+      expect(monitoring).toHaveLength(1);
+      expect(monitoring[0]!.spec.ingress).toEqual([
+        expect.objectContaining({ ports: [{ port: 'http', protocol: 'TCP' }] }),
+      ]);
+    });
+  });
+
+  it('exposes the gateway, and only the gateway, through an Ingress', () => {
+    const ingresses = ofKind(objects, 'Ingress');
+    expect(ingresses).toHaveLength(1);
+    const backends = ingresses[0]!.spec.rules.flatMap((rule) =>
+      rule.http.paths.map((path) => path.backend.service),
+    );
+    expect(backends).toEqual([{ name: 'gateway', port: { name: 'http' } }]);
+  });
+});
+
+describe('the overlays differ where they should', () => {
+  const hpa = (overlay: Overlay, name: string) => named(rendered[overlay], 'HorizontalPodAutoscaler', name);
+  const deployments = (overlay: Overlay) =>
+    ofKind(rendered[overlay], 'Deployment').map((d) => d.metadata.name);
+
+  it('dev runs Redis and RabbitMQ in the cluster and points the services at them', () => {
+    expect(deployments('dev')).toEqual(expect.arrayContaining(['redis', 'rabbitmq']));
+    const env = containerEnv(rendered.dev, serviceNamed('gateway'), 'dev');
+    expect(new URL(env.REDIS_URL!).hostname).toBe('redis');
+    expect(new URL(env.AMQP_URL!).hostname).toBe('rabbitmq');
+  });
+
+  it('prod runs no Redis or RabbitMQ and takes their URLs from a Secret it does not generate', () => {
+    expect(deployments('prod').sort()).toEqual(SERVICES.map((s) => s.name).sort());
+    expect(ofKind(rendered.prod, 'Secret')).toEqual([]);
+    const referenced = SERVICES.flatMap((service) =>
+      (container(rendered.prod, service).env ?? [])
+        .map((entry) => entry.valueFrom?.secretKeyRef)
+        .filter((ref) => ref?.name === 'spam-check-secrets')
+        .map((ref) => ref!.key),
+    );
+    expect(referenced).toEqual(expect.arrayContaining(['REDIS_URL', 'AMQP_URL']));
+    // The example documents exactly the keys the operator has to create.
+    expect([...new Set(referenced)].sort()).toEqual(Object.keys(parseEnvFile(PROD_SECRET_EXAMPLE)).sort());
+  });
+
+  it('prod runs more replicas than dev', () => {
+    for (const name of AUTOSCALED) {
+      expect(hpa('prod', name).spec.minReplicas).toBeGreaterThan(hpa('dev', name).spec.minReplicas);
+      expect(hpa('prod', name).spec.minReplicas).toBeGreaterThanOrEqual(2);
+    }
+    const authReplicas = (overlay: Overlay) =>
+      named(rendered[overlay], 'Deployment', 'auth').spec.replicas ?? 1;
+    expect(authReplicas('prod')).toBeGreaterThan(authReplicas('dev'));
+  });
+
+  it('prod serves the Ingress over TLS', () => {
+    const [ingress] = ofKind(rendered.prod, 'Ingress');
+    expect(ingress?.spec.tls).toEqual([expect.objectContaining({ secretName: expect.any(String) })]);
+  });
+});
