@@ -104,11 +104,16 @@ async function serveWith(
   };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read arbitrary JSON fields
+export type Json = any;
+
 export interface Answer {
   status: number;
   headers: Headers;
-  body: any;
+  body: Json;
 }
+
+export const json = async (response: Response): Promise<Json> => (await response.json()) as Json;
 
 export const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;

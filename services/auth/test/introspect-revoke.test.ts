@@ -12,6 +12,7 @@ import {
   revoke,
   startAuth,
   type Harness,
+  json,
 } from './harness';
 
 describe('POST /oauth/introspect', () => {
@@ -54,7 +55,7 @@ describe('POST /oauth/introspect', () => {
       body: JSON.stringify({ token: token.access_token }),
     });
     expect(response.status).toBe(200);
-    expect((await response.json()).active).toBe(true);
+    expect((await json(response)).active).toBe(true);
   });
 
   it('when the caller is not authenticated, it answers 401 invalid_client with a challenge', async () => {

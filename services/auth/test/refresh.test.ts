@@ -1,4 +1,4 @@
-import { introspect, passwordGrant, refreshGrant, startAuth, type Harness } from './harness';
+import { introspect, passwordGrant, refreshGrant, startAuth, type Harness, json } from './harness';
 
 describe.each(['redis', 'memory'] as const)('refresh_token grant with rotation (%s store)', (kind) => {
   let h: Harness;
@@ -68,7 +68,7 @@ describe.each(['redis', 'memory'] as const)('refresh_token grant with rotation (
       }).toString(),
     });
     expect(stolen.status).toBe(400);
-    expect((await stolen.json()).error).toBe('invalid_grant');
+    expect((await json(stolen)).error).toBe('invalid_grant');
     expect((await refreshGrant(h, first.refresh_token)).status).toBe(200);
   });
 

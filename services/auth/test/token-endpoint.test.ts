@@ -1,5 +1,5 @@
 import { tokenResponseSchema } from '@spam-check/contracts';
-import { ALICE, APP_CLIENT, basic, passwordGrant, postForm, startAuth, type Harness } from './harness';
+import { ALICE, APP_CLIENT, basic, passwordGrant, postForm, startAuth, type Harness, json } from './harness';
 
 describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kind) => {
   let h: Harness;
@@ -47,7 +47,7 @@ describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kin
       body: JSON.stringify({ grant_type: 'password', username: ALICE.username, password: ALICE.password }),
     });
     expect(response.status).toBe(400);
-    const body = await response.json();
+    const body = await json(response);
     expect(body.error).toBe('invalid_request');
     expect(body.error_description).toMatch(/application\/x-www-form-urlencoded/);
   });
@@ -71,7 +71,7 @@ describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kin
       body: 'grant_type=password&username=alice&username=bob&password=x',
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toBe('invalid_request');
+    expect((await json(response)).error).toBe('invalid_request');
   });
 
   it('when the client secret is wrong over Basic, it answers 401 invalid_client with a Basic challenge', async () => {

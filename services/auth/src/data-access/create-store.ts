@@ -12,6 +12,11 @@ export async function createStore(config: ServiceConfig): Promise<AuthStore> {
     channel: config.AUTH_REVOCATION_CHANNEL,
     timeoutMs: config.AUTH_REDIS_TIMEOUT_MS,
   });
-  await store.connect();
+  try {
+    await store.connect();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   return store;
 }

@@ -1,0 +1,189 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, type Env } from '@spam-check/service-kit';
+import { redisUrl } from '@spam-check/test-support';
+import { loadServiceConfig } from '../src/config';
+import { createStore } from '../src/data-access/create-store';
+import { createSecretHasher } from '../src/domain/secrets';
+import { runCli } from '../src/entry-points/cli/commands';
+import { provision } from '../src/provisioning';
+import { basic, deletePrefix, postForm, startAuth, testEnv } from './harness';
+
+const silent = createLogger({ service: 'auth', level: 'silent' });
+
+async function withStore<T>(
+  env: Env,
+  use: (deps: Awaited<ReturnType<typeof open>>) => Promise<T>,
+): Promise<T> {
+  const deps = await open(env);
+  try {
+    return await use(deps);
+  } finally {
+    await deps.store.close();
+    if (deps.config.REDIS_URL) await deletePrefix(deps.config.REDIS_URL, deps.config.AUTH_REDIS_PREFIX);
+  }
+}
+async function open(env: Env) {
+  const config = loadServiceConfig(env);
+  return { config, store: await createStore(config), hasher: createSecretHasher(config.AUTH_SCRYPT_COST) };
+}
+
+describe('the CLI', () => {
+  it('when clients and users are added, rotated and removed, the token endpoint follows', async () => {
+    // Without the verified-secret cache, a rotation takes effect at once (else within its lifetime).
+    const h = await startAuth('redis', { AUTH_CLIENT_AUTH_CACHE_SECONDS: '0' });
+    const lines: string[] = [];
+    const cli = (...argv: string[]) =>
+      runCli(argv, { store: h.store, hasher: createSecretHasher(1024), out: (l) => lines.push(l) });
+    try {
+      expect(await cli('client', 'add', 'web', '--secret', 'web-secret', '--scopes', 'spam:check')).toBe(0);
+      expect(await cli('user', 'add', 'bob', '--password', 'bob-password')).toBe(0);
+      const grant = (secret: string) =>
+        postForm(
+          `${h.url}/oauth/token`,
+          { grant_type: 'password', username: 'bob', password: 'bob-password' },
+          { Authorization: basic('web', secret) },
+        );
+      expect((await grant('web-secret')).status).toBe(200);
+
+      expect(await cli('client', 'rotate-secret', 'web')).toBe(0);
+      const rotated = /new secret: (\S+)/.exec(lines.at(-1) ?? '')?.[1];
+      expect(rotated).toBeDefined();
+      expect((await grant('web-secret')).status).toBe(401);
+      expect((await grant(rotated!)).status).toBe(200);
+
+      lines.length = 0;
+      expect(await cli('client', 'list')).toBe(0);
+      const clients = JSON.parse(lines.join('\n')) as { id: string }[];
+      expect(clients.map((c) => c.id)).toEqual(['app', 'gateway-test', 'web']);
+      expect(lines.join('\n')).not.toMatch(/scrypt|secret/i);
+
+      expect(await cli('user', 'set-password', 'bob', '--password', 'new-password')).toBe(0);
+      expect((await grant(rotated!)).status).toBe(400);
+      expect(await cli('user', 'remove', 'bob')).toBe(0);
+      expect(await cli('user', 'remove', 'bob')).toBe(1);
+      expect(await cli('client', 'remove', 'web')).toBe(0);
+      lines.length = 0;
+      await cli('user', 'list');
+      expect(JSON.parse(lines.join('\n'))).toEqual([{ username: 'alice' }]);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('when run as a program, it manages the Redis of REDIS_URL', () => {
+    const env = testEnv('redis');
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/cli.ts', ...args], {
+        cwd: join(__dirname, '..'),
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+      });
+    try {
+      const added = run('client', 'add', 'cli-client');
+      expect(added.status).toBe(0);
+      expect(added.stdout).toMatch(/client cli-client created; secret: \S+/);
+      const listed = run('client', 'list');
+      expect(JSON.parse(listed.stdout)).toEqual([
+        { id: 'cli-client', grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+      ]);
+      expect(run('nonsense').status).toBe(2);
+    } finally {
+      void deletePrefix(redisUrl(), env.AUTH_REDIS_PREFIX!);
+    }
+  });
+});
+
+describe('the bootstrap file', () => {
+  it('when applied twice, the second run changes nothing and nothing is duplicated; a changed secret updates', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'auth-bootstrap-'));
+    const file = join(dir, 'bootstrap.json');
+    const content = (secret: string) =>
+      JSON.stringify({
+        clients: [{ id: 'site', secret, grants: ['password', 'refresh_token'], scopes: ['spam:check'] }],
+        users: [{ username: 'carol', password: 'carol-password' }],
+      });
+    writeFileSync(file, content('site-secret'));
+    const env = testEnv('redis', { AUTH_BOOTSTRAP_FILE: file, GATEWAY_CLIENT_SECRET: 'gw-secret' });
+    try {
+      await withStore(env, async ({ config, store, hasher }) => {
+        await provision(config, store, hasher, silent);
+        await provision(config, store, hasher, silent);
+        expect((await store.listClients()).map((c) => c.id)).toEqual(['gateway', 'site']);
+        expect((await store.listUsers()).map((u) => u.username)).toEqual(['carol']);
+        const before = (await store.getClient('site'))?.secretHash;
+        writeFileSync(file, content('site-secret-2'));
+        await provision(config, store, hasher, silent);
+        const after = await store.getClient('site');
+        expect(after?.secretHash).not.toBe(before);
+        expect(await hasher.verify('site-secret-2', after!.secretHash)).toBe(true);
+        expect((await store.listClients()).map((c) => c.id)).toEqual(['gateway', 'site']);
+        // Without demo defaults: a bootstrap file replaces them.
+        expect(await store.getClient('demo-client')).toBeUndefined();
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when the file is invalid, start-up fails listing the problems', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'auth-bootstrap-'));
+    const file = join(dir, 'bootstrap.json');
+    writeFileSync(file, JSON.stringify({ clients: [{ id: 'x', grants: ['implicit'] }] }));
+    try {
+      await withStore(testEnv('memory', { AUTH_BOOTSTRAP_FILE: file }), async ({ config, store, hasher }) => {
+        await expect(provision(config, store, hasher, silent)).rejects.toThrow(
+          /clients\.0\.secret[\s\S]*clients\.0\.grants/,
+        );
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded mode and production', () => {
+  it('when there is no REDIS_URL nor bootstrap file, the demo client, user and gateway client work', async () => {
+    const h = await startAuth('memory');
+    try {
+      const config = loadServiceConfig(testEnv('memory'));
+      await provision(config, h.store, createSecretHasher(1024), silent);
+      const token = await postForm(
+        `${h.url}/oauth/token`,
+        { grant_type: 'password', username: 'demo', password: 'demo-password' },
+        { Authorization: basic('demo-client', 'demo-secret') },
+      );
+      expect(token.status).toBe(200);
+      const answer = await postForm(
+        `${h.url}/oauth/introspect`,
+        { token: token.body.access_token },
+        { Authorization: basic('gateway', 'gateway-secret') },
+      );
+      expect(answer.body.active).toBe(true);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('when NODE_ENV is production, missing REDIS_URL and default secrets are all refused at once', () => {
+    expect(() =>
+      loadServiceConfig({ NODE_ENV: 'production', GATEWAY_CLIENT_SECRET: 'gateway-secret' }),
+    ).toThrow(/REDIS_URL[\s\S]*GATEWAY_CLIENT_SECRET/);
+  });
+
+  it('when NODE_ENV is production, a bootstrap file with a demo secret is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'auth-bootstrap-'));
+    const file = join(dir, 'bootstrap.json');
+    writeFileSync(file, JSON.stringify({ users: [{ username: 'demo', password: 'demo-password' }] }));
+    try {
+      const env = testEnv('redis', { NODE_ENV: 'production', AUTH_BOOTSTRAP_FILE: file });
+      await withStore(env, async ({ config, store, hasher }) => {
+        await expect(provision(config, store, hasher, silent)).rejects.toThrow(/user demo/);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { introspect, passwordGrant, startAuth, type Harness } from './harness';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** A redis-server of this test's own, with an append-only file so its data survives a restart. */
+async function startRedis(port: number, dir: string): Promise<ChildProcess> {
+  const child = spawn(
+    '/usr/bin/redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--save',
+      '',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  for (let i = 0; i < 100 && !/Ready to accept connections/.test(output); i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!/Ready to accept connections/.test(output)) throw new Error(`redis-server did not start:\n${output}`);
+  return child;
+}
+
+async function stopRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+describe('when Redis goes down and comes back', () => {
+  let port: number;
+  let dir: string;
+  let redis: ChildProcess;
+  let h: Harness;
+  beforeAll(async () => {
+    port = await freePort();
+    dir = mkdtempSync(join(tmpdir(), 'auth-redis-'));
+    redis = await startRedis(port, dir);
+    h = await startAuth('redis', { REDIS_URL: `redis://127.0.0.1:${port}` });
+  });
+  afterAll(async () => {
+    await h?.stop().catch(() => undefined);
+    await stopRedis(redis);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers 503 within a second on token and introspection, then recovers by itself', async () => {
+    const token = (await passwordGrant(h)).body;
+    expect((await introspect(h, token.access_token)).body.active).toBe(true);
+
+    await stopRedis(redis);
+
+    let started = Date.now();
+    const tokenDown = await passwordGrant(h);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(tokenDown.status).toBe(503);
+    expect(tokenDown.body.error).toBe('temporarily_unavailable');
+    expect(tokenDown.headers.get('retry-after')).toBe('5');
+
+    started = Date.now();
+    const introspectDown = await introspect(h, token.access_token);
+    expect(introspectDown.status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await fetch(`${h.url}/readyz`)).status).toBe(503);
+
+    redis = await startRedis(port, dir);
+    let recovered = 0;
+    for (let i = 0; i < 50 && recovered !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      recovered = (await introspect(h, token.access_token)).status;
+    }
+    expect(recovered).toBe(200);
+    expect((await introspect(h, token.access_token)).body.active).toBe(true);
+    expect((await passwordGrant(h)).status).toBe(200);
+  });
+});
+
+describe('when Redis hangs (the process is stopped, connections stay open)', () => {
+  it('answers 503 within a second instead of waiting, and recovers when it resumes', async () => {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'auth-redis-'));
+    const redis = await startRedis(port, dir);
+    const h = await startAuth('redis', { REDIS_URL: `redis://127.0.0.1:${port}` });
+    try {
+      const token = (await passwordGrant(h)).body;
+      redis.kill('SIGSTOP');
+      const started = Date.now();
+      const down = await introspect(h, token.access_token);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(down.status).toBe(503);
+      redis.kill('SIGCONT');
+      let status = 0;
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = (await introspect(h, token.access_token)).status;
+      }
+      expect(status).toBe(200);
+    } finally {
+      redis.kill('SIGCONT');
+      await h.stop().catch(() => undefined);
+      await stopRedis(redis);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
