@@ -104,7 +104,6 @@ async function serveWith(
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read arbitrary JSON fields
 export type Json = any;
 
 export interface Answer {
