@@ -73,7 +73,7 @@ describe('the CLI', () => {
     }
   });
 
-  it('when run as a program, it manages the Redis of REDIS_URL', () => {
+  it('when run as a program, it manages the Redis of REDIS_URL', async () => {
     const env = testEnv('redis');
     const run = (...args: string[]) =>
       spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/cli.ts', ...args], {
@@ -91,7 +91,7 @@ describe('the CLI', () => {
       ]);
       expect(run('nonsense').status).toBe(2);
     } finally {
-      void deletePrefix(redisUrl(), env.AUTH_REDIS_PREFIX!);
+      await deletePrefix(redisUrl(), env.AUTH_REDIS_PREFIX!);
     }
   });
 });

@@ -69,6 +69,7 @@ export async function startAuth(kind: StoreKind = 'redis', extra: Env = {}): Pro
     return await serveWith(config, store, hasher, accounts);
   } catch (error) {
     await store.close();
+    if (config.REDIS_URL) await deletePrefix(config.REDIS_URL, config.AUTH_REDIS_PREFIX);
     throw error;
   }
 }
