@@ -56,26 +56,40 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use((req, res, next) => {
     options.rewriteRequest?.(req);
     const requestId = requestIdOf(req.headers['x-request-id']);
-    const context: RequestContext = {
-      requestId,
-      language: pickLanguage(req.headers['accept-language'], options.languages, options.defaultLanguage),
-      log: logger.child({ request_id: requestId }),
-      startedAt: process.hrtime.bigint(),
-    };
-    Object.assign(res.locals, context);
+    const startedAt = process.hrtime.bigint();
+    const locals = res.locals as Partial<RequestContext>;
+    locals.requestId = requestId;
+    locals.language = pickLanguage(
+      req.headers['accept-language'],
+      options.languages,
+      options.defaultLanguage,
+    );
+    locals.startedAt = startedAt;
+    // The request's child logger is built on first use: most requests never log anything but their access
+    // line, and a pino child (bindings serialised, redaction set up) costs more than the rest of this hook.
+    let log: Logger | undefined;
+    Object.defineProperty(locals, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => (log ??= logger.child({ request_id: requestId })),
+    });
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - context.startedAt) / 1e9;
+      const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
       const route =
         (req.route as { path?: string } | undefined)?.path ??
         (res.statusCode === 404 ? 'unmatched' : req.path);
       metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      if (req.path === '/livez' || req.path === '/readyz' || req.path === '/metrics') return;
       const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-      context.log[level](
+      if (!logger.isLevelEnabled(level)) return;
+      const path = req.path;
+      if (path === '/livez' || path === '/readyz' || path === '/metrics') return;
+      // Written by the root logger with request_id first: the same line as the child logger would write.
+      logger[level](
         {
+          request_id: requestId,
           method: req.method,
-          path: req.path,
+          path,
           status: res.statusCode,
           duration_ms: Math.round(seconds * 1e4) / 10,
         },

@@ -48,6 +48,10 @@ describe('the service app skeleton, over HTTP', () => {
         postRoute(router, '/boom', () => {
           throw new Error('database password is hunter2');
         });
+        postRoute(router, '/logs', (_req, res) => {
+          requestContext(res).log.info({ step: 'handler' }, 'handler line');
+          res.json({ ok: true });
+        });
         postRoute(router, '/down', () => {
           throw new AppError('SERVICE_UNAVAILABLE', { internal: 'redis refused' });
         });
@@ -81,6 +85,30 @@ describe('the service app skeleton, over HTTP', () => {
     ).toBe('abc-123');
     const unsafe = await post('/echo', '{"name":"x"}', { 'x-request-id': 'a b<script>' });
     expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when a request completes, one access line and the handler lines carry its request id', async () => {
+    const response = await post('/logs', '{}', { 'x-request-id': 'log-check-1' });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    await new Promise((resolve) => setImmediate(resolve));
+    const mine = logs.lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.request_id === 'log-check-1');
+    expect(mine.map(({ time: _time, duration_ms: _ms, ...rest }) => rest)).toEqual([
+      { level: 'info', service: 'kit-test', request_id: 'log-check-1', step: 'handler', msg: 'handler line' },
+      {
+        level: 'info',
+        service: 'kit-test',
+        request_id: 'log-check-1',
+        method: 'POST',
+        path: '/logs',
+        status: 200,
+        msg: 'request completed',
+      },
+    ]);
+    expect(mine[1]?.duration_ms).toEqual(expect.any(Number));
+    expect(Object.keys(mine[1] ?? {}).slice(0, 4)).toEqual(['level', 'time', 'service', 'request_id']);
   });
 
   it('when Accept-Language prefers French, messages are French', async () => {
@@ -162,7 +190,9 @@ describe('the service app skeleton, over HTTP', () => {
     };
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(503);
-    expect((await ready.json()).checks.broken).toBe('down: connection refused');
+    expect(((await ready.json()) as { checks: Record<string, string> }).checks.broken).toBe(
+      'down: connection refused',
+    );
     expect((await fetch(`${base}/livez`)).status).toBe(200);
     delete readiness.checks.broken;
   });
