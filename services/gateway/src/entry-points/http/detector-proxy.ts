@@ -1,7 +1,13 @@
 import type http from 'node:http';
 import { AppError, requestContext } from '@spam-check/service-kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { createProxyMiddleware, fixRequestBody } from 'http-proxy-middleware';
+import {
+  createProxyMiddleware,
+  debugProxyErrorsPlugin,
+  fixRequestBody,
+  proxyEventsPlugin,
+  type Plugin,
+} from 'http-proxy-middleware';
 import type { z } from 'zod';
 import { forwardedHeaders } from '../../data-access/detectors';
 import { interpretHttpAnswer } from '../../domain/detector-answer';
@@ -51,6 +57,11 @@ export function detectorProxy<S extends z.ZodType>(options: {
     changeOrigin: true,
     agent: options.agent,
     selfHandleResponse: true,
+    // The default plugins without `loggerPlugin`: it builds a URL per answer only to hand a line to a logger
+    // that is a no-op here (errors are logged by the kit with the request id). `errorResponsePlugin` is not
+    // loaded anyway since `on.error` is set.
+    ejectPlugins: true,
+    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin] as unknown as Plugin<Request, Response>[],
     on: {
       proxyReq: (proxyReq, req, res) => {
         for (const header of DROPPED_HEADERS) proxyReq.removeHeader(header);
