@@ -90,7 +90,8 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       setImmediate(() => connection.restart(model, 'consumer channel closed'));
     });
     await channel.prefetch(prefetch);
-    // Durable: RabbitMQ 3.13+/4 deprecate transient non-exclusive queues. Messages stay transient.
+    // Durable: transient non-exclusive queues are deprecated (refused by default from RabbitMQ 4.3).
+    // The requests themselves stay transient and expire.
     await channel.assertQueue(options.queue, { durable: true });
     const { consumerTag } = await channel.consume(
       options.queue,

@@ -5,15 +5,17 @@ import { deferred, openAdmin, uniqueQueue } from './support';
 
 const logger = pino({ level: 'silent' });
 
-function openSockets(): number {
-  return process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length;
+function active(kind: 'TCPSocketWrap' | 'Timeout'): number {
+  return process.getActiveResourcesInfo().filter((name) => name === kind).length;
 }
+const openSockets = (): number => active('TCPSocketWrap');
 
 describe('closing the RPC client and server', () => {
-  it('leaves no socket open, and later calls reject with RpcUnavailableError', async () => {
+  it('leaves no socket or timer behind, and later calls reject with RpcUnavailableError', async () => {
     const admin = await openAdmin();
     const queue = admin.track(uniqueQueue('close'));
     const before = openSockets();
+    const timersBefore = active('Timeout');
     const server = createRpcServer({ url: amqpUrl(), logger, queue, handler: async () => 'ok' });
     const client = createRpcClient({ url: amqpUrl(), logger });
     await Promise.all([server.ready(), client.ready()]);
@@ -26,6 +28,7 @@ describe('closing the RPC client and server', () => {
     // close() resolves on the broker's close-ok; the half-closed TCP socket goes a moment later.
     for (let i = 0; i < 100 && openSockets() > before; i += 1) await new Promise((r) => setTimeout(r, 10));
     expect(openSockets()).toBe(before);
+    expect(active('Timeout')).toBeLessThanOrEqual(timersBefore);
     await expect(client.call(queue, {}, { timeoutMs: 5000 })).rejects.toBeInstanceOf(RpcUnavailableError);
     expect(client.isConnected()).toBe(false);
     expect(server.isConnected()).toBe(false);

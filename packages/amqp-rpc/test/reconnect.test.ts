@@ -109,7 +109,7 @@ describe('AMQP RPC when the broker connection drops', () => {
     await expect(rpcClient.ready()).rejects.toBeInstanceOf(RpcUnavailableError);
 
     proxy.refuse(false);
-    await rpcClient.ready();
+    for (let i = 0; i < 250 && !rpcClient.isConnected(); i += 1) await new Promise((r) => setTimeout(r, 20));
     await expect(rpcClient.call(queue, {}, { timeoutMs: 5000 })).resolves.toBe('back');
   });
 
@@ -157,5 +157,18 @@ describe('AMQP RPC when the broker connection drops', () => {
     proxy.drop();
 
     await expect(call).resolves.toBe(2);
+  });
+
+  it('when its queue is deleted under it, the server declares it again and keeps serving', async () => {
+    const queue = uniqueQueue('queue-deleted');
+    const rpcServer = server(proxy.url, queue, async (payload) => payload);
+    const rpcClient = client(amqpUrl());
+    await Promise.all([rpcServer.ready(), rpcClient.ready()]);
+
+    await admin.channel.deleteQueue(queue);
+    await proxy.waitForConnections(2);
+    await rpcServer.ready();
+
+    await expect(rpcClient.call(queue, 'again', { timeoutMs: 5000 })).resolves.toBe('again');
   });
 });
