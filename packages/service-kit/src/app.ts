@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Language } from '@spam-check/contracts';
 import express, {
   type ErrorRequestHandler,
@@ -13,6 +12,7 @@ import { AppError, isAppError } from './errors';
 import { pickLanguage } from './language';
 import type { Metrics } from './metrics';
 import { buildProblem, sendProblem } from './problem';
+import { requestIdOf } from './request-id';
 import { evaluateReadiness, type Readiness } from './readiness';
 
 export interface ServiceAppOptions {
@@ -33,12 +33,6 @@ export interface ServiceAppOptions {
   rewriteRequest?: (req: Request) => void;
   /** Mounted before the JSON body parser (e.g. a proxy that streams bodies, a form-encoded endpoint). */
   beforeBodyParser?: (app: Express) => void;
-}
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-function requestIdOf(header: string | string[] | undefined): string {
-  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
 /**

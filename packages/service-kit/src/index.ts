@@ -10,3 +10,5 @@ export { createReadiness, evaluateReadiness, type Readiness } from './readiness'
 export { createServiceApp, postRoute, errorHandler, type ServiceAppOptions } from './app';
 export { serve, registerShutdown, type RunningService, type Closer } from './serve';
 export { runService, type RunnableConfig, type StartedService } from './run';
+export { requestIdOf } from './request-id';
+export { rpcCheckHandler, type RpcCheckContext } from './rpc-handler';
