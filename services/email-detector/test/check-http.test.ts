@@ -19,6 +19,8 @@ describe('POST /v1/check with DNS on, against a loopback DNS server', () => {
       'silent.example': 'silent',
       'servfail.example': 'servfail',
       'gmail.com': mx('gmail-smtp-in.l.google.com'),
+      // A real typo-squatting domain: it accepts mail, and disposable lists carry it.
+      'gmial.com': mx('mx.gmial.com'),
       'bücher.de': mx('mx.bücher.de'),
       'xn--bcher-kva.de': mx('mx.xn--bcher-kva.de'),
     });
@@ -235,6 +237,17 @@ describe('POST /v1/check with DNS on, against a loopback DNS server', () => {
         message: expect.stringContaining('Jane@gmail.com'),
       }),
     );
+  });
+
+  it('when the mistyped domain is also on a disposable list, the typo is reported, not a throw-away mailbox', async () => {
+    const result = await check('max.mustermann@gmial.com');
+    expect(result).toMatchObject({
+      spam: false,
+      suggestion: 'max.mustermann@gmail.com',
+      checks: { disposable: { status: 'skipped', detail: 'typo_domain' } },
+    });
+    expect(codes(result)).not.toContain('EMAIL_DISPOSABLE_DOMAIN');
+    expect(codes(result)).toContain('EMAIL_DOMAIN_TYPO');
   });
 
   it('when the local part looks random at a free provider, it is suspicious, not spam', async () => {

@@ -96,14 +96,16 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
   const fixture = decision === null ? fixtureWeight(localBase, asciiDomain) : null;
   if (fixture !== null) add('EMAIL_TEST_FIXTURE', undefined, fixture);
 
-  const disposable = disposableDomainOf(asciiDomain, deps.disposableDomains);
+  const suggestedDomain = suggestDomain(asciiDomain);
+  const suggestion = suggestedDomain ? `${address.localPart}@${suggestedDomain}` : null;
+  // Disposable lists also carry typo domains of popular providers (gmial.com): a typo is the user's slip, to
+  // be answered with the suggestion, not a throw-away mailbox to be refused.
+  const disposable = suggestion ? null : disposableDomainOf(asciiDomain, deps.disposableDomains);
   if (disposable) add('EMAIL_DISPOSABLE_DOMAIN', { domain: disposable });
   const role = isRoleAccount(localBase);
   if (role) add('EMAIL_ROLE_ACCOUNT', { local: localBase });
   const free = isFreeProvider(asciiDomain);
   if (free) add('EMAIL_FREE_PROVIDER', { domain: address.domain });
-  const suggestedDomain = suggestDomain(asciiDomain);
-  const suggestion = suggestedDomain ? `${address.localPart}@${suggestedDomain}` : null;
   if (suggestion) add('EMAIL_DOMAIN_TYPO', { suggestion });
   if (looksRandom(localBase)) add('EMAIL_RANDOM_LOCAL_PART');
 
@@ -132,7 +134,7 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
     suggestion,
     checks: {
       syntax: { status: 'pass' },
-      disposable: flagged(disposable !== null),
+      disposable: suggestion ? skipped('typo_domain') : flagged(disposable !== null),
       role_account: flagged(role),
       free_provider: flagged(free),
       dns,
