@@ -57,7 +57,7 @@ curl -s ${gateway}/deapi/v1/spam/mail ${json} -d '{"email":"max.mustermann@gmial
 curl -s ${gateway}/frapi/v1/spam/text ${json} -d '{"title":"Gagnez 1000 €","body":"Cliquez vite: http://bit.ly/xyz"}'
 
 # hybrid check (add -H 'X-Internal-Step-By-Step: true' for step-by-step)
-curl -s ${gateway}/api/v1/spam/hybrid-check ${json} -d '{"email":"anna@example.org","title":"Hello","body":"Nice article, thanks!"}'
+curl -s ${gateway}/api/v1/spam/hybrid-check ${json} -d '{"email":"anna.schmidt@gmx.de","title":"Hello","body":"Nice article, thanks!"}'
 
 Press Ctrl-C to stop.
 `;
