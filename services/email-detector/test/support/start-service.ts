@@ -10,7 +10,7 @@ import { createApp } from '../../src/app';
 import { loadServiceConfig } from '../../src/config';
 import { createEmailChecker, type EmailChecker } from '../../src/email-check-deps';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
+ 
 type Json = any;
 
 export interface StartedDetector {
