@@ -8,6 +8,8 @@ import type { RpcCallOptions, RpcClient, RpcClientOptions } from './types';
 /** RabbitMQ direct reply-to pseudo-queue: replies go straight to this channel's consumer, no queue declared. */
 export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 interface PendingCall {
   queue: string;
   resolve: (result: unknown) => void;
@@ -85,9 +87,9 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     setup,
   });
 
-  async function publish<T>(queue: string, payload: unknown, options: RpcCallOptions): Promise<T> {
-    const deadline = Date.now() + options.timeoutMs;
-    if (!channel) await connection.waitUntilConnected(Math.min(options.timeoutMs, reconnectWaitMs));
+  async function publish<T>(queue: string, payload: unknown, callOptions: RpcCallOptions): Promise<T> {
+    const deadline = Date.now() + callOptions.timeoutMs;
+    if (!channel) await connection.waitUntilConnected(Math.min(callOptions.timeoutMs, reconnectWaitMs));
     const target = channel;
     if (!target) throw new RpcUnavailableError('not connected to the AMQP broker');
     const remainingMs = Math.max(1, Math.ceil(deadline - Date.now()));
@@ -99,7 +101,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       const timer = setTimeout(
         () =>
           settle(correlationId, (call) =>
-            call.reject(new RpcTimeoutError(`no reply from "${queue}" within ${options.timeoutMs} ms`)),
+            call.reject(new RpcTimeoutError(`no reply from "${queue}" within ${callOptions.timeoutMs} ms`)),
           ),
         remainingMs,
       );
@@ -109,7 +111,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
           correlationId,
           replyTo: DIRECT_REPLY_TO,
           expiration: String(remainingMs),
-          headers: options.headers ?? {},
+          headers: callOptions.headers ?? {},
           contentType: 'application/json',
           deliveryMode: 1,
           mandatory: true,
@@ -130,8 +132,9 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   return {
     async call<T = unknown>(queue: string, payload: unknown, callOptions: RpcCallOptions): Promise<T> {
       if (closed) throw new RpcUnavailableError('RPC client is closed');
-      if (!Number.isFinite(callOptions.timeoutMs) || callOptions.timeoutMs <= 0) {
-        throw new RangeError(`timeoutMs must be a positive number, got ${callOptions.timeoutMs}`);
+      // Above MAX_TIMEOUT_MS setTimeout fires at once; RabbitMQ closes the channel for an expiration >= 2^32.
+      if (!(callOptions.timeoutMs > 0 && callOptions.timeoutMs <= MAX_TIMEOUT_MS)) {
+        throw new RangeError(`timeoutMs must be in (0, ${MAX_TIMEOUT_MS}], got ${callOptions.timeoutMs}`);
       }
       return publish<T>(queue, payload, callOptions);
     },

@@ -248,8 +248,11 @@ describe('AMQP RPC against RabbitMQ', () => {
     expect((error as Error).message).toContain(queue);
   });
 
-  it('rejects a call without a positive timeout', async () => {
-    await expect(client.call(uniqueQueue('x'), {}, { timeoutMs: 0 })).rejects.toBeInstanceOf(RangeError);
+  it('rejects a call whose timeout is not positive or too large to be a timer and an expiration', async () => {
+    for (const timeoutMs of [0, -1, Number.NaN, 2 ** 31, 1e14]) {
+      await expect(client.call(uniqueQueue('x'), {}, { timeoutMs })).rejects.toBeInstanceOf(RangeError);
+    }
+    expect(client.isConnected()).toBe(true);
   });
 });
 
