@@ -19,10 +19,8 @@ export interface ServiceAppOptions {
   logger: Logger;
   metrics: Metrics;
   readiness: Readiness;
-  languages: readonly Language[];
-  defaultLanguage: Language;
-  /** JSON body limit in bytes; larger bodies get 413. */
-  bodyLimitBytes: number;
+  /** The kit's share of the service's configuration (see `commonConfigShape`). */
+  config: { LANGUAGES: readonly Language[]; DEFAULT_LANGUAGE: Language; MAX_BODY_BYTES: number };
   /** Mounts the service's own routes; runs after the kit's middleware and before its 404 and error handlers. */
   routes: (app: Express) => void;
   /**
@@ -55,8 +53,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     locals.requestId = requestId;
     locals.language = pickLanguage(
       req.headers['accept-language'],
-      options.languages,
-      options.defaultLanguage,
+      options.config.LANGUAGES,
+      options.config.DEFAULT_LANGUAGE,
     );
     locals.startedAt = startedAt;
     // The request's child logger is built on first use: most requests never log anything but their access
@@ -107,7 +105,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
 
   options.beforeBodyParser?.(app);
-  app.use(jsonBody(options.bodyLimitBytes));
+  app.use(jsonBody(options.config.MAX_BODY_BYTES));
   options.routes(app);
 
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));

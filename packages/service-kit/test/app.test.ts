@@ -37,9 +37,7 @@ describe('the service app skeleton, over HTTP', () => {
       logger,
       metrics: createMetrics('kit-test'),
       readiness,
-      languages: ['de', 'fr', 'en'],
-      defaultLanguage: 'en',
-      bodyLimitBytes: 1024,
+      config: { LANGUAGES: ['de', 'fr', 'en'], DEFAULT_LANGUAGE: 'en', MAX_BODY_BYTES: 1024 },
       routes: (router) => {
         postRoute(router, '/echo', (req, res) => {
           const body = parseBody(z.object({ name: z.string() }), req.body);

@@ -48,9 +48,7 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     metrics: deps.metrics,
     readiness: deps.readiness,
-    languages: config.LANGUAGES,
-    defaultLanguage: config.DEFAULT_LANGUAGE,
-    bodyLimitBytes: config.MAX_BODY_BYTES,
+    config: config,
     // Form-encoded OAuth endpoints, mounted before the kit's JSON-only body parser.
     beforeBodyParser: (router) => {
       postRoute(router, '/oauth/token', form, tokenEndpoint({ oauth, guard, lifetimes, metrics }));

@@ -17,9 +17,7 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     metrics: deps.metrics,
     readiness: deps.readiness,
-    languages: deps.config.LANGUAGES,
-    defaultLanguage: deps.config.DEFAULT_LANGUAGE,
-    bodyLimitBytes: deps.config.MAX_BODY_BYTES,
+    config: deps.config,
     routes: (app) => mountCheckRoute(app, deps.checker),
   });
 }

@@ -69,9 +69,7 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     metrics: deps.metrics,
     readiness: deps.readiness,
-    languages: config.LANGUAGES,
-    defaultLanguage: config.DEFAULT_LANGUAGE,
-    bodyLimitBytes: config.MAX_BODY_BYTES,
+    config: config,
     rewriteRequest: languagePrefixRewriter(config.LANGUAGES),
     beforeBodyParser: (app) => {
       // Only these paths exist; anything else is 404 before the body parser could answer 415 or 413.
