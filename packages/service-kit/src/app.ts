@@ -15,12 +15,22 @@ import { buildProblem, sendProblem } from './problem';
 import { requestIdOf } from './request-id';
 import { evaluateReadiness, type Readiness } from './readiness';
 
-export interface ServiceAppOptions {
+/** The kit's share of a service's configuration (see `commonConfigShape`). */
+export interface KitConfig {
+  LANGUAGES: readonly Language[];
+  DEFAULT_LANGUAGE: Language;
+  MAX_BODY_BYTES: number;
+}
+
+/** What every service's `createApp(deps)` receives; each service's deps extend it with its own. */
+export interface ServiceBase<C extends KitConfig = KitConfig> {
+  config: C;
   logger: Logger;
   metrics: Metrics;
   readiness: Readiness;
-  /** The kit's share of the service's configuration (see `commonConfigShape`). */
-  config: { LANGUAGES: readonly Language[]; DEFAULT_LANGUAGE: Language; MAX_BODY_BYTES: number };
+}
+
+export interface ServiceAppOptions extends ServiceBase {
   /** Mounts the service's own routes; runs after the kit's middleware and before its 404 and error handlers. */
   routes: (app: Express) => void;
   /**

@@ -7,7 +7,14 @@ export { pickLanguage } from './language';
 export { buildProblem, sendProblem } from './problem';
 export { createMetrics, Counter, Histogram, type Metrics } from './metrics';
 export { createReadiness, evaluateReadiness, type Readiness } from './readiness';
-export { createServiceApp, postRoute, errorHandler, type ServiceAppOptions } from './app';
+export {
+  createServiceApp,
+  postRoute,
+  errorHandler,
+  type ServiceAppOptions,
+  type ServiceBase,
+  type KitConfig,
+} from './app';
 export { serve, registerShutdown, type RunningService, type Closer } from './serve';
 export { runService, type RunnableConfig, type StartedService } from './run';
 export { requestIdOf } from './request-id';

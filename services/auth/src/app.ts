@@ -1,10 +1,4 @@
-import {
-  createServiceApp,
-  postRoute,
-  type Logger,
-  type Metrics,
-  type Readiness,
-} from '@spam-check/service-kit';
+import { createServiceApp, postRoute, type ServiceBase } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
 import type { AuthStore } from './data-access/store';
@@ -18,11 +12,7 @@ import { createTokenMetrics } from './entry-points/http/metrics';
 import { createOAuthServer } from './entry-points/http/oauth-server';
 import { tokenEndpoint } from './entry-points/http/token-endpoint';
 
-export interface AppDeps {
-  config: ServiceConfig;
-  logger: Logger;
-  metrics: Metrics;
-  readiness: Readiness;
+export interface AppDeps extends ServiceBase<ServiceConfig> {
   store: AuthStore;
   hasher: SecretHasher;
 }
@@ -45,10 +35,7 @@ export function createApp(deps: AppDeps): Express {
   const form = formBody(config.MAX_BODY_BYTES);
 
   const app = createServiceApp({
-    logger: deps.logger,
-    metrics: deps.metrics,
-    readiness: deps.readiness,
-    config: config,
+    ...deps,
     // Form-encoded OAuth endpoints, mounted before the kit's JSON-only body parser.
     beforeBodyParser: (router) => {
       postRoute(router, '/oauth/token', form, tokenEndpoint({ oauth, guard, lifetimes, metrics }));

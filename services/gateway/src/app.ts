@@ -6,9 +6,7 @@ import {
   createServiceApp,
   parseBody,
   postRoute,
-  type Logger,
-  type Metrics,
-  type Readiness,
+  type ServiceBase,
 } from '@spam-check/service-kit';
 import type { Express, RequestHandler } from 'express';
 import type { z } from 'zod';
@@ -24,11 +22,7 @@ import { languagePrefixRewriter } from './entry-points/http/language-prefix';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
 import { rateLimit } from './entry-points/http/rate-limit';
 
-export interface AppDeps {
-  config: ServiceConfig;
-  logger: Logger;
-  metrics: Metrics;
-  readiness: Readiness;
+export interface AppDeps extends ServiceBase<ServiceConfig> {
   introspector: TokenIntrospector;
   rateLimits: RateLimitStore;
   agents: { auth: http.Agent; email: http.Agent; text: http.Agent };
@@ -66,10 +60,7 @@ export function createApp(deps: AppDeps): Express {
   const timeoutMs = config.DETECTOR_TIMEOUT_MS;
 
   return createServiceApp({
-    logger: deps.logger,
-    metrics: deps.metrics,
-    readiness: deps.readiness,
-    config: config,
+    ...deps,
     rewriteRequest: languagePrefixRewriter(config.LANGUAGES),
     beforeBodyParser: (app) => {
       // Only these paths exist; anything else is 404 before the body parser could answer 415 or 413.
