@@ -2,6 +2,7 @@ import {
   createLogger,
   createMetrics,
   createReadiness,
+  evaluateReadiness,
   serve,
   type Env,
   type Metrics,
@@ -25,6 +26,11 @@ export async function startDetector(env: Env = {}): Promise<StartedDetector> {
   const readiness = createReadiness(checks);
   const app = createApp({ config, logger, metrics, readiness, checkText });
   const service = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness, closers });
+  // Like an orchestrator, send traffic only once /readyz would say ready (e.g. Redis connected).
+  for (let attempt = 0; !(await evaluateReadiness(readiness)).ready; attempt += 1) {
+    if (attempt === 50) throw new Error('the text detector did not become ready within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return { url: `http://127.0.0.1:${service.port}`, metrics, stop: service.stop };
 }
 
