@@ -6,7 +6,11 @@ const net = require('node:net');
 
 const CONTAINERS = {
   REDIS_URL: { image: 'redis:7-alpine', port: 6379, url: (host, port) => `redis://${host}:${port}` },
-  AMQP_URL: { image: 'rabbitmq:3.13-alpine', port: 5672, url: (host, port) => `amqp://guest:guest@${host}:${port}` },
+  AMQP_URL: {
+    image: 'rabbitmq:3.13-alpine',
+    port: 5672,
+    url: (host, port) => `amqp://guest:guest@${host}:${port}`,
+  },
 };
 
 function reachable(url, defaultPort) {
@@ -18,7 +22,10 @@ function reachable(url, defaultPort) {
       socket.destroy();
       resolve(ok);
     };
-    socket.on('connect', () => settle(true)).on('error', () => settle(false)).on('timeout', () => settle(false));
+    socket
+      .on('connect', () => settle(true))
+      .on('error', () => settle(false))
+      .on('timeout', () => settle(false));
   });
 }
 
@@ -30,7 +37,8 @@ async function provide(variable, spec) {
   try {
     const { GenericContainer, Wait } = require('testcontainers');
     let container = new GenericContainer(spec.image).withExposedPorts(spec.port);
-    if (variable === 'AMQP_URL') container = container.withWaitStrategy(Wait.forLogMessage('Server startup complete'));
+    if (variable === 'AMQP_URL')
+      container = container.withWaitStrategy(Wait.forLogMessage('Server startup complete'));
     const started = await container.start();
     globalThis.__SPAM_CHECK_CONTAINERS__.push(started);
     process.env[variable] = spec.url(started.getHost(), started.getMappedPort(spec.port));

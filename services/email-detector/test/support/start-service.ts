@@ -10,7 +10,6 @@ import { createApp } from '../../src/app';
 import { loadServiceConfig } from '../../src/config';
 import { createEmailChecker, type EmailChecker } from '../../src/email-check-deps';
 
- 
 type Json = any;
 
 export interface StartedDetector {

@@ -164,7 +164,7 @@ export const sendJson = (
 };
 
 /** The JSON body of a response, untyped: tests assert on its shape. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 export const json = (response: Response): Promise<any> => response.json();
 
 export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
