@@ -164,7 +164,7 @@ export const sendJson = (
 };
 
 /** The JSON body of a response, untyped: tests assert on its shape. */
- 
+
 export const json = (response: Response): Promise<any> => response.json();
 
 export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
