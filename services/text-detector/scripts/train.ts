@@ -43,6 +43,8 @@ const OPTIONS = {
   vocabDocs: 3,
   /** 1 = choose the decision threshold on a validation part of the training sources (mean per-source MCC). */
   tuneThreshold: 0,
+  /** 1 = one intercept per source group while training, the model keeps their mean; 2 = then refits one. */
+  groupBias: 0,
 };
 type Options = typeof OPTIONS;
 for (const pair of (argument('--set') ?? '').split(',').filter(Boolean)) {
@@ -174,8 +176,12 @@ function trainLogistic(data: Dataset, docs: number[], seed: number, keep: Uint8A
   const size = 1 << BITS;
   const weights = new Float32Array(size);
   const squares = new Float32Array(size).fill(1e-6);
-  let bias = 0;
-  let biasSquares = 1e-6;
+  // With groupBias, each source group has its own intercept while training (so the shared weights learn
+  // what separates spam from ham within a source, not which source is spammier); the model keeps their mean.
+  const groupNames = [...new Set(docs.map((doc) => data.groups[doc] as string))].sort();
+  const groupOf = new Map(groupNames.map((name, i) => [name, OPTIONS.groupBias ? i : 0]));
+  const biases = new Float64Array(groupNames.length);
+  const biasSquares = new Float64Array(groupNames.length).fill(1e-6);
   const weightOf = sampleWeights(data, docs);
   const order = docs.map((_, k) => k);
   const random = mulberry32(seed);
@@ -185,7 +191,8 @@ function trainLogistic(data: Dataset, docs: number[], seed: number, keep: Uint8A
       const doc = docs[k] as number;
       const from = data.offsets[doc] as number;
       const to = data.offsets[doc + 1] as number;
-      let z = bias;
+      const group = groupOf.get(data.groups[doc] as string) as number;
+      let z = biases[group] as number;
       for (let p = from; p < to; p++)
         z += (weights[data.indices[p] as number] as number) * (data.values[p] as number);
       // Weights of features outside the kept vocabulary stay 0, so they never count.
@@ -200,11 +207,34 @@ function trainLogistic(data: Dataset, docs: number[], seed: number, keep: Uint8A
         squares[index] = g2;
         weights[index] = w - (OPTIONS.learningRate * gradient) / Math.sqrt(g2);
       }
-      biasSquares += error * error;
-      bias -= (OPTIONS.learningRate * error) / Math.sqrt(biasSquares);
+      biasSquares[group] = (biasSquares[group] as number) + error * error;
+      biases[group] =
+        (biases[group] as number) - (OPTIONS.learningRate * error) / Math.sqrt(biasSquares[group] as number);
     }
   }
-  return { weights, bias };
+  const used = OPTIONS.groupBias ? groupNames.length : 1;
+  const bias = biases.subarray(0, used).reduce((a, b) => a + b, 0) / used;
+  if (OPTIONS.groupBias !== 2) return { weights, bias };
+  // groupBias 2: keep the source-neutral weights, refit one intercept on all training documents (weighted).
+  const margins = docs.map((doc) => {
+    let z = 0;
+    for (let p = data.offsets[doc] as number; p < (data.offsets[doc + 1] as number); p++)
+      z += (weights[data.indices[p] as number] as number) * (data.values[p] as number);
+    return z;
+  });
+  let low = -20;
+  let high = 20;
+  for (let step = 0; step < 50; step++) {
+    const middle = (low + high) / 2;
+    let gradient = 0;
+    docs.forEach((doc, k) => {
+      const probability = 1 / (1 + Math.exp(-((margins[k] as number) + middle)));
+      gradient += (probability - (data.labels[doc] as number)) * (weightOf[k] as number);
+    });
+    if (gradient > 0) high = middle;
+    else low = middle;
+  }
+  return { weights, bias: (low + high) / 2 };
 }
 
 /**
