@@ -209,7 +209,7 @@ function trainLogistic(data: Dataset, docs: number[], seed: number, keep: Uint8A
       }
       biasSquares[group] = (biasSquares[group] as number) + error * error;
       biases[group] =
-        (biases[group] as number) - (OPTIONS.learningRate * error) / Math.sqrt(biasSquares[group] as number);
+        (biases[group] as number) - (OPTIONS.learningRate * error) / Math.sqrt(biasSquares[group]);
     }
   }
   const used = OPTIONS.groupBias ? groupNames.length : 1;
