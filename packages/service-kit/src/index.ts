@@ -16,6 +16,6 @@ export {
   type KitConfig,
 } from './app';
 export { serve, registerShutdown, type RunningService, type Closer } from './serve';
-export { runService, type RunnableConfig, type StartedService } from './run';
+export { runService, type RunnableConfig, type StartedService, type Consumer } from './run';
 export { requestIdOf } from './request-id';
 export { rpcCheckHandler, type RpcCheckContext } from './rpc-handler';

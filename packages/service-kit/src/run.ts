@@ -12,11 +12,19 @@ export interface RunnableConfig {
   port: number;
 }
 
+/** A background consumer (e.g. of an RPC queue), as the service started it. */
+export interface Consumer {
+  isConnected(): boolean;
+  close(): Promise<void>;
+}
+
 export interface StartedService {
   app: Express;
   readiness: Readiness;
   /** Closed in order after the server has drained. */
   closers?: Closer[];
+  /** By name: each is a readiness check (ready while connected) and is closed before the closers. */
+  consumers?: Record<string, Consumer>;
 }
 
 /**
@@ -32,8 +40,23 @@ export function runService<C extends RunnableConfig>(spec: {
     const config = spec.loadConfig();
     const logger = createLogger({ service: spec.name, level: config.LOG_LEVEL });
     const metrics = createMetrics(spec.name);
-    const { app, readiness, closers } = await spec.start({ config, logger, metrics });
-    const service = await serve(app, { port: config.port, host: config.HOST, logger, readiness, closers });
+    const { app, readiness, closers = [], consumers = {} } = await spec.start({ config, logger, metrics });
+    for (const [name, consumer] of Object.entries(consumers)) {
+      readiness.checks[name] = async () => {
+        if (!consumer.isConnected()) throw new Error('not connected');
+      };
+    }
+    const consumerClosers = Object.entries(consumers).map(([name, consumer]) => ({
+      name,
+      close: () => consumer.close(),
+    }));
+    const service = await serve(app, {
+      port: config.port,
+      host: config.HOST,
+      logger,
+      readiness,
+      closers: [...consumerClosers, ...closers],
+    });
     registerShutdown(service, logger, config.SHUTDOWN_TIMEOUT_MS);
   };
   run().catch((error: unknown) => {

@@ -1,4 +1,4 @@
-import { createReadiness, runService, type Closer } from '@spam-check/service-kit';
+import { createReadiness, runService, type Closer, type Consumer } from '@spam-check/service-kit';
 import { createApp } from './app';
 import { loadServiceConfig } from './config';
 import { createEmailChecker } from './email-check-deps';
@@ -16,8 +16,9 @@ runService({
       const mailServers = checker.mailServers;
       closers.push({ name: 'dns', close: async () => mailServers.close() });
     }
-    if (config.AMQP_URL) {
-      const rpc = startRpcConsumer({
+    const consumers: Record<string, Consumer> = {};
+    if (config.AMQP_URL)
+      consumers.amqp = startRpcConsumer({
         url: config.AMQP_URL,
         queue: config.EMAIL_RPC_QUEUE,
         logger,
@@ -25,13 +26,7 @@ runService({
         defaultLanguage: config.DEFAULT_LANGUAGE,
         checker,
       });
-      readiness.checks.amqp = async () => {
-        if (!rpc.isConnected()) throw new Error('not consuming the RPC queue');
-      };
-      closers.unshift({ name: 'amqp', close: () => rpc.close() });
-    } else {
-      logger.warn('AMQP_URL is not set: the RPC queue is not consumed (HTTP only)');
-    }
-    return { app: createApp({ config, logger, metrics, readiness, checker }), readiness, closers };
+    if (!config.AMQP_URL) logger.warn('AMQP_URL is not set: the RPC queue is not consumed (HTTP only)');
+    return { app: createApp({ config, logger, metrics, readiness, checker }), readiness, closers, consumers };
   },
 });

@@ -1,4 +1,4 @@
-import { createReadiness, runService } from '@spam-check/service-kit';
+import { createReadiness, runService, type Consumer } from '@spam-check/service-kit';
 import { createApp } from './app';
 import { loadServiceConfig } from './config';
 import { buildDependencies } from './dependencies';
@@ -10,8 +10,9 @@ runService({
   start: async ({ config, logger, metrics }) => {
     const { checkText, checks, closers } = buildDependencies(config, logger, metrics);
     const readiness = createReadiness(checks);
-    if (config.AMQP_URL) {
-      const rpc = startRpcConsumer({
+    const consumers: Record<string, Consumer> = {};
+    if (config.AMQP_URL)
+      consumers.amqp = startRpcConsumer({
         url: config.AMQP_URL,
         queue: config.TEXT_RPC_QUEUE,
         prefetch: config.TEXT_RPC_PREFETCH,
@@ -20,11 +21,11 @@ runService({
         defaultLanguage: config.DEFAULT_LANGUAGE,
         checkText,
       });
-      readiness.checks.amqp = async () => {
-        if (!rpc.isConnected()) throw new Error('not consuming the RPC queue');
-      };
-      closers.unshift({ name: 'amqp', close: () => rpc.close() });
-    }
-    return { app: createApp({ config, logger, metrics, readiness, checkText }), readiness, closers };
+    return {
+      app: createApp({ config, logger, metrics, readiness, checkText }),
+      readiness,
+      closers,
+      consumers,
+    };
   },
 });
