@@ -28,10 +28,11 @@ async function readBootstrapFile(path: string): Promise<BootstrapFile> {
 }
 
 /**
- * Creates clients and users at start: the bootstrap file if there is one; else, in embedded mode, the demo
- * client and user (DESIGN.md §4). The gateway's introspection client comes from GATEWAY_CLIENT_ID/SECRET,
- * defaulting to gateway/gateway-secret in embedded mode. Each default is logged as a warning; production
- * refuses the default secrets wherever they appear. Safe to run at every start (idempotent).
+ * Creates clients and users at start: the bootstrap file if there is one; else, outside production, the demo
+ * client and user (DESIGN.md §4), whichever store is used, so that `pnpm start` works with or without
+ * REDIS_URL. The gateway's introspection client comes from GATEWAY_CLIENT_ID/SECRET, defaulting to
+ * gateway/gateway-secret outside production. Each default is logged as a warning; production refuses the
+ * default secrets wherever they appear. Safe to run at every start (idempotent).
  */
 export async function provision(
   config: ServiceConfig,
@@ -44,20 +45,16 @@ export async function provision(
     ? await readBootstrapFile(config.AUTH_BOOTSTRAP_FILE)
     : { clients: [], users: [] };
 
-  if (!config.AUTH_BOOTSTRAP_FILE && config.embedded) {
-    logger.warn(
-      { client_id: DEMO_CLIENT.id },
-      'embedded mode: creating the demo client with its default secret',
-    );
-    logger.warn(
-      { username: DEMO_USER.username },
-      'embedded mode: creating the demo user with its default password',
-    );
+  const defaults = config.NODE_ENV !== 'production';
+  const demo = defaults && !config.AUTH_BOOTSTRAP_FILE;
+  if (demo) {
+    logger.warn({ client_id: DEMO_CLIENT.id }, 'creating the demo client with its default secret');
+    logger.warn({ username: DEMO_USER.username }, 'creating the demo user with its default password');
     file.clients = [{ ...DEMO_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] }];
     file.users = [{ ...DEMO_USER }];
   }
   const gatewaySecret =
-    config.GATEWAY_CLIENT_SECRET ?? (config.embedded ? DEFAULT_GATEWAY_CLIENT.secret : undefined);
+    config.GATEWAY_CLIENT_SECRET ?? (defaults ? DEFAULT_GATEWAY_CLIENT.secret : undefined);
   if (gatewaySecret) {
     if (!config.GATEWAY_CLIENT_SECRET)
       logger.warn('GATEWAY_CLIENT_SECRET not set: the gateway introspects with the default gateway-secret');
@@ -87,7 +84,7 @@ export async function provision(
 
   const changes = await accounts.apply(file);
   logger.info(changes, 'clients and users provisioned');
-  if (!config.AUTH_BOOTSTRAP_FILE && config.embedded)
+  if (demo)
     logger.warn(
       `Demo credentials: client ${DEMO_CLIENT.id} / ${DEMO_CLIENT.secret}, user ${DEMO_USER.username} / ${DEMO_USER.password}`,
     );

@@ -167,6 +167,33 @@ describe('embedded mode and production', () => {
     }
   });
 
+  it('when REDIS_URL is set without a bootstrap file outside production, the demo client and user exist too', async () => {
+    const h = await startAuth('redis');
+    try {
+      await provision(loadServiceConfig(testEnv('redis')), h.store, createSecretHasher(1024), silent);
+      const token = await postForm(
+        `${h.url}/oauth/token`,
+        { grant_type: 'password', username: 'demo', password: 'demo-password' },
+        { Authorization: basic('demo-client', 'demo-secret') },
+      );
+      expect(token.status).toBe(200);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('when NODE_ENV is production without a bootstrap file, no demo client or user is created', async () => {
+    const env = testEnv('redis', {
+      NODE_ENV: 'production',
+      GATEWAY_CLIENT_SECRET: `gw-${Date.now()}-secret`,
+    });
+    await withStore(env, async ({ config, store, hasher }) => {
+      await provision(config, store, hasher, silent);
+      expect(await store.getClient('demo-client')).toBeUndefined();
+      expect(await store.getClient('gateway')).toBeDefined();
+    });
+  });
+
   it('when NODE_ENV is production, missing REDIS_URL and default secrets are all refused at once', () => {
     expect(() =>
       loadServiceConfig({ NODE_ENV: 'production', GATEWAY_CLIENT_SECRET: 'gateway-secret' }),
