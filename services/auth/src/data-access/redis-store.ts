@@ -94,6 +94,9 @@ export class RedisStore implements AuthStore {
     this.redis = new Redis(options.url, {
       lazyConnect: true,
       enableOfflineQueue: false,
+      // Commands issued in the same event loop turn (the GETs of concurrent introspections) leave in one
+      // socket write; each keeps its own reply and timeout.
+      enableAutoPipelining: true,
       maxRetriesPerRequest: 0,
       commandTimeout: options.timeoutMs,
       connectTimeout: options.timeoutMs,
