@@ -15,7 +15,7 @@ export {
   type ServiceBase,
   type KitConfig,
 } from './app';
-export { serve, registerShutdown, type RunningService, type Closer } from './serve';
+export { serve, registerShutdown, expressHttpClasses, type RunningService, type Closer } from './serve';
 export { runService, type RunnableConfig, type StartedService, type Consumer } from './run';
 export { requestIdOf } from './request-id';
 export { rpcCheckHandler, type RpcCheckContext } from './rpc-handler';
