@@ -5,6 +5,7 @@ import express, {
   type IRouter,
   type Request,
   type RequestHandler,
+  type Response,
 } from 'express';
 import type { Logger } from 'pino';
 import { requestContext, type RequestContext } from './context';
@@ -41,6 +42,15 @@ export interface ServiceAppOptions extends ServiceBase {
   rewriteRequest?: (req: Request) => void;
   /** Mounted before the JSON body parser (e.g. a proxy that streams bodies, a form-encoded endpoint). */
   beforeBodyParser?: (app: Express) => void;
+  /**
+   * Hot POST endpoints dispatched without Express's router. Each is also registered with `postRoute` (just
+   * before `beforeBodyParser`), and a POST whose URL is exactly `path` runs the kit's per-request hook and
+   * then `handlers` directly, with the same request and response objects, `next(error)` ending in the same
+   * error handler and a `next()` past the last handler in the same 405: the answers are those of the router
+   * path, minus its per-request cost. Any other method or URL (query string, trailing slash, another case)
+   * takes the router. Matched on the URL as received, so not for paths that `rewriteRequest` changes.
+   */
+  directRoutes?: { path: string; handlers: [RequestHandler, ...RequestHandler[]] }[];
 }
 
 /**
@@ -55,7 +65,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('etag', false);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
 
-  app.use((req, res, next) => {
+  const kitHook: RequestHandler = (req, res, next) => {
     options.rewriteRequest?.(req);
     const requestId = requestIdOf(req.headers['x-request-id']);
     const startedAt = process.hrtime.bigint();
@@ -99,7 +109,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       );
     });
     next();
-  });
+  };
+  app.use(kitHook);
 
   app.get('/livez', (_req, res) => {
     res.json({ status: 'alive' });
@@ -114,13 +125,74 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
+  for (const route of options.directRoutes ?? []) postRoute(app, route.path, ...route.handlers);
   options.beforeBodyParser?.(app);
   app.use(jsonBody(options.config.MAX_BODY_BYTES));
   options.routes(app);
 
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   app.use(errorHandler);
+  if (options.directRoutes?.length) dispatchDirectly(app, kitHook, options.directRoutes);
   return app;
+}
+
+/**
+ * Wraps `app.handle` (what the HTTP server and supertest call) so that an exact `POST <path>` of a direct
+ * route skips the router. It prepares the request and response as `app.handle` and the router do (Express
+ * prototypes, `req.res`/`res.req`, `res.locals`, `originalUrl`, `baseUrl`, `params`, `req.route.path` for
+ * the metrics label) and runs the kit hook and the route's handlers in order.
+ */
+function dispatchDirectly(
+  app: Express,
+  kitHook: RequestHandler,
+  routes: NonNullable<ServiceAppOptions['directRoutes']>,
+): void {
+  type Handle = (req: Request, res: Response, callback?: (error?: unknown) => void) => void;
+  const expressApp = app as unknown as { handle: Handle; request: object; response: object };
+  const routerHandle = expressApp.handle.bind(app);
+  const chains = new Map(routes.map((route) => [route.path, [kitHook, ...route.handlers]]));
+  expressApp.handle = (req, res, callback) => {
+    const chain = req.method === 'POST' ? chains.get(req.url) : undefined;
+    if (!chain) return routerHandle(req, res, callback);
+    const path = req.url;
+    Object.setPrototypeOf(req, expressApp.request);
+    Object.setPrototypeOf(res, expressApp.response);
+    req.res = res;
+    res.req = req;
+    res.locals ??= Object.create(null) as Response['locals'];
+    req.originalUrl = req.url;
+    req.baseUrl = '';
+    req.params = {};
+    (req as { route?: unknown }).route = { path };
+    let index = 0;
+    let failed = false;
+    const next = (error?: unknown): void => {
+      if (error !== undefined && error !== null && !failed) {
+        failed = true;
+        errorHandler(error, req, res, () => {
+          // The router's final handler after an error with the answer already started: cut the connection.
+          req.socket.destroy();
+        });
+        return;
+      }
+      if (failed) return;
+      const handler = chain[index++];
+      if (!handler) {
+        // Past the last POST handler the router reaches `postRoute`'s catch-all: the same 405.
+        res.setHeader('Allow', 'POST');
+        return next(new AppError('METHOD_NOT_ALLOWED'));
+      }
+      try {
+        const result = handler(req, res, next);
+        if (result instanceof Promise)
+          result.then(undefined, (error: unknown) => next(error ?? new Error('Rejected promise')));
+      } catch (error) {
+        next(error);
+      }
+    };
+    req.next = next;
+    next();
+  };
 }
 
 /** JSON body parsing for POST-like requests: 415 unless the body is JSON, problems for parse errors. */

@@ -12,6 +12,7 @@ import {
   serve,
   type RunningService,
 } from '@spam-check/service-kit';
+import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 
 function captureLogs() {
@@ -193,5 +194,91 @@ describe('the service app skeleton, over HTTP', () => {
     );
     expect((await fetch(`${base}/livez`)).status).toBe(200);
     delete readiness.checks.broken;
+  });
+});
+
+describe('direct routes (dispatched without the router)', () => {
+  const logs = captureLogs();
+  const readiness = createReadiness({});
+  let service: RunningService;
+  let base: string;
+
+  beforeAll(async () => {
+    const logger = createLogger({ service: 'kit-direct', level: 'info', destination: logs.destination });
+    const echo = (req: Request, res: Response) => {
+      const body = parseBody(z.object({ name: z.string() }), req.body);
+      res.json({ name: body.name, language: requestContext(res).language, path: req.path });
+    };
+    const app = createServiceApp({
+      logger,
+      metrics: createMetrics('kit-direct'),
+      readiness,
+      config: { LANGUAGES: ['de', 'fr', 'en'], DEFAULT_LANGUAGE: 'en', MAX_BODY_BYTES: 1024 },
+      directRoutes: [
+        { path: '/direct', handlers: [express.json(), echo] },
+        {
+          path: '/direct-async',
+          handlers: [
+            async () => {
+              await Promise.resolve();
+              throw new AppError('SERVICE_UNAVAILABLE', { internal: 'store down' });
+            },
+          ],
+        },
+        { path: '/direct-passes', handlers: [(_req, _res, next) => next()] },
+      ],
+      routes: () => undefined,
+    });
+    service = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness });
+    base = `http://127.0.0.1:${service.port}`;
+  });
+
+  afterAll(async () => {
+    await service.stop();
+  });
+
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+
+  it('when the POST is exact, it answers like the router would, with request id, language, log and metrics', async () => {
+    const response = await post('/direct', '{"name":"anna"}', {
+      'accept-language': 'de',
+      'x-request-id': 'direct-1',
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe('direct-1');
+    expect(await response.json()).toEqual({ name: 'anna', language: 'de', path: '/direct' });
+    // Through the router (a query string is not an exact match): the same answer.
+    const routed = await post('/direct?via=router', '{"name":"anna"}', { 'accept-language': 'de' });
+    expect(await routed.json()).toEqual({ name: 'anna', language: 'de', path: '/direct' });
+    const line = logs.lines
+      .map((text) => JSON.parse(text) as Record<string, unknown>)
+      .find((entry) => entry.request_id === 'direct-1' && entry.msg === 'request completed');
+    expect(line).toMatchObject({ method: 'POST', path: '/direct', status: 200 });
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toContain('route="/direct",status="200"');
+  });
+
+  it('when the body is invalid or a handler rejects, the answer is the kit problem', async () => {
+    const invalid = await post('/direct', '{"name":1}');
+    expect(invalid.status).toBe(400);
+    expect(problemSchema.parse(await invalid.json()).code).toBe('VALIDATION_FAILED');
+    const down = await post('/direct-async', '{}');
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('5');
+    expect(problemSchema.parse(await down.json()).code).toBe('SERVICE_UNAVAILABLE');
+  });
+
+  it('when another method is used or a handler passes on, it is 405 with Allow', async () => {
+    const get = await fetch(`${base}/direct`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    const passes = await post('/direct-passes', '{}');
+    expect(passes.status).toBe(405);
+    expect(passes.headers.get('allow')).toBe('POST');
   });
 });
