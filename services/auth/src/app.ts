@@ -36,16 +36,20 @@ export function createApp(deps: AppDeps): Express {
 
   const app = createServiceApp({
     ...deps,
+    // Introspection is called by the gateway for every uncached token: dispatched without the router.
+    directRoutes: [
+      {
+        path: '/oauth/introspect',
+        handlers: [
+          formBody(config.MAX_BODY_BYTES, { allowJson: true }),
+          introspectEndpoint({ clients, tokens, metrics }),
+        ],
+      },
+    ],
     // Form-encoded OAuth endpoints, mounted before the kit's JSON-only body parser.
     beforeBodyParser: (router) => {
       postRoute(router, '/oauth/token', form, tokenEndpoint({ oauth, guard, lifetimes, metrics }));
       postRoute(router, '/oauth/revoke', form, revokeEndpoint({ clients, tokens, metrics }));
-      postRoute(
-        router,
-        '/oauth/introspect',
-        formBody(config.MAX_BODY_BYTES, { allowJson: true }),
-        introspectEndpoint({ clients, tokens, metrics }),
-      );
     },
     routes: () => undefined,
   });
