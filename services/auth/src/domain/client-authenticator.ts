@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { AuthStore, ClientRecord } from '../data-access/store';
 import type { SecretHasher } from './secrets';
 
@@ -23,7 +23,7 @@ export function createClientAuthenticator(
   const cache = new Map<string, { client: ClientRecord; expiresAt: number }>();
   return {
     async authenticate(clientId, secret) {
-      const key = createHash('sha256').update(`${clientId}\u0000${secret}`).digest('hex');
+      const key = hash('sha256', `${clientId}\u0000${secret}`, 'hex');
       const cached = cache.get(key);
       if (cached && cached.expiresAt > Date.now()) return cached.client;
       cache.delete(key);

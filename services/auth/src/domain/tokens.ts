@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** 32 random bytes (256 bits), base64url: opaque to clients, never stored in clear. */
 export function generateToken(): string {
@@ -7,7 +7,7 @@ export function generateToken(): string {
 
 /** Tokens are stored and announced by this hash only (lowercase hex SHA-256 of the token's UTF-8 bytes). */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export interface TokenRecord {

@@ -12,8 +12,8 @@ export function formBody(limitBytes: number, options: { allowJson?: boolean } = 
   const json = express.json({ limit: limitBytes });
   return (req, res, next) => {
     const language = requestContext(res).language;
-    const isJson = Boolean(req.is(['application/json', 'application/*+json']));
     const isForm = Boolean(req.is('application/x-www-form-urlencoded'));
+    const isJson = !isForm && Boolean(req.is(['application/json', 'application/*+json']));
     if (!isForm && !(isJson && options.allowJson)) {
       sendOAuthError(res, { status: 400, error: 'invalid_request', description: 'form_required' }, language);
       return;
