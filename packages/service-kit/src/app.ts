@@ -127,7 +127,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
 
   for (const route of options.directRoutes ?? []) postRoute(app, route.path, ...route.handlers);
   options.beforeBodyParser?.(app);
-  app.use(jsonBody(options.config.MAX_BODY_BYTES));
+  app.use(jsonBodyParser(options.config.MAX_BODY_BYTES));
   options.routes(app);
 
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
@@ -195,8 +195,11 @@ function dispatchDirectly(
   };
 }
 
-/** JSON body parsing for POST-like requests: 415 unless the body is JSON, problems for parse errors. */
-function jsonBody(limit: number): RequestHandler {
+/**
+ * The kit's JSON body parsing for POST-like requests: 415 unless the body is JSON, problems for parse errors.
+ * Mounted for every route after `beforeBodyParser`; exported for `directRoutes` handlers that need it.
+ */
+export function jsonBodyParser(limit: number): RequestHandler {
   const parse = express.json({ limit, type: () => true, strict: false });
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.method === 'DELETE')

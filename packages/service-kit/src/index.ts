@@ -10,6 +10,7 @@ export { createReadiness, evaluateReadiness, type Readiness } from './readiness'
 export {
   createServiceApp,
   postRoute,
+  jsonBodyParser,
   errorHandler,
   type ServiceAppOptions,
   type ServiceBase,
