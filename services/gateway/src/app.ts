@@ -4,6 +4,7 @@ import {
   AppError,
   Counter,
   createServiceApp,
+  jsonBodyParser,
   parseBody,
   postRoute,
   type ServiceBase,
@@ -59,9 +60,45 @@ export function createApp(deps: AppDeps): Express {
   });
   const timeoutMs = config.DETECTOR_TIMEOUT_MS;
 
+  // Every check runs: bearer token and rate limit (before the body is read, so anonymous callers cost no
+  // parsing), the kit's JSON body, contract validation, then the detector. Dispatched without the router
+  // (kit direct routes); a language-prefixed URL reaches the same handlers through it after the rewrite.
+  const checkRoute = (path: string, ...handlers: [RequestHandler, ...RequestHandler[]]) => ({
+    path,
+    handlers: [authenticated, limited, parseJson, ...handlers] as [RequestHandler, ...RequestHandler[]],
+  });
+  const authenticated = authenticate(deps.introspector, refusals);
+  const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
+  const parseJson = jsonBodyParser(config.MAX_BODY_BYTES);
+
   return createServiceApp({
     ...deps,
     rewriteRequest: languagePrefixRewriter(config.LANGUAGES),
+    directRoutes: [
+      checkRoute(
+        CHECK_PATHS.mail,
+        validate(schemas.mail),
+        detectorProxy({
+          name: 'email-detector',
+          url: config.EMAIL_DETECTOR_URL,
+          agent: deps.agents.email,
+          timeoutMs,
+          schema: mailResultSchema,
+        }),
+      ),
+      checkRoute(
+        CHECK_PATHS.text,
+        validate(schemas.text),
+        detectorProxy({
+          name: 'text-detector',
+          url: config.TEXT_DETECTOR_URL,
+          agent: deps.agents.text,
+          timeoutMs,
+          schema: textResultSchema,
+        }),
+      ),
+      checkRoute(CHECK_PATHS.hybrid, validate(schemas.hybrid), hybridCheck(deps.transports)),
+    ],
     beforeBodyParser: (app) => {
       // Only these paths exist; anything else is 404 before the body parser could answer 415 or 413.
       const known = new Set<string>([...Object.values(CHECK_PATHS), '/oauth/token', '/oauth/revoke']);
@@ -73,39 +110,8 @@ export function createApp(deps: AppDeps): Express {
       });
       postRoute(app, '/oauth/token', auth);
       postRoute(app, '/oauth/revoke', auth);
-      app.post(
-        Object.values(CHECK_PATHS),
-        authenticate(deps.introspector, refusals),
-        rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS),
-      );
       app.use((req, _res, next) => next(known.has(req.path) ? undefined : new AppError('NOT_FOUND')));
     },
-    routes: (app) => {
-      postRoute(
-        app,
-        CHECK_PATHS.mail,
-        validate(schemas.mail),
-        detectorProxy({
-          name: 'email-detector',
-          url: config.EMAIL_DETECTOR_URL,
-          agent: deps.agents.email,
-          timeoutMs,
-          schema: mailResultSchema,
-        }),
-      );
-      postRoute(
-        app,
-        CHECK_PATHS.text,
-        validate(schemas.text),
-        detectorProxy({
-          name: 'text-detector',
-          url: config.TEXT_DETECTOR_URL,
-          agent: deps.agents.text,
-          timeoutMs,
-          schema: textResultSchema,
-        }),
-      );
-      postRoute(app, CHECK_PATHS.hybrid, validate(schemas.hybrid), hybridCheck(deps.transports));
-    },
+    routes: () => undefined,
   });
 }
