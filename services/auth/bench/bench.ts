@@ -1,7 +1,11 @@
 /**
  * `pnpm --filter @spam-check/auth bench`: token issuance (password grant) and introspection throughput with
  * p50/p99, against the real auth service in its own process (one core) and the Redis of REDIS_URL (default
- * redis://127.0.0.1:6379, loopback only). About 25 s in all; keys live under a unique prefix, deleted after.
+ * redis://127.0.0.1:6379, loopback only). Introspection is measured in several short rounds after a warm-up
+ * and reported as their median, with every round listed. About 40 s in all; keys live under a unique prefix,
+ * deleted after. `AUTH_BENCH_COMPILED=1` runs the compiled service (`node dist/main.js`, workspace packages
+ * from their dist: build them first with `pnpm --filter @spam-check/auth... build`) instead of the source
+ * through tsx.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -15,7 +19,11 @@ import { Redis } from 'ioredis';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SCRYPT_COST = process.env.AUTH_SCRYPT_COST ?? '16384';
-const DURATION_S = 10;
+const TOKEN_DURATION_S = 5;
+const WARMUP_S = 3;
+const ROUNDS = 6;
+const ROUND_S = 5;
+const COMPILED = process.env.AUTH_BENCH_COMPILED === '1';
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
@@ -38,7 +46,7 @@ function cpuSeconds(pid: number): number {
  * libuv) is pinned to the last CPU and this process (autocannon) to the others, so the two never share a core
  * and the service's CPU-seconds cannot exceed one per second. Elsewhere nothing is pinned and the report says so.
  */
-function pinning(): { command: string; prefix: string[]; note: string } {
+function pinning(): { command: string; prefix: string[]; note: string; serviceCpu?: number } {
   const cpus = availableParallelism();
   let pinned = false;
   if (process.platform === 'linux' && cpus >= 2) {
@@ -54,26 +62,109 @@ function pinning(): { command: string; prefix: string[]; note: string } {
     command: 'taskset',
     prefix: ['-c', String(cpus - 1), process.execPath],
     note: `service pinned to CPU ${cpus - 1}, autocannon to CPU 0-${cpus - 2}`,
+    serviceCpu: cpus - 1,
   };
 }
 
+/** `/proc/<pid>/stat` fields after the command name (field 3 of proc(5) is index 0). */
+function procStat(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+}
+
+/** Steal time (another VM running on our CPUs) so far, in seconds, per CPU. */
+function stealSeconds(): number[] {
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((line) => /^cpu\d/.test(line))
+    .map((line) => Number(line.split(/\s+/)[8]) / 100);
+}
+
+interface Round {
+  requests: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  perCpuSecond: number;
+  cpuPerSecond: number;
+}
+
 /**
- * The machine is shared, so besides wall-clock throughput the bench reports requests per CPU-second of the
- * service process: what one fully available core would sustain.
+ * One autocannon run. The machine is shared, so besides wall-clock throughput it reports requests per
+ * CPU-second of the service process: what one fully available core would sustain.
  */
-async function run(title: string, pid: number, options: autocannon.Options): Promise<void> {
+async function round(pid: number, durationS: number, options: autocannon.Options): Promise<Round> {
   const cpuBefore = cpuSeconds(pid);
   const startedAt = performance.now();
-  const result = await autocannon({ duration: DURATION_S, ...options });
+  const result = await autocannon({ duration: durationS, ...options });
   const elapsedS = (performance.now() - startedAt) / 1000;
   const cpu = cpuSeconds(pid) - cpuBefore;
-  const ok = result['2xx'];
-  console.log(
-    `${title.padEnd(34)} ${Math.round(result.requests.average).toString().padStart(6)} req/s   ` +
-      `p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   ` +
-      `${Math.round(ok / cpu)} req per CPU-second of the service (${(cpu / elapsedS).toFixed(2)} CPU-s/s)   ` +
-      `(${ok} ok, ${result.non2xx} non-2xx, ${result.errors} errors, ${options.connections} connections)`,
+  return {
+    requests: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    perCpuSecond: Math.round(result['2xx'] / cpu),
+    cpuPerSecond: cpu / elapsedS,
+  };
+}
+
+function line(title: string, r: Round, connections: number | undefined): string {
+  return (
+    `${title.padEnd(34)} ${r.requests.toString().padStart(6)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   ` +
+    `${r.perCpuSecond} req per CPU-second of the service (${r.cpuPerSecond.toFixed(2)} CPU-s/s)   ` +
+    `(${r.ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors, ${connections} connections)`
   );
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
+};
+
+/**
+ * What else used the CPUs during the introspection rounds: Redis is a shared, unpinned process, so the
+ * scheduler may put it on the service's CPU (taking from the service) or on autocannon's; steal time is the
+ * hypervisor giving our vCPUs to someone else. Both explain rounds that differ without any code change.
+ */
+async function neighbours(redis: Redis, serviceCpu: number | undefined) {
+  const info = await redis.info();
+  const field = (name: string) => Number(new RegExp(`^${name}:(\\S+)`, 'm').exec(info)?.[1] ?? NaN);
+  const redisPid = field('process_id');
+  const redisCpu = () => field('used_cpu_sys') + field('used_cpu_user');
+  const cpuBefore = redisCpu();
+  const stealBefore = stealSeconds();
+  const startedAt = performance.now();
+  let samples = 0;
+  let onServiceCpu = 0;
+  const timer = setInterval(() => {
+    try {
+      const processor = Number(procStat(redisPid)[36]);
+      samples++;
+      if (processor === serviceCpu) onServiceCpu++;
+    } catch {
+      // Redis in another PID namespace (a container): no placement figures.
+    }
+  }, 50);
+  return async () => {
+    clearInterval(timer);
+    const elapsedS = (performance.now() - startedAt) / 1000;
+    const after = await redis.info('cpu');
+    const cpuAfter =
+      Number(/^used_cpu_sys:(\S+)/m.exec(after)?.[1]) + Number(/^used_cpu_user:(\S+)/m.exec(after)?.[1]);
+    const steal = stealSeconds().map((value, cpu) => ((value - (stealBefore[cpu] ?? 0)) / elapsedS) * 100);
+    return (
+      `Redis used ${((cpuAfter - cpuBefore) / elapsedS).toFixed(2)} CPU-s/s` +
+      (samples > 0 && serviceCpu !== undefined
+        ? `, on the service's CPU in ${Math.round((onServiceCpu / samples) * 100)}% of samples`
+        : '') +
+      `; steal ${steal.map((value, cpu) => `CPU ${cpu} ${value.toFixed(1)}%`).join(', ')}`
+    );
+  };
 }
 
 async function main(): Promise<void> {
@@ -102,7 +193,10 @@ async function main(): Promise<void> {
   const pin = pinning();
   const service = spawn(
     pin.command,
-    [...pin.prefix, '--conditions=source', '--import', 'tsx', 'src/main.ts'],
+    [
+      ...pin.prefix,
+      ...(COMPILED ? ['dist/main.js'] : ['--conditions=source', '--import', 'tsx', 'src/main.ts']),
+    ],
     {
       cwd: join(__dirname, '..'),
       env: {
@@ -144,9 +238,11 @@ async function main(): Promise<void> {
     const { access_token: token } = (await first.json()) as { access_token: string };
 
     console.log(
-      `auth bench: Node ${process.version}, load average ${loadavg()[0]?.toFixed(1)}, service in its own process (${pin.note}), Redis ${REDIS_URL}, ${DURATION_S} s each`,
+      `auth bench: Node ${process.version}, load average ${loadavg()[0]?.toFixed(1)}, ` +
+        `${COMPILED ? 'compiled service (dist)' : 'service source through tsx'} in its own process ` +
+        `(${pin.note}), Redis ${REDIS_URL}`,
     );
-    await run(`token (password, scrypt N=${SCRYPT_COST})`, service.pid!, {
+    const tokenOptions: autocannon.Options = {
       url: `${url}/oauth/token`,
       method: 'POST',
       connections: 8,
@@ -155,8 +251,11 @@ async function main(): Promise<void> {
         authorization: basic('bench-app', 'bench-app-secret'),
       },
       body: form,
-    });
-    await run('introspection (active token)', service.pid!, {
+    };
+    const tokenRound = await round(service.pid!, TOKEN_DURATION_S, tokenOptions);
+    console.log(line(`token (password, scrypt N=${SCRYPT_COST})`, tokenRound, tokenOptions.connections));
+
+    const introspectOptions: autocannon.Options = {
       url: `${url}/oauth/introspect`,
       method: 'POST',
       connections: 32,
@@ -165,7 +264,31 @@ async function main(): Promise<void> {
         authorization: basic('bench-gateway', 'bench-gateway-secret'),
       },
       body: `token=${token}`,
-    });
+    };
+    await round(service.pid!, WARMUP_S, introspectOptions);
+    const redis = new Redis(REDIS_URL);
+    const report = await neighbours(redis, pin.serviceCpu);
+    const rounds: Round[] = [];
+    for (let i = 0; i < ROUNDS; i++) rounds.push(await round(service.pid!, ROUND_S, introspectOptions));
+    const neighbourNote = await report();
+    redis.disconnect();
+    const summary: Round = {
+      requests: median(rounds.map((r) => r.requests)),
+      p50: median(rounds.map((r) => r.p50)),
+      p99: median(rounds.map((r) => r.p99)),
+      ok: rounds.reduce((sum, r) => sum + r.ok, 0),
+      non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
+      errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+      perCpuSecond: median(rounds.map((r) => r.perCpuSecond)),
+      cpuPerSecond: median(rounds.map((r) => r.cpuPerSecond)),
+    };
+    console.log(line('introspection (active token)', summary, introspectOptions.connections));
+    console.log(
+      `  median of ${ROUNDS} rounds of ${ROUND_S} s after ${WARMUP_S} s of warm-up; rounds: ` +
+        rounds.map((r) => r.requests).join(', ') +
+        ' req/s',
+    );
+    console.log(`  ${neighbourNote}`);
   } finally {
     service.kill('SIGTERM');
     await once(service, 'exit');
