@@ -5,7 +5,7 @@
  * and reported as their median, with every round listed. About 40 s in all; keys live under a unique prefix,
  * deleted after. `AUTH_BENCH_COMPILED=1` runs the compiled service (`node dist/main.js`, workspace packages
  * from their dist: build them first with `pnpm --filter @spam-check/auth... build`) instead of the source
- * through tsx.
+ * through tsx; `AUTH_BENCH_NODE_ARGS` adds Node options to the service (`--cpu-prof` to profile it).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +24,8 @@ const WARMUP_S = 3;
 const ROUNDS = 6;
 const ROUND_S = 5;
 const COMPILED = process.env.AUTH_BENCH_COMPILED === '1';
+/** Extra Node options for the service only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
+const NODE_ARGS = (process.env.AUTH_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
@@ -195,6 +197,7 @@ async function main(): Promise<void> {
     pin.command,
     [
       ...pin.prefix,
+      ...NODE_ARGS,
       ...(COMPILED ? ['dist/main.js'] : ['--conditions=source', '--import', 'tsx', 'src/main.ts']),
     ],
     {
