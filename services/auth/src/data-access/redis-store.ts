@@ -80,6 +80,8 @@ export interface RedisStoreOptions {
 
 const ttl = (exp: number) => Math.max(1, exp - Math.floor(Date.now() / 1000));
 
+type RecordKind = 'client' | 'user';
+
 export class RedisStore implements AuthStore {
   readonly kind = 'redis';
   readonly redis: Redis;
@@ -113,50 +115,57 @@ export class RedisStore implements AuthStore {
   }
 
   async getClient(id: string) {
-    return this.json<ClientRecord>(await this.run(() => this.redis.get(this.key('client:', id))));
+    return this.getRecord<ClientRecord>('client', id);
   }
   async saveClient(client: ClientRecord) {
-    await this.run(() =>
-      this.redis
-        .multi()
-        .set(this.key('client:', client.id), JSON.stringify(client))
-        .sadd(this.key('clients'), client.id)
-        .exec(),
-    );
+    await this.saveRecord('client', client.id, client);
   }
   async deleteClient(id: string) {
-    const result = await this.run(() =>
-      this.redis.multi().del(this.key('client:', id)).srem(this.key('clients'), id).exec(),
-    );
-    return result?.[0]?.[1] === 1;
+    return this.deleteRecord('client', id);
   }
   async listClients() {
-    const ids = (await this.run(() => this.redis.smembers(this.key('clients')))).sort();
-    const clients = await Promise.all(ids.map((id) => this.getClient(id)));
-    return clients.filter((c): c is ClientRecord => c !== undefined);
+    return this.listRecords<ClientRecord>('client');
   }
   async getUser(username: string) {
-    return this.json<UserRecord>(await this.run(() => this.redis.get(this.key('user:', username))));
+    return this.getRecord<UserRecord>('user', username);
   }
   async saveUser(user: UserRecord) {
+    await this.saveRecord('user', user.username, user);
+  }
+  async deleteUser(username: string) {
+    return this.deleteRecord('user', username);
+  }
+  async listUsers() {
+    return this.listRecords<UserRecord>('user');
+  }
+
+  /** Clients and users: one JSON value per record (`<kind>:<id>`) plus a set of ids (`<kind>s`). */
+  private async getRecord<T>(kind: RecordKind, id: string): Promise<T | undefined> {
+    return this.json<T>(await this.run(() => this.redis.get(this.key(`${kind}:`, id))));
+  }
+  private async saveRecord(kind: RecordKind, id: string, record: object) {
     await this.run(() =>
       this.redis
         .multi()
-        .set(this.key('user:', user.username), JSON.stringify(user))
-        .sadd(this.key('users'), user.username)
+        .set(this.key(`${kind}:`, id), JSON.stringify(record))
+        .sadd(this.key(`${kind}s`), id)
         .exec(),
     );
   }
-  async deleteUser(username: string) {
+  private async deleteRecord(kind: RecordKind, id: string) {
     const result = await this.run(() =>
-      this.redis.multi().del(this.key('user:', username)).srem(this.key('users'), username).exec(),
+      this.redis
+        .multi()
+        .del(this.key(`${kind}:`, id))
+        .srem(this.key(`${kind}s`), id)
+        .exec(),
     );
     return result?.[0]?.[1] === 1;
   }
-  async listUsers() {
-    const names = (await this.run(() => this.redis.smembers(this.key('users')))).sort();
-    const users = await Promise.all(names.map((name) => this.getUser(name)));
-    return users.filter((u): u is UserRecord => u !== undefined);
+  private async listRecords<T>(kind: RecordKind): Promise<T[]> {
+    const ids = (await this.run(() => this.redis.smembers(this.key(`${kind}s`)))).sort();
+    const records: (T | undefined)[] = await Promise.all(ids.map((id) => this.getRecord<T>(kind, id)));
+    return records.filter((record): record is T => record !== undefined);
   }
 
   async saveTokens(tokens: IssuedTokens) {
