@@ -43,6 +43,18 @@ export function oauthHandler(handler: (req: Request, res: Response) => Promise<v
   };
 }
 
+/** The `token` parameter of introspection and revocation, or undefined after answering invalid_request. */
+function requiredToken(req: Request, res: Response): string | undefined {
+  const token = (req.body as Record<string, unknown>).token;
+  if (typeof token === 'string' && token !== '') return token;
+  sendOAuthError(
+    res,
+    { status: 400, error: 'invalid_request', description: 'invalid_request', detail: 'token' },
+    requestContext(res).language,
+  );
+  return undefined;
+}
+
 /**
  * POST /oauth/introspect (RFC 7662), internal: the caller must be a client with scope `auth:introspect`.
  * The hot path is one cached client check and one store read by token hash.
@@ -64,13 +76,8 @@ export function introspectEndpoint(deps: {
         language,
       );
     }
-    const token = (req.body as Record<string, unknown>).token;
-    if (typeof token !== 'string' || token === '')
-      return sendOAuthError(
-        res,
-        { status: 400, error: 'invalid_request', description: 'invalid_request', detail: 'token' },
-        language,
-      );
+    const token = requiredToken(req, res);
+    if (token === undefined) return;
     const answer = await deps.tokens.introspect(token);
     deps.metrics.introspections.inc({ active: String(answer.active) });
     res.status(200).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json(answer);
@@ -89,13 +96,9 @@ export function revokeEndpoint(deps: {
   return oauthHandler(async (req, res) => {
     const caller = await authenticateCaller(req, res, deps.clients, deps.metrics);
     if (!caller) return;
-    const { token, token_type_hint: hint } = req.body as Record<string, unknown>;
-    if (typeof token !== 'string' || token === '')
-      return sendOAuthError(
-        res,
-        { status: 400, error: 'invalid_request', description: 'invalid_request', detail: 'token' },
-        requestContext(res).language,
-      );
+    const token = requiredToken(req, res);
+    if (token === undefined) return;
+    const hint = (req.body as Record<string, unknown>).token_type_hint;
     await deps.tokens.revoke(token, caller.id, typeof hint === 'string' ? hint : undefined);
     res.status(200).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).end();
   });
