@@ -15,4 +15,5 @@ module.exports = {
   maxWorkers: 2,
   globalSetup: '<rootDir>/packages/test-support/src/global-setup.js',
   globalTeardown: '<rootDir>/packages/test-support/src/global-teardown.js',
+  reporters: ['default', '<rootDir>/packages/test-support/src/summary-reporter.js'],
 };
