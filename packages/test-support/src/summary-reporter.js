@@ -1,12 +1,11 @@
-// Prints one plain closing line (on stderr, after jest's summary, which jest writes there too), `tests: N passed, N failed`, after jest's own summary, for tools that read
-// the last line of a run rather than jest's table.
+// Ends a jest run with one plain line, `tests: N passed, N failed`, for tools that read a run's closing line
+// (jest's own last line is "Ran all test suites."). Written when the process exits, so it comes last.
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
-    process.stderr.write(
-      `\ntests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
-    );
+    const line = `tests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`;
+    process.once('exit', () => process.stderr.write(line));
   }
 }
 
