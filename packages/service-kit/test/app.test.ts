@@ -15,6 +15,14 @@ import {
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 
+function postJson(base: string, path: string, body: string, headers: Record<string, string>) {
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+}
+
 function captureLogs() {
   const lines: string[] = [];
   const destination = new Writable({
@@ -65,11 +73,7 @@ describe('the service app skeleton, over HTTP', () => {
   });
 
   const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-    fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body,
-    });
+    postJson(base, path, body, headers);
 
   it('when the request is valid, it answers and echoes a generated request id', async () => {
     const response = await post('/echo', '{"name":"x","extra":1}');
@@ -238,11 +242,7 @@ describe('direct routes (dispatched without the router)', () => {
   });
 
   const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-    fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body,
-    });
+    postJson(base, path, body, headers);
 
   it('when the POST is exact, it answers like the router would, with request id, language, log and metrics', async () => {
     const response = await post('/direct', '{"name":"anna"}', {
