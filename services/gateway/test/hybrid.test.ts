@@ -325,40 +325,24 @@ describe('hybrid check step by step over RabbitMQ RPC', () => {
     });
   });
 
-  it('when the e-mail detector does not reply within DETECTOR_TIMEOUT_MS, it is 504', async () => {
-    const response = await hybrid(
-      gateway,
-      token,
-      { ...CLEAN, email: 'slow@example.org' },
-      { 'X-Internal-Step-By-Step': 'true' },
-    );
-    expect(response.status).toBe(504);
-    expect((await json(response)).code).toBe('DETECTOR_TIMEOUT');
-  });
-
-  it('when the detector replies with a problem, the same problem is answered', async () => {
-    const response = await hybrid(
-      gateway,
-      token,
-      { ...CLEAN, email: 'reject@example.org' },
-      { 'X-Internal-Step-By-Step': 'true' },
-    );
-    expect(response.status).toBe(400);
-    expect(await json(response)).toMatchObject({
-      code: 'VALIDATION_FAILED',
-      errors: [{ path: 'email', message: 'no' }],
-    });
-  });
-
-  it('when the detector replies with something that is not a result, it is 502', async () => {
-    const response = await hybrid(
-      gateway,
-      token,
-      { ...CLEAN, email: 'broken@example.org' },
-      { 'X-Internal-Step-By-Step': 'true' },
-    );
-    expect(response.status).toBe(502);
-    expect((await json(response)).code).toBe('BAD_DETECTOR_RESPONSE');
+  it.each([
+    ['does not reply within DETECTOR_TIMEOUT_MS', 'slow@example.org', 504, { code: 'DETECTOR_TIMEOUT' }],
+    [
+      'replies with a problem, the same problem is answered',
+      'reject@example.org',
+      400,
+      { code: 'VALIDATION_FAILED', errors: [{ path: 'email', message: 'no' }] },
+    ],
+    [
+      'replies with something that is not a result',
+      'broken@example.org',
+      502,
+      { code: 'BAD_DETECTOR_RESPONSE' },
+    ],
+  ])('when the e-mail detector %s (%s), it is %i', async (_when, email, status, problem) => {
+    const response = await hybrid(gateway, token, { ...CLEAN, email }, { 'X-Internal-Step-By-Step': 'true' });
+    expect(response.status).toBe(status);
+    expect(await json(response)).toMatchObject(problem);
   });
 
   it('when nothing consumes the text queue, a clean e-mail ends in 503', async () => {
