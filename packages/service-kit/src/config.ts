@@ -1,7 +1,9 @@
 import {
+  DEFAULT_CHECK_LIMITS,
   DEFAULT_LANGUAGE,
   SUPPORTED_LANGUAGES,
   isSupportedLanguage,
+  type CheckLimits,
   type Language,
 } from '@spam-check/contracts';
 import { z } from 'zod';
@@ -75,8 +77,34 @@ export const commonConfigShape = {
   DEFAULT_LANGUAGE: z.enum(SUPPORTED_LANGUAGES).default(DEFAULT_LANGUAGE),
   SHUTDOWN_TIMEOUT_MS: env.positiveInt(10_000),
   HOST: z.string().default('0.0.0.0'),
-  MAX_BODY_BYTES: env.positiveInt(256 * 1024),
+  MAX_BODY_BYTES: env.positiveInt(DEFAULT_CHECK_LIMITS.bodyBytes),
 };
+
+/**
+ * The field limits of check requests (DESIGN.md §2.3), read by every service that validates a check body: the
+ * gateway (hybrid checks) and both detectors (the mail and text checks, whose bodies the gateway forwards
+ * unparsed). One shape, so the same variables mean the same limits everywhere.
+ */
+export const checkLimitsShape = {
+  MAX_EMAIL_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.email),
+  MAX_TITLE_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.title),
+  MAX_SUB_TITLE_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.subTitle),
+  MAX_BODY_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.body),
+};
+
+type CheckLimitsConfig = { MAX_BODY_BYTES: number } & {
+  [K in keyof typeof checkLimitsShape]: number;
+};
+
+export function checkLimitsOf(config: CheckLimitsConfig): CheckLimits {
+  return {
+    bodyBytes: config.MAX_BODY_BYTES,
+    email: config.MAX_EMAIL_LENGTH,
+    title: config.MAX_TITLE_LENGTH,
+    subTitle: config.MAX_SUB_TITLE_LENGTH,
+    body: config.MAX_BODY_LENGTH,
+  };
+}
 
 /** `<SERVICE>_PORT`, else `PORT` (a service run alone), else the default. */
 export function servicePort(source: Env, variable: string, fallback: number): number {

@@ -1,4 +1,13 @@
-export { loadConfig, ConfigError, env, commonConfigShape, servicePort, type Env } from './config';
+export {
+  loadConfig,
+  ConfigError,
+  env,
+  commonConfigShape,
+  checkLimitsShape,
+  checkLimitsOf,
+  servicePort,
+  type Env,
+} from './config';
 export { createLogger, REDACTED_PATHS, type Logger } from './logger';
 export { AppError, isAppError, type FieldError } from './errors';
 export { parseBody } from './validate';

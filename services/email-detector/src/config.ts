@@ -1,6 +1,14 @@
 import { isIP } from 'node:net';
 import { RPC_QUEUES } from '@spam-check/amqp-rpc';
-import { commonConfigShape, env, loadConfig, servicePort, type Env } from '@spam-check/service-kit';
+import {
+  checkLimitsOf,
+  checkLimitsShape,
+  commonConfigShape,
+  env,
+  loadConfig,
+  servicePort,
+  type Env,
+} from '@spam-check/service-kit';
 import { z } from 'zod';
 
 /** `ip`, `ip:port` or `[ipv6]:port`, as `dns.setServers` takes them. */
@@ -16,6 +24,7 @@ function isResolverAddress(value: string): boolean {
 export const configSchema = z
   .object({
     ...commonConfigShape,
+    ...checkLimitsShape,
     AMQP_URL: env.url(),
     EMAIL_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.email),
     EMAIL_DNS_CHECK: env.flag(true),
@@ -38,6 +47,10 @@ export const configSchema = z
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
-  return { ...config, port: servicePort(source, 'EMAIL_DETECTOR_PORT', 8082) };
+  return {
+    ...config,
+    limits: checkLimitsOf(config),
+    port: servicePort(source, 'EMAIL_DETECTOR_PORT', 8082),
+  };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;

@@ -24,6 +24,7 @@ runService({
         logger,
         languages: config.LANGUAGES,
         defaultLanguage: config.DEFAULT_LANGUAGE,
+        limits: config.limits,
         checker,
       });
     if (!config.AMQP_URL) logger.warn('AMQP_URL is not set: the RPC queue is not consumed (HTTP only)');

@@ -375,3 +375,17 @@ describe('POST /v1/check with DNS off (EMAIL_DNS_CHECK=off)', () => {
     expect(response.body).toMatchObject({ suggestion: 'luc@hotmail.fr', verdict: 'ham' });
   });
 });
+
+describe('POST /v1/check with MAX_EMAIL_LENGTH configured', () => {
+  it('when the address is longer than MAX_EMAIL_LENGTH, it answers 400 naming the field', async () => {
+    const detector = await startDetector({ EMAIL_DNS_CHECK: 'off', MAX_EMAIL_LENGTH: '20' });
+    try {
+      expect((await detector.check({ email: 'abcdefgh@example.org' })).status).toBe(200);
+      const response = await detector.check({ email: 'abcdefghi@example.org' });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'email' }] });
+    } finally {
+      await detector.stop();
+    }
+  });
+});

@@ -34,6 +34,7 @@ describe('the RPC entry point (RabbitMQ, same domain function as HTTP)', () => {
       languages: config.LANGUAGES,
       defaultLanguage: config.DEFAULT_LANGUAGE,
       checker,
+      limits: config.limits,
     });
     await server.ready();
     client = createRpcClient({ url: amqpUrl(), logger });

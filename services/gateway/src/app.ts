@@ -21,6 +21,7 @@ import { mountDocs } from './entry-points/http/docs';
 import { hybridCheck } from './entry-points/http/hybrid-check';
 import { languagePrefixRewriter } from './entry-points/http/language-prefix';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
+import { rawJsonBody } from './entry-points/http/raw-json-body';
 import { rateLimit } from './entry-points/http/rate-limit';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
@@ -46,12 +47,11 @@ function validate(schema: z.ZodType): RequestHandler {
 
 /**
  * The public entry. Order per check request: language prefix (before the kit reads the language), bearer
- * token and rate limit (before the body is read, so anonymous callers cost no parsing), JSON body, contract
- * validation, then the detector.
+ * token, rate limit, body (mail and text: type and size only, forwarded as bytes; hybrid: parsed and
+ * validated), then the detectors.
  */
 export function createApp(deps: AppDeps): Express {
   const { config } = deps;
-  const schemas = createRequestSchemas(config.limits);
   const refusals = new Counter({
     name: 'gateway_auth_refusals_total',
     help: 'Check requests refused by token validation, by problem code',
@@ -60,16 +60,15 @@ export function createApp(deps: AppDeps): Express {
   });
   const timeoutMs = config.DETECTOR_TIMEOUT_MS;
 
-  // Every check runs: bearer token and rate limit (before the body is read, so anonymous callers cost no
-  // parsing), the kit's JSON body, contract validation, then the detector. Dispatched without the router
-  // (kit direct routes); a language-prefixed URL reaches the same handlers through it after the rewrite.
+  // Dispatched without the router (kit direct routes); a language-prefixed URL reaches the same handlers
+  // through it after the rewrite.
   const checkRoute = (path: string, ...handlers: [RequestHandler, ...RequestHandler[]]) => ({
     path,
-    handlers: [authenticated, limited, parseJson, ...handlers] as [RequestHandler, ...RequestHandler[]],
+    handlers: [authenticated, limited, ...handlers] as [RequestHandler, ...RequestHandler[]],
   });
   const authenticated = authenticate(deps.introspector, refusals);
   const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
-  const parseJson = jsonBodyParser(config.MAX_BODY_BYTES);
+  const rawBody = rawJsonBody(config.MAX_BODY_BYTES);
 
   return createServiceApp({
     ...deps,
@@ -77,7 +76,7 @@ export function createApp(deps: AppDeps): Express {
     directRoutes: [
       checkRoute(
         CHECK_PATHS.mail,
-        validate(schemas.mail),
+        rawBody,
         detectorProxy({
           name: 'email-detector',
           url: config.EMAIL_DETECTOR_URL,
@@ -88,7 +87,7 @@ export function createApp(deps: AppDeps): Express {
       ),
       checkRoute(
         CHECK_PATHS.text,
-        validate(schemas.text),
+        rawBody,
         detectorProxy({
           name: 'text-detector',
           url: config.TEXT_DETECTOR_URL,
@@ -97,7 +96,12 @@ export function createApp(deps: AppDeps): Express {
           schema: textResultSchema,
         }),
       ),
-      checkRoute(CHECK_PATHS.hybrid, validate(schemas.hybrid), hybridCheck(deps.transports)),
+      checkRoute(
+        CHECK_PATHS.hybrid,
+        jsonBodyParser(config.MAX_BODY_BYTES),
+        validate(createRequestSchemas(config.limits).hybrid),
+        hybridCheck(deps.transports),
+      ),
     ],
     beforeBodyParser: (app) => {
       // Only these paths exist; anything else is 404 before the body parser could answer 415 or 413.

@@ -1,7 +1,8 @@
 import { RPC_QUEUES } from '@spam-check/amqp-rpc';
-import type { CheckLimits } from '@spam-check/contracts';
 import {
   ConfigError,
+  checkLimitsOf,
+  checkLimitsShape,
   commonConfigShape,
   env,
   loadConfig,
@@ -33,10 +34,7 @@ export const configSchema = z.object({
   TOKEN_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
   RATE_LIMIT_REQUESTS: z.coerce.number().int().nonnegative().default(600),
   RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(60),
-  MAX_EMAIL_LENGTH: env.positiveInt(1024),
-  MAX_TITLE_LENGTH: env.positiveInt(1000),
-  MAX_SUB_TITLE_LENGTH: env.positiveInt(1000),
-  MAX_BODY_LENGTH: env.positiveInt(100_000),
+  ...checkLimitsShape,
 });
 
 export function loadServiceConfig(source: Env = process.env) {
@@ -55,18 +53,11 @@ export function loadServiceConfig(source: Env = process.env) {
     ].filter((problem): problem is string => typeof problem === 'string');
     if (problems.length > 0) throw new ConfigError(problems);
   }
-  const limits: CheckLimits = {
-    bodyBytes: config.MAX_BODY_BYTES,
-    email: config.MAX_EMAIL_LENGTH,
-    title: config.MAX_TITLE_LENGTH,
-    subTitle: config.MAX_SUB_TITLE_LENGTH,
-    body: config.MAX_BODY_LENGTH,
-  };
   return {
     ...config,
     port: servicePort(source, 'GATEWAY_PORT', 8080),
     embedded,
-    limits,
+    limits: checkLimitsOf(config),
     gatewayClient: {
       id: config.GATEWAY_CLIENT_ID ?? EMBEDDED_CLIENT_ID,
       secret: config.GATEWAY_CLIENT_SECRET ?? EMBEDDED_CLIENT_SECRET,

@@ -1,3 +1,11 @@
+import { gzipSync } from 'node:zlib';
+import {
+  freePort,
+  spawnService,
+  stopService,
+  waitForReady,
+  type ServiceProcess,
+} from '@spam-check/test-support';
 import { ERROR_CATALOGUE, ERROR_CODES, SUPPORTED_LANGUAGES, type Language } from '@spam-check/contracts';
 import {
   json,
@@ -69,27 +77,14 @@ describe('gateway routing, language prefixes and request checks', () => {
     },
   );
 
-  it.each(SUPPORTED_LANGUAGES.map((language) => [language]))(
-    'when a request fails validation under the %s prefix, the problem is in that language',
-    async (language: Language) => {
-      const response = await post(`/${language}api/v1/spam/text`, { title: 'no body' });
-      expect(response.status).toBe(400);
-      expect(response.headers.get('content-type')).toContain('application/problem+json');
-      const problem = await json(response);
-      expect(problem).toMatchObject({
-        code: 'VALIDATION_FAILED',
-        status: 400,
-        type: '/docs#error-VALIDATION_FAILED',
-        title: ERROR_CATALOGUE.VALIDATION_FAILED.title[language],
-        detail: ERROR_CATALOGUE.VALIDATION_FAILED.detail[language],
-      });
-      expect(problem.errors).toEqual([expect.objectContaining({ path: 'body' })]);
-    },
-  );
-
   it('when there is no prefix, Accept-Language picks the language', async () => {
-    const response = await post('/api/v1/spam/text', {}, { 'Accept-Language': 'fr-CH, de;q=0.5' });
-    expect((await json(response)).detail).toBe(ERROR_CATALOGUE.VALIDATION_FAILED.detail.fr);
+    const response = await post(
+      '/api/v1/spam/text',
+      { title: '', body: '' },
+      { 'Accept-Language': 'fr-CH, de;q=0.5' },
+    );
+    expect(response.status).toBe(200);
+    expect(text.requests.at(-1)!.headers['accept-language']).toBe('fr');
   });
 
   it('when the prefix and Accept-Language disagree, the prefix wins', async () => {
@@ -145,12 +140,6 @@ describe('gateway routing, language prefixes and request checks', () => {
     expect((await json(response)).code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
-  it('when the body is malformed JSON, it is 400 MALFORMED_JSON', async () => {
-    const response = await post('/api/v1/spam/mail', '{"email":');
-    expect(response.status).toBe(400);
-    expect((await json(response)).code).toBe('MALFORMED_JSON');
-  });
-
   it('when the body is larger than MAX_BODY_BYTES, it is 413 and the detector is not called', async () => {
     const before = email.requests.length;
     const response = await post('/api/v1/spam/mail', { email: 'a@example.org', padding: 'x'.repeat(5000) });
@@ -159,17 +148,28 @@ describe('gateway routing, language prefixes and request checks', () => {
     expect(email.requests).toHaveLength(before);
   });
 
-  it('when a field exceeds its configured limit or has the wrong type, it is 400 before any detector call', async () => {
+  it('when a chunked body grows past MAX_BODY_BYTES, it is 413 and the detector is not called', async () => {
     const before = email.requests.length;
-    const tooLong = await post('/api/v1/spam/mail', { email: `${'a'.repeat(60)}@example.org` });
-    expect(tooLong.status).toBe(400);
-    expect((await json(tooLong)).errors).toEqual([expect.objectContaining({ path: 'email' })]);
-    const wrongType = await post('/api/v1/spam/mail', { email: null });
-    expect(wrongType.status).toBe(400);
+    const chunk = new TextEncoder().encode(`{"email":"a@example.org","padding":"${'x'.repeat(3000)}`);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(chunk);
+        controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    const response = await fetch(`${gateway.url}/api/v1/spam/mail`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body,
+      duplex: 'half',
+    });
+    expect(response.status).toBe(413);
+    expect((await json(response)).code).toBe('PAYLOAD_TOO_LARGE');
     expect(email.requests).toHaveLength(before);
   });
 
-  it('when a check is proxied, request id, language and client id are forwarded and the token is not', async () => {
+  it('when a check is proxied, the body goes unchanged with request id, language and client id, and the token does not', async () => {
     const response = await post(
       '/deapi/v1/spam/mail',
       { email: '', unknown_field: 'dropped' },
@@ -186,10 +186,11 @@ describe('gateway routing, language prefixes and request checks', () => {
       'content-type': 'application/json',
     });
     expect(seen.headers.authorization).toBeUndefined();
-    expect(JSON.parse(seen.body)).toEqual({ email: '' });
+    // Unknown fields travel with the bytes; the detector ignores them.
+    expect(seen.body).toBe('{"email":"","unknown_field":"dropped"}');
   });
 
-  it('when the text check is called, the validated body reaches the text detector', async () => {
+  it('when the text check is called, the body reaches the text detector', async () => {
     const response = await post('/frapi/v1/spam/text', { title: 'T', body: 'B', sub_title: 'S' });
     expect(response.status).toBe(200);
     expect(JSON.parse(text.requests.at(-1)!.body)).toEqual({ title: 'T', body: 'B', sub_title: 'S' });
@@ -220,6 +221,103 @@ describe('gateway routing, language prefixes and request checks', () => {
     expect(html).toContain('/api/v1/spam/hybrid-check');
     expect(html).toContain('EMAIL_DISPOSABLE_DOMAIN');
     expect(html).not.toMatch(/<script|<link|src=|href="https?:/);
+  });
+});
+
+describe('gateway in front of the real detectors: their validation, in the language of the caller', () => {
+  let auth: Running;
+  let detectors: ServiceProcess[];
+  let gateway: Running;
+  let token: string;
+  const limits = { MAX_EMAIL_LENGTH: '64', MAX_TITLE_LENGTH: '50', MAX_BODY_BYTES: '4096' };
+
+  beforeAll(async () => {
+    auth = await startAuth();
+    const env = {
+      LOG_LEVEL: 'warn',
+      EMAIL_DNS_CHECK: 'off',
+      TEXT_LLM_MODE: 'never',
+      REDIS_URL: undefined,
+      AMQP_URL: undefined,
+      ...limits,
+    };
+    detectors = [
+      spawnService('email-detector', env, await freePort()),
+      spawnService('text-detector', env, await freePort()),
+    ];
+    await Promise.all(detectors.map((detector) => waitForReady(detector)));
+    gateway = await startGatewayForTest({
+      AUTH_URL: auth.url,
+      EMAIL_DETECTOR_URL: detectors[0]!.url,
+      TEXT_DETECTOR_URL: detectors[1]!.url,
+      ...limits,
+    });
+    token = await obtainToken(gateway.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await gateway.stop();
+    await Promise.all([auth.stop(), ...detectors.map(stopService)]);
+  });
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it.each(SUPPORTED_LANGUAGES.map((language) => [language]))(
+    'when a request fails validation under the %s prefix, the problem is in that language',
+    async (language: Language) => {
+      const response = await post(`/${language}api/v1/spam/text`, { title: 'no body' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      const problem = await json(response);
+      expect(problem).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        status: 400,
+        type: '/docs#error-VALIDATION_FAILED',
+        title: ERROR_CATALOGUE.VALIDATION_FAILED.title[language],
+        detail: ERROR_CATALOGUE.VALIDATION_FAILED.detail[language],
+      });
+      expect(problem.errors).toEqual([expect.objectContaining({ path: 'body' })]);
+      expect(problem.request_id).toBe(response.headers.get('x-request-id'));
+    },
+  );
+
+  it('when the body is malformed JSON, it is 400 MALFORMED_JSON in the language of the caller', async () => {
+    const response = await post('/deapi/v1/spam/mail', '{"email":');
+    expect(response.status).toBe(400);
+    expect(await json(response)).toMatchObject({
+      code: 'MALFORMED_JSON',
+      detail: ERROR_CATALOGUE.MALFORMED_JSON.detail.de,
+    });
+  });
+
+  it('when a field exceeds its configured limit or has the wrong type, it is 400 naming the field', async () => {
+    const tooLong = await post('/api/v1/spam/mail', { email: `${'a'.repeat(60)}@example.org` });
+    expect(tooLong.status).toBe(400);
+    expect((await json(tooLong)).errors).toEqual([expect.objectContaining({ path: 'email' })]);
+    const title = await post('/api/v1/spam/text', { title: 't'.repeat(51), body: '' });
+    expect((await json(title)).errors).toEqual([expect.objectContaining({ path: 'title' })]);
+    const wrongType = await post('/api/v1/spam/mail', { email: null });
+    expect(wrongType.status).toBe(400);
+    expect((await json(wrongType)).code).toBe('VALIDATION_FAILED');
+  });
+
+  it('when the body is gzip-encoded JSON, the detector reads it and answers 200', async () => {
+    const response = await fetch(`${gateway.url}/api/v1/spam/mail`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+      },
+      body: gzipSync(JSON.stringify({ email: 'anna@example.org' })),
+    });
+    expect(response.status).toBe(200);
+    expect((await json(response)).email.normalized).toBe('anna@example.org');
   });
 });
 

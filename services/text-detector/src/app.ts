@@ -1,3 +1,4 @@
+import { createRequestSchemas } from '@spam-check/contracts';
 import { createServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
@@ -11,6 +12,6 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
 export function createApp(deps: AppDeps): Express {
   return createServiceApp({
     ...deps,
-    routes: (app) => mountCheckRoute(app, deps.checkText),
+    routes: (app) => mountCheckRoute(app, deps.checkText, createRequestSchemas(deps.config.limits).text),
   });
 }

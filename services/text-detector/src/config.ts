@@ -1,4 +1,12 @@
-import { commonConfigShape, env, loadConfig, servicePort, type Env } from '@spam-check/service-kit';
+import {
+  checkLimitsOf,
+  checkLimitsShape,
+  commonConfigShape,
+  env,
+  loadConfig,
+  servicePort,
+  type Env,
+} from '@spam-check/service-kit';
 import { RPC_QUEUES } from '@spam-check/amqp-rpc';
 import { z } from 'zod';
 
@@ -25,6 +33,7 @@ const band = z
 /** Every variable the text detector reads (documented in the README's configuration table). */
 export const configSchema = z.object({
   ...commonConfigShape,
+  ...checkLimitsShape,
   AMQP_URL: env.url(),
   REDIS_URL: env.url(),
   TEXT_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.text),
@@ -47,6 +56,10 @@ export const configSchema = z.object({
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
-  return { ...config, port: servicePort(source, 'TEXT_DETECTOR_PORT', 8083) };
+  return {
+    ...config,
+    limits: checkLimitsOf(config),
+    port: servicePort(source, 'TEXT_DETECTOR_PORT', 8083),
+  };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;

@@ -19,6 +19,7 @@ runService({
         logger,
         languages: config.LANGUAGES,
         defaultLanguage: config.DEFAULT_LANGUAGE,
+        limits: config.limits,
         checkText,
       });
     return {

@@ -184,3 +184,32 @@ describe('POST /v1/check without an LLM key but with the LLM wanted', () => {
     }
   });
 });
+
+describe('POST /v1/check with field limits configured', () => {
+  it('when a field is over its MAX_* variable, it answers 400 naming that field', async () => {
+    const detector = await startDetector({
+      MAX_TITLE_LENGTH: '10',
+      MAX_SUB_TITLE_LENGTH: '5',
+      MAX_BODY_LENGTH: '20',
+    });
+    try {
+      const within = await check(detector.url, {
+        title: 't'.repeat(10),
+        body: 'b'.repeat(20),
+        sub_title: 's',
+      });
+      expect(within.status).toBe(200);
+      for (const [body, path] of [
+        [{ title: 't'.repeat(11), body: '' }, 'title'],
+        [{ title: '', body: '', sub_title: 's'.repeat(6) }, 'sub_title'],
+        [{ title: '', body: 'b'.repeat(21) }, 'body'],
+      ] as const) {
+        const response = await check(detector.url, body);
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path }] });
+      }
+    } finally {
+      await detector.stop();
+    }
+  });
+});

@@ -25,6 +25,7 @@ describe('the RPC entry point (RabbitMQ, same domain function as HTTP)', () => {
       languages: config.LANGUAGES,
       defaultLanguage: config.DEFAULT_LANGUAGE,
       checkText,
+      limits: config.limits,
     });
     await server.ready();
     client = createRpcClient({ url: amqpUrl(), logger });

@@ -1,4 +1,4 @@
-import { requestSchemas, type Language } from '@spam-check/contracts';
+import { createRequestSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
 import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
 import { rpcCheckHandler, type Logger } from '@spam-check/service-kit';
 import { checkEmail } from '../../domain/check-email';
@@ -10,6 +10,7 @@ export interface RpcConsumerOptions {
   logger: Logger;
   languages: readonly Language[];
   defaultLanguage: Language;
+  limits: CheckLimits;
   checker: EmailChecker;
 }
 
@@ -20,7 +21,7 @@ export function startRpcConsumer(options: RpcConsumerOptions): RpcServer {
     queue: options.queue,
     logger: options.logger,
     handler: rpcCheckHandler({
-      schema: requestSchemas.mail,
+      schema: createRequestSchemas(options.limits).mail,
       languages: options.languages,
       defaultLanguage: options.defaultLanguage,
       check: async ({ email }, context) => {

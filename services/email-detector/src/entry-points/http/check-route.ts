@@ -1,13 +1,18 @@
-import { requestSchemas } from '@spam-check/contracts';
+import type { MailCheckRequest } from '@spam-check/contracts';
 import { elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
 import type { Express } from 'express';
+import type { z } from 'zod';
 import { checkEmail } from '../../domain/check-email';
 import type { EmailChecker } from '../../email-check-deps';
 
-export function mountCheckRoute(app: Express, checker: EmailChecker): void {
+export function mountCheckRoute(
+  app: Express,
+  checker: EmailChecker,
+  schema: z.ZodType<MailCheckRequest>,
+): void {
   postRoute(app, '/v1/check', async (req, res) => {
     const context = requestContext(res);
-    const { email } = parseBody(requestSchemas.mail, req.body);
+    const { email } = parseBody(schema, req.body);
     const result = await checkEmail(
       { email, language: context.language, requestId: context.requestId },
       checker.deps,

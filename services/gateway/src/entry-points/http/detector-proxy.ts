@@ -4,7 +4,6 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
   createProxyMiddleware,
   debugProxyErrorsPlugin,
-  fixRequestBody,
   proxyEventsPlugin,
   type Plugin,
 } from 'http-proxy-middleware';
@@ -12,6 +11,7 @@ import type { z } from 'zod';
 import { forwardedHeaders } from '../../data-access/detectors';
 import { interpretHttpAnswer } from '../../domain/detector-answer';
 import { callerOf } from './authenticate';
+import { rawBodyOf } from './raw-json-body';
 
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 const DROPPED_HEADERS = ['authorization', 'cookie', 'transfer-encoding', 'connection', 'x-client-id'];
@@ -23,8 +23,9 @@ interface Exchange {
 }
 
 /**
- * Proxies a validated check request to a detector's `POST /v1/check` with http-proxy-middleware over a
- * keep-alive agent. The body was parsed and validated by the gateway, so it is re-streamed (`fixRequestBody`).
+ * Proxies a check request to a detector's `POST /v1/check` with http-proxy-middleware over a keep-alive
+ * agent. The body was read by `rawJsonBody` (type and size checked, not parsed) and is written unchanged, with
+ * the client's `Content-Type` and `Content-Encoding`: the detector validates it.
  *
  * The answer is buffered (`selfHandleResponse`) and judged before anything is sent: a result of the right
  * shape passes, a detector problem is re-issued, anything else is 502. `responseInterceptor` is not used:
@@ -52,7 +53,7 @@ export function detectorProxy<S extends z.ZodType>(options: {
   };
 
   const proxy = createProxyMiddleware<Request, Response>({
-    target: new URL('/v1/check', options.url).toString(),
+    target: proxyTarget(new URL('/v1/check', options.url)),
     ignorePath: true,
     changeOrigin: true,
     agent: options.agent,
@@ -72,9 +73,10 @@ export function detectorProxy<S extends z.ZodType>(options: {
           clientId: callerOf(res).clientId,
         });
         for (const [name, value] of Object.entries(forwarded)) proxyReq.setHeader(name, value);
-        proxyReq.setHeader('Content-Type', 'application/json');
         proxyReq.setHeader('Accept', 'application/json');
-        fixRequestBody(proxyReq, req);
+        const body = rawBodyOf(res);
+        proxyReq.setHeader('Content-Length', body.length);
+        proxyReq.write(body);
         const exchange = exchanges.get(req);
         if (exchange)
           exchange.timer = setTimeout(() => {
@@ -116,7 +118,11 @@ export function detectorProxy<S extends z.ZodType>(options: {
             return;
           }
           finish(req, undefined, () => {
-            res.status(200).type('application/json').send(body);
+            res.writeHead(200, {
+              'Content-Type': 'application/json; charset=utf-8',
+              'Content-Length': body.length,
+            });
+            res.end(body);
           });
         });
       },
@@ -142,5 +148,16 @@ export function detectorProxy<S extends z.ZodType>(options: {
       }
     });
     proxy(req, res, next).catch(next);
+  };
+}
+
+/** The target as http-proxy uses it, built once (a string target is parsed again on every request). */
+function proxyTarget(url: URL) {
+  return {
+    protocol: url.protocol,
+    host: url.host,
+    hostname: url.hostname,
+    port: url.port,
+    path: url.pathname,
   };
 }

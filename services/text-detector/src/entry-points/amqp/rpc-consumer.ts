@@ -1,4 +1,4 @@
-import { requestSchemas, type Language } from '@spam-check/contracts';
+import { createRequestSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
 import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
 import { rpcCheckHandler, type Logger } from '@spam-check/service-kit';
 import type { CheckText } from '../../domain/check-text';
@@ -10,6 +10,7 @@ export interface RpcConsumerOptions {
   logger: Logger;
   languages: readonly Language[];
   defaultLanguage: Language;
+  limits: CheckLimits;
   checkText: CheckText;
 }
 
@@ -21,7 +22,7 @@ export function startRpcConsumer(options: RpcConsumerOptions): RpcServer {
     prefetch: options.prefetch,
     logger: options.logger,
     handler: rpcCheckHandler({
-      schema: requestSchemas.text,
+      schema: createRequestSchemas(options.limits).text,
       languages: options.languages,
       defaultLanguage: options.defaultLanguage,
       check: (body, context) => options.checkText({ ...body, ...context }),

@@ -1,12 +1,17 @@
-import { requestSchemas } from '@spam-check/contracts';
+import type { TextCheckRequest } from '@spam-check/contracts';
 import { elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
 import type { Express } from 'express';
+import type { z } from 'zod';
 import type { CheckText } from '../../domain/check-text';
 
-export function mountCheckRoute(app: Express, checkText: CheckText): void {
+export function mountCheckRoute(
+  app: Express,
+  checkText: CheckText,
+  schema: z.ZodType<TextCheckRequest>,
+): void {
   postRoute(app, '/v1/check', async (req, res) => {
     const context = requestContext(res);
-    const body = parseBody(requestSchemas.text, req.body);
+    const body = parseBody(schema, req.body);
     const result = await checkText({ ...body, language: context.language, requestId: context.requestId });
     res.json({ ...result, duration_ms: elapsedMs(context) });
   });
