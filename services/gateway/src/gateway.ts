@@ -108,7 +108,7 @@ export async function startGateway({
         },
       });
     }
-    rateLimits = redisRateLimitStore(redis, config.REDIS_KEY_PREFIX);
+    rateLimits = redisRateLimitStore(redis, config.REDIS_KEY_PREFIX, config.RATE_LIMIT_REQUESTS);
     const revocations = subscribeToRevocations({
       subscriber,
       channel: config.REVOCATION_CHANNEL,

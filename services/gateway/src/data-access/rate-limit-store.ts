@@ -7,31 +7,98 @@ export interface RateLimitStore {
   hit(clientId: string, windowMs: number): Promise<WindowCount>;
 }
 
-// INCR and PEXPIRE in one round trip, atomically: the first hit of a window starts its expiry.
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+// Reserves up to ARGV[2] requests of the window, never past the limit ARGV[3], in one atomic round trip;
+// the first reservation of a window starts its expiry. Returns the counter after it, the number granted
+// (0 when the window is spent) and the milliseconds left in the window.
+const RESERVE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local grant = math.max(0, math.min(tonumber(ARGV[2]), tonumber(ARGV[3]) - count))
+if grant > 0 then count = redis.call('INCRBY', KEYS[1], grant) end
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {count, ttl}
+if ttl < 0 then
+  if count > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+  ttl = tonumber(ARGV[1])
+end
+return {count, grant, ttl}
 `;
 
+/** The largest batch one instance reserves ahead, and its share of the limit (1 %). */
+const MAX_BATCH = 100;
+const BATCH_SHARE = 100;
+
+/** Requests of the current window this instance has reserved in Redis and not yet used. */
+interface Lease {
+  /** Position in the window (1-based) of the next request served from the lease. */
+  next: number;
+  /** Last reserved position; `next > last` means the lease is used up. */
+  last: number;
+  /** Size of the last reservation; a client that uses its lease up asks for twice as many next time. */
+  batch: number;
+  expiresAt: number;
+  /** The reservation in flight: concurrent requests of the client wait for it instead of asking again. */
+  pending?: Promise<void>;
+}
+
 /**
- * Shared counters in Redis, so every gateway replica counts against the same limit. Redis unreachable is
- * SERVICE_UNAVAILABLE (fail closed, like token validation): the limit is never silently lifted.
+ * Shared counters in Redis, so every gateway replica counts against the same limit. A client that keeps
+ * sending takes its allowance in growing batches (1, 2, 4, ... up to 1 % of the limit and at most 100): one
+ * round trip reserves them, and this instance spends them without asking Redis again. What it costs: a
+ * replica can hold up to that batch unused until the window ends, so a client spread over replicas may be
+ * refused up to 1 % early per replica; it can never pass the limit. Limits below 200 reserve one request at
+ * a time, exactly as a plain counter. Once the window is spent the refusals are answered here until it ends
+ * (a fixed window's count only grows). Redis unreachable is SERVICE_UNAVAILABLE (fail closed, like token
+ * validation): the limit is never silently lifted.
  */
-export function redisRateLimitStore(redis: Redis, prefix: string): RateLimitStore {
-  redis.defineCommand('spamCheckRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-  const hit = (
-    redis as unknown as Record<string, (key: string, windowMs: number) => Promise<[number, number]>>
-  ).spamCheckRateLimitHit;
+export function redisRateLimitStore(redis: Redis, prefix: string, limit: number): RateLimitStore {
+  redis.defineCommand('spamCheckRateLimitReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
+  const reserve = (
+    redis as unknown as Record<
+      string,
+      (key: string, windowMs: number, want: number, limit: number) => Promise<[number, number, number]>
+    >
+  ).spamCheckRateLimitReserve!.bind(redis);
+  const maxBatch = Math.max(1, Math.min(MAX_BATCH, Math.floor(limit / BATCH_SHARE)));
+  const leases = new Map<string, Lease>();
+  let nextSweep = 0;
+
+  const renew = (clientId: string, windowMs: number, previous: Lease | undefined): Promise<void> => {
+    const batch = previous ? Math.min(maxBatch, previous.batch * 2) : 1;
+    const placeholder: Lease = previous ?? { next: 1, last: 0, batch, expiresAt: Infinity };
+    const pending = reserve(`${prefix}ratelimit:${clientId}`, windowMs, batch, limit).then(
+      ([count, granted, ttl]) => {
+        leases.set(clientId, {
+          next: count - granted + 1,
+          last: count,
+          batch,
+          expiresAt: Date.now() + ttl,
+        });
+      },
+      (error: unknown) => {
+        leases.delete(clientId);
+        throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'rate limit store unavailable' });
+      },
+    );
+    leases.set(clientId, { ...placeholder, pending });
+    return pending;
+  };
+
   return {
     async hit(clientId, windowMs) {
-      try {
-        const [count, resetMs] = await hit!.call(redis, `${prefix}ratelimit:${clientId}`, windowMs);
-        return { count, resetMs };
-      } catch (error) {
-        throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'rate limit store unavailable' });
+      for (;;) {
+        const now = Date.now();
+        if (now >= nextSweep) {
+          for (const [key, lease] of leases) if (!lease.pending && lease.expiresAt <= now) leases.delete(key);
+          nextSweep = now + windowMs;
+        }
+        let lease = leases.get(clientId);
+        if (lease && !lease.pending && lease.expiresAt <= now) lease = undefined;
+        if (lease?.pending) {
+          await lease.pending;
+          continue;
+        }
+        if (lease && lease.next <= lease.last) return { count: lease.next++, resetMs: lease.expiresAt - now };
+        if (lease && lease.last >= limit) return { count: limit + 1, resetMs: lease.expiresAt - now };
+        await renew(clientId, windowMs, lease);
       }
     },
   };
