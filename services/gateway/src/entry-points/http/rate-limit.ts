@@ -9,7 +9,8 @@ export function rateLimit(store: RateLimitStore, limit: number, windowSeconds: n
     if (limit === 0) return next();
     store.hit(callerOf(res).clientId, windowSeconds * 1000).then((window) => {
       try {
-        res.set(rateLimitHeaders(window, limit, windowSeconds));
+        const headers = rateLimitHeaders(window, limit, windowSeconds);
+        for (const name in headers) res.setHeader(name, headers[name]!);
         next();
       } catch (error) {
         next(error);
