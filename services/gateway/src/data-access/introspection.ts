@@ -5,7 +5,7 @@ import { AppError, type Counter } from '@spam-check/service-kit';
 import { httpPost } from './http-post';
 import type { TokenCache } from './token-cache';
 
-/** The auth service announces and stores tokens by this hash (lowercase hex SHA-256). */
+/** The auth service announces and stores tokens by this hash (lowercase hex SHA-256), and so does the cache. */
 export function tokenHash(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
@@ -78,31 +78,31 @@ export function createTokenIntrospector(options: {
 
   return {
     async introspect(token) {
-      const cached = cache.get(token);
+      const key = tokenHash(token);
+      const cached = cache.get(key);
       if (cached) {
         options.lookups.inc({ outcome: 'cache_hit' });
         return cached;
       }
-      const hash = tokenHash(token);
-      const running = inFlight.get(hash);
+      const running = inFlight.get(key);
       if (running) {
         options.lookups.inc({ outcome: 'joined' });
         return running.promise;
       }
       options.lookups.inc({ outcome: 'introspected' });
       const entry: InFlight = { promise: ask(token), stale: false };
-      inFlight.set(hash, entry);
+      inFlight.set(key, entry);
       try {
         const result = await entry.promise;
-        if (!entry.stale) cache.set(token, hash, result);
+        if (!entry.stale) cache.set(key, result);
         return result;
       } finally {
-        if (inFlight.get(hash) === entry) inFlight.delete(hash);
+        if (inFlight.get(key) === entry) inFlight.delete(key);
       }
     },
     evict(hashes) {
       for (const hash of hashes) {
-        cache.deleteByHash(hash);
+        cache.delete(hash);
         const running = inFlight.get(hash);
         if (running) {
           running.stale = true;
