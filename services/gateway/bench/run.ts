@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   freePort,
@@ -33,6 +34,12 @@ import { Redis } from 'ioredis';
  *   each connection sends its share of a second as fast as it can, then waits.)
  * CPU per request of every process (from /proc, redis-server from INFO) is printed with each median round:
  * the throughput ratio follows the detector's CPU per request over the gateway's.
+ * Pinning (Linux with `taskset` and two CPUs or more; `--no-pin` turns it off): the service whose throughput
+ * bounds the round (the detector in direct rounds, the gateway in full-stack rounds), all its threads, runs
+ * alone on the last CPU; autocannon, the other services and their GC threads on the others. As in production,
+ * where each service has its own pods and CPU, the one measured never waits for a core behind the load
+ * generator or the services behind it; unpinned, four processes share two cores and the deeper full stack
+ * loses more to scheduling than the detector alone.
  * The text detector is not started: the measured path does not use it, and it would only take memory and CPU
  * from the three processes measured (the gateway's readiness reports it down; the mail path ignores that).
  */
@@ -95,6 +102,29 @@ interface Figures {
   errors: number;
   /** CPU microseconds per request, per process (linux /proc; redis-server through INFO). */
   cpu: Record<string, number>;
+}
+
+/**
+ * Puts `bound` alone on the last CPU and `others` on the rest (all threads), or does nothing when pinning is
+ * off or impossible. Returns whether it pinned.
+ */
+function pinner(enabled: boolean): (bound: number | undefined, others: (number | undefined)[]) => boolean {
+  const cpus = availableParallelism();
+  const usable = enabled && process.platform === 'linux' && cpus >= 2;
+  const set = (pid: number | undefined, list: string) => {
+    if (pid) execFileSync('taskset', ['-a', '-p', '-c', list, String(pid)], { stdio: 'ignore' });
+  };
+  let working = usable;
+  return (bound, others) => {
+    if (!working) return false;
+    try {
+      set(bound, String(cpus - 1));
+      for (const pid of [...others, process.pid]) set(pid, `0-${cpus - 2}`);
+    } catch {
+      working = false;
+    }
+    return working;
+  };
 }
 
 /** CPU seconds used so far by each measured process. */
@@ -217,6 +247,11 @@ async function main(): Promise<void> {
   const stack = await startServices(stackEnv());
   const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
   const readCpu = cpuReader(stack.pids, redis);
+  const pin = pinner(!process.argv.includes('--no-pin'));
+  const { auth, gateway } = stack.pids;
+  const detector = stack.pids['email-detector'];
+  const pinDirect = () => pin(detector, [gateway, auth]);
+  const pinFull = () => pin(gateway, [detector, auth]);
   try {
     const bearer = { authorization: `Bearer ${await token(stack.gateway)}` };
     const gatewayUrl = `${stack.gateway}/api/v1/spam/mail`;
@@ -229,19 +264,24 @@ async function main(): Promise<void> {
         .filter(([, micros]) => micros > 0)
         .map(([process, micros]) => `${process} ${micros} us`)
         .join(', ')}`;
+    const pinned = pinDirect();
     console.log(
-      `gateway bench: DNS off, LOG_LEVEL=warn, ${process.env.REDIS_URL ? 'Redis' : 'embedded (no Redis)'}`,
+      `gateway bench: DNS off, LOG_LEVEL=warn, ${process.env.REDIS_URL ? 'Redis' : 'embedded (no Redis)'}, ${pinned ? 'the bounding service pinned alone to the last CPU, everything else to the other CPUs' : 'not pinned'}`,
     );
     console.log(`throughput (closed loops, median of ${ROUNDS} alternated rounds of ${ROUND_S} s per level)`);
     const runs: Figures[] = [];
     const levels: { connections: number; direct: Figures; full: Figures }[] = [];
     for (const connections of LEVELS) {
+      pinDirect();
       await load(directUrl, {}, WARMUP_S, readCpu, connections);
+      pinFull();
       await load(gatewayUrl, bearer, WARMUP_S, readCpu, connections);
       const directRuns: Figures[] = [];
       const fullRuns: Figures[] = [];
       for (let round = 0; round < ROUNDS; round++) {
+        pinDirect();
         directRuns.push(await load(directUrl, {}, ROUND_S, readCpu, connections));
+        pinFull();
         fullRuns.push(await load(gatewayUrl, bearer, ROUND_S, readCpu, connections));
       }
       runs.push(...directRuns, ...fullRuns);
@@ -262,7 +302,9 @@ async function main(): Promise<void> {
       `throughput: direct ${direct.direct.rps} req/s (at ${direct.connections} connections), full stack ${full.full.rps} req/s (at ${full.connections}); ratio full/direct ${(full.full.rps / direct.direct.rps).toFixed(2)} (aim >= 0.5)`,
     );
 
+    pinDirect();
     const directSingle = await load(directUrl, {}, SINGLE_S, readCpu, 1);
+    pinFull();
     const fullSingle = await load(gatewayUrl, bearer, SINGLE_S, readCpu, 1);
     const roundTrip = (f: Figures) => 1000 / f.rps;
     console.log(`one connection (${SINGLE_S} s each, one request at a time)`);
