@@ -7,13 +7,20 @@
  * Usage: pnpm --filter @spam-check/text-detector train [--data <path>] [--out <path>] [--no-write]
  *        [--only held,leave] (evaluate only the splits whose name contains one of these)
  *        [--set name=value,...] (experiment with the OPTIONS below; the committed model uses the defaults)
+ *        [--inner] (only model selection: MCC inside each split's training data, see innerValidation)
  * Nothing is tuned on a test split: the held-out 20 % and each left-out source are only scored.
  */
 import { readFileSync, writeFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { encodeModel, loadModel, type ModelHeader } from '../src/domain/model/classifier';
-import { FeatureExtractor, normaliseForModel, words, type FeatureSpace } from '../src/domain/model/features';
+import {
+  FeatureExtractor,
+  genreTokenIndices,
+  normaliseForModel,
+  words,
+  type FeatureSpace,
+} from '../src/domain/model/features';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 const SEED = 20260421;
@@ -37,14 +44,37 @@ const OPTIONS = {
   charLimit: 1000,
   textLimit: 4000,
   hash: 2,
-  /** Keep only features seen in at least this many training source groups (1 = all features). */
+  /** Keep only features seen in at least this many training domains (1 = all features). */
   vocabGroups: 2,
   /** Documents a feature needs within one group to count as seen there. */
   vocabDocs: 3,
   /** 1 = choose the decision threshold on a validation part of the training sources (mean per-source MCC). */
   tuneThreshold: 0,
-  /** 1 = one intercept per source group while training, the model keeps their mean; 2 = then refits one. */
+  /**
+   * 1 = one intercept per source group (domain) while training, the model keeps their mean; 2 = then refits
+   * one; 3 = then refits one per genre (needs genreLength).
+   */
   groupBias: 0,
+  /** Group DRO: step of the exponentiated update of the (source group, label) cell weights (0 = off). */
+  dro: 0,
+  /** Documents between two DRO updates. */
+  droBatch: 512,
+  /** 1 = drop features whose smoothed log-odds changes sign between training domains with support. */
+  signVocab: 0,
+  /** Log-odds within this distance of 0 do not vote in signVocab. */
+  signMargin: 0,
+  /** See FeatureSpace.genreLength (0 = no genre) and genreCopy (blocks copied per genre). */
+  genreLength: 0,
+  genreCopy: 0,
+  /** Norm of a title-word block of its own (-1 = shared word block); titleInText 0 = title not in the text. */
+  titleNorm: -1,
+  titleInText: 1,
+  /** 1 = finer domains (see domainOf). */
+  fineGroups: 0,
+  /** Weights may not fall below -negCap (ham evidence is the most source-specific); -1 = no bound. */
+  negCap: -1,
+  /** Extra L2 per feature: srcL2 × (largest log ratio of its document rates between training groups)². */
+  srcL2: 0,
 };
 type Options = typeof OPTIONS;
 for (const pair of (argument('--set') ?? '').split(',').filter(Boolean)) {
@@ -68,6 +98,11 @@ const SPACE: FeatureSpace = {
         textLimit: OPTIONS.textLimit,
       }
     : {}),
+  ...(OPTIONS.titleNorm >= 0 ? { titleNorm: OPTIONS.titleNorm } : {}),
+  ...(OPTIONS.titleInText ? {} : { titleInText: false }),
+  ...(OPTIONS.genreLength > 0
+    ? { genreLength: OPTIONS.genreLength, ...(OPTIONS.genreCopy ? { genreCopy: OPTIONS.genreCopy } : {}) }
+    : {}),
 };
 
 interface Row {
@@ -81,6 +116,8 @@ interface Row {
 interface Dataset {
   rows: Row[];
   groups: string[];
+  /** The domains of groupBias, the vocabulary filters and srcL2: source groups, or finer with fineGroups. */
+  domains: string[];
   labels: Uint8Array;
   offsets: Int32Array;
   indices: Int32Array;
@@ -115,6 +152,15 @@ function groupOf(source: string): string {
   return source.split('/')[0] ?? source;
 }
 
+/**
+ * With fineGroups, every source that holds both labels is a domain of its own (the Enron mailboxes, the
+ * YouTube videos); SpamAssassin's parts hold one label each, so it stays one domain.
+ */
+function domainOf(source: string): string {
+  const group = groupOf(source);
+  return OPTIONS.fineGroups && group !== 'spamassassin' ? source : group;
+}
+
 function loadDataset(path: string): Dataset {
   const rows = gunzipSync(readFileSync(path))
     .toString('utf8')
@@ -140,6 +186,7 @@ function loadDataset(path: string): Dataset {
   return {
     rows,
     groups: rows.map((row) => groupOf(row.source)),
+    domains: rows.map((row) => domainOf(row.source)),
     labels: Uint8Array.from(rows, (row) => (row.label === 'spam' ? 1 : 0)),
     offsets,
     indices,
@@ -172,17 +219,45 @@ interface LinearModel {
 }
 
 /** Logistic regression, AdaGrad, L2 applied to the touched coordinates, seeded shuffling. */
-function trainLogistic(data: Dataset, docs: number[], seed: number, keep: Uint8Array): LinearModel {
+function trainLogistic(
+  data: Dataset,
+  docs: number[],
+  seed: number,
+  keep: Uint8Array,
+  featureL2?: Float32Array,
+): LinearModel {
+  const genreTokens = new Set(genreTokenIndices(SPACE));
   const size = 1 << BITS;
   const weights = new Float32Array(size);
   const squares = new Float32Array(size).fill(1e-6);
   // With groupBias, each source group has its own intercept while training (so the shared weights learn
   // what separates spam from ham within a source, not which source is spammier); the model keeps their mean.
-  const groupNames = [...new Set(docs.map((doc) => data.groups[doc] as string))].sort();
+  const groupNames = [...new Set(docs.map((doc) => data.domains[doc] as string))].sort();
   const groupOf = new Map(groupNames.map((name, i) => [name, OPTIONS.groupBias ? i : 0]));
   const biases = new Float64Array(groupNames.length);
   const biasSquares = new Float64Array(groupNames.length).fill(1e-6);
   const weightOf = sampleWeights(data, docs);
+  // Group DRO: cell weights q (start: the cells' share of the base weights), each sample's weight is its base
+  // weight times q / share; every droBatch documents q moves toward the cells with the highest loss.
+  const cellNames = [
+    ...new Set(docs.map((doc) => `${data.groups[doc] as string}:${data.labels[doc] as number}`)),
+  ].sort();
+  const cellIndex = new Map(cellNames.map((name, i) => [name, i]));
+  const cellOf = Int32Array.from(
+    docs,
+    (doc) => cellIndex.get(`${data.groups[doc] as string}:${data.labels[doc] as number}`) as number,
+  );
+  const share = new Float64Array(cellNames.length);
+  docs.forEach((_, k) => {
+    const cell = cellOf[k] as number;
+    share[cell] = (share[cell] as number) + (weightOf[k] as number);
+  });
+  const totalWeight = share.reduce((a, b) => a + b, 0);
+  for (let c = 0; c < share.length; c++) share[c] = (share[c] as number) / totalWeight;
+  const q = Float64Array.from(share);
+  const batchLoss = new Float64Array(cellNames.length);
+  const batchWeight = new Float64Array(cellNames.length);
+  let inBatch = 0;
   const order = docs.map((_, k) => k);
   const random = mulberry32(seed);
   for (let epoch = 0; epoch < OPTIONS.epochs; epoch++) {
@@ -191,50 +266,127 @@ function trainLogistic(data: Dataset, docs: number[], seed: number, keep: Uint8A
       const doc = docs[k] as number;
       const from = data.offsets[doc] as number;
       const to = data.offsets[doc + 1] as number;
-      const group = groupOf.get(data.groups[doc] as string) as number;
+      const group = groupOf.get(data.domains[doc] as string) as number;
       let z = biases[group] as number;
       for (let p = from; p < to; p++)
         z += (weights[data.indices[p] as number] as number) * (data.values[p] as number);
       // Weights of features outside the kept vocabulary stay 0, so they never count.
       const probability = 1 / (1 + Math.exp(-z));
-      const error = (probability - (data.labels[doc] as number)) * (weightOf[k] as number);
+      const label = data.labels[doc] as number;
+      const multiplier = OPTIONS.dro
+        ? (q[cellOf[k] as number] as number) / (share[cellOf[k] as number] as number)
+        : 1;
+      const error = (probability - label) * (weightOf[k] as number) * multiplier;
+      if (OPTIONS.dro) {
+        const cell = cellOf[k] as number;
+        const loss = -Math.log(Math.max(1e-12, label === 1 ? probability : 1 - probability));
+        batchLoss[cell] = (batchLoss[cell] as number) + loss * (weightOf[k] as number);
+        batchWeight[cell] = (batchWeight[cell] as number) + (weightOf[k] as number);
+        if (++inBatch >= OPTIONS.droBatch) {
+          let sum = 0;
+          for (let c = 0; c < q.length; c++) {
+            if ((batchWeight[c] as number) > 0)
+              q[c] =
+                (q[c] as number) *
+                Math.exp((OPTIONS.dro * (batchLoss[c] as number)) / (batchWeight[c] as number));
+            sum += q[c] as number;
+          }
+          for (let c = 0; c < q.length; c++) q[c] = (q[c] as number) / sum;
+          batchLoss.fill(0);
+          batchWeight.fill(0);
+          inBatch = 0;
+        }
+      }
       for (let p = from; p < to; p++) {
         const index = data.indices[p] as number;
-        if (keep[index] === 0) continue;
+        if (keep[index] === 0 || (OPTIONS.groupBias === 3 && genreTokens.has(index))) continue;
         const w = weights[index] as number;
-        const gradient = error * (data.values[p] as number) + OPTIONS.l2 * w;
+        const l2 = featureL2 ? OPTIONS.l2 + (featureL2[index] as number) : OPTIONS.l2;
+        const gradient = error * (data.values[p] as number) + l2 * w;
         const g2 = (squares[index] as number) + gradient * gradient;
         squares[index] = g2;
-        weights[index] = w - (OPTIONS.learningRate * gradient) / Math.sqrt(g2);
+        let next = w - (OPTIONS.learningRate * gradient) / Math.sqrt(g2);
+        if (OPTIONS.negCap >= 0 && next < -OPTIONS.negCap && !genreTokens.has(index)) next = -OPTIONS.negCap;
+        weights[index] = next;
       }
       biasSquares[group] = (biasSquares[group] as number) + error * error;
       biases[group] =
         (biases[group] as number) - (OPTIONS.learningRate * error) / Math.sqrt(biasSquares[group]);
     }
   }
+  if (OPTIONS.dro && process.env.TRAIN_DEBUG)
+    console.log(
+      `  dro q: ${cellNames.map((name, c) => `${name} ${(q[c] as number).toFixed(3)}`).join(', ')}`,
+    );
   const used = OPTIONS.groupBias ? groupNames.length : 1;
   const bias = biases.subarray(0, used).reduce((a, b) => a + b, 0) / used;
-  if (OPTIONS.groupBias !== 2) return { weights, bias };
-  // groupBias 2: keep the source-neutral weights, refit one intercept on all training documents (weighted).
+  if (OPTIONS.groupBias < 2) return { weights, bias };
+  // groupBias 2: keep the source-neutral weights, refit one intercept on all training documents (weighted);
+  // groupBias 3: refit one intercept per genre instead (the genre tokens' weights; the genre is observable).
   const margins = docs.map((doc) => {
     let z = 0;
     for (let p = data.offsets[doc] as number; p < (data.offsets[doc + 1] as number); p++)
       z += (weights[data.indices[p] as number] as number) * (data.values[p] as number);
     return z;
   });
-  let low = -20;
-  let high = 20;
-  for (let step = 0; step < 50; step++) {
-    const middle = (low + high) / 2;
-    let gradient = 0;
-    docs.forEach((doc, k) => {
-      const probability = 1 / (1 + Math.exp(-((margins[k] as number) + middle)));
-      gradient += (probability - (data.labels[doc] as number)) * (weightOf[k] as number);
+  const refit = (members: number[]): number => {
+    let low = -20;
+    let high = 20;
+    for (let step = 0; step < 50; step++) {
+      const middle = (low + high) / 2;
+      let gradient = 0;
+      for (const k of members) {
+        const probability = 1 / (1 + Math.exp(-((margins[k] as number) + middle)));
+        gradient += (probability - (data.labels[docs[k] as number] as number)) * (weightOf[k] as number);
+      }
+      if (gradient > 0) high = middle;
+      else low = middle;
+    }
+    return (low + high) / 2;
+  };
+  const everyone = docs.map((_, k) => k);
+  if (OPTIONS.groupBias === 2 || OPTIONS.genreLength <= 0) return { weights, bias: refit(everyone) };
+  for (const token of genreTokenIndices(SPACE).slice(1)) {
+    const members = everyone.filter((k) => {
+      const doc = docs[k] as number;
+      for (let p = data.offsets[doc] as number; p < (data.offsets[doc + 1] as number); p++)
+        if (data.indices[p] === token) return true;
+      return false;
     });
-    if (gradient > 0) high = middle;
-    else low = middle;
+    if (members.length > 0) weights[token] = refit(members);
   }
-  return { weights, bias: (low + high) / 2 };
+  return { weights, bias: 0 };
+}
+
+/**
+ * Per-feature extra L2 against source-predictive features: srcL2 × spread², spread = the largest difference
+ * of log document rates (smoothed) between two training groups.
+ */
+function sourcePenalty(data: Dataset, docs: number[]): Float32Array | undefined {
+  if (!OPTIONS.srcL2) return undefined;
+  const size = 1 << BITS;
+  const groupNames = [...new Set(docs.map((doc) => data.domains[doc] as string))].sort();
+  const low = new Float32Array(size).fill(Infinity);
+  const high = new Float32Array(size).fill(-Infinity);
+  const df = new Uint16Array(size);
+  for (const group of groupNames) {
+    df.fill(0);
+    let n = 0;
+    for (const doc of docs) {
+      if (data.domains[doc] !== group) continue;
+      n++;
+      for (let p = data.offsets[doc] as number; p < (data.offsets[doc + 1] as number); p++) {
+        const index = data.indices[p] as number;
+        if (df[index] !== 65535) df[index] = (df[index] as number) + 1;
+      }
+    }
+    for (let i = 0; i < size; i++) {
+      const rate = Math.log(((df[i] as number) + 0.5) / (n + 1));
+      if (rate < (low[i] as number)) low[i] = rate;
+      if (rate > (high[i] as number)) high[i] = rate;
+    }
+  }
+  return Float32Array.from(high, (h, i) => OPTIONS.srcL2 * (h - (low[i] as number)) ** 2);
 }
 
 /**
@@ -245,13 +397,13 @@ function vocabulary(data: Dataset, docs: number[]): Uint8Array {
   const size = 1 << BITS;
   const keep = new Uint8Array(size);
   if (OPTIONS.vocabGroups <= 1) return keep.fill(1);
-  const groupNames = [...new Set(docs.map((doc) => data.groups[doc] as string))].sort();
+  const groupNames = [...new Set(docs.map((doc) => data.domains[doc] as string))].sort();
   const seenIn = new Uint8Array(size);
   const perGroup = new Uint16Array(size);
   for (const group of groupNames) {
     perGroup.fill(0);
     for (const doc of docs) {
-      if (data.groups[doc] !== group) continue;
+      if (data.domains[doc] !== group) continue;
       for (let p = data.offsets[doc] as number; p < (data.offsets[doc + 1] as number); p++) {
         const index = data.indices[p] as number;
         if (data.values[p] !== 0 && perGroup[index] !== 65535)
@@ -262,7 +414,54 @@ function vocabulary(data: Dataset, docs: number[]): Uint8Array {
       if ((perGroup[i] as number) >= OPTIONS.vocabDocs) seenIn[i] = (seenIn[i] as number) + 1;
   }
   for (let i = 0; i < size; i++) keep[i] = (seenIn[i] as number) >= OPTIONS.vocabGroups ? 1 : 0;
+  if (OPTIONS.signVocab) dropSignFlips(data, docs, groupNames, keep);
+  // The genre tokens are intercepts: always kept.
+  if ((SPACE.genreLength ?? 0) > 0) for (const index of genreTokenIndices(SPACE).slice(1)) keep[index] = 1;
   return keep;
+}
+
+/**
+ * Invariant-feature selection: drops a feature when its direction (smoothed log-odds of the document rates
+ * in spam and in ham) disagrees between the training groups where it has support (vocabDocs documents).
+ */
+function dropSignFlips(data: Dataset, docs: number[], groupNames: string[], keep: Uint8Array): void {
+  const size = 1 << BITS;
+  const positive = new Uint8Array(size);
+  const negative = new Uint8Array(size);
+  const spam = new Uint16Array(size);
+  const ham = new Uint16Array(size);
+  for (const group of groupNames) {
+    spam.fill(0);
+    ham.fill(0);
+    let spamDocs = 0;
+    let hamDocs = 0;
+    for (const doc of docs) {
+      if (data.domains[doc] !== group) continue;
+      const counts = data.labels[doc] === 1 ? spam : ham;
+      if (data.labels[doc] === 1) spamDocs++;
+      else hamDocs++;
+      for (let p = data.offsets[doc] as number; p < (data.offsets[doc + 1] as number); p++) {
+        const index = data.indices[p] as number;
+        if (counts[index] !== 65535) counts[index] = (counts[index] as number) + 1;
+      }
+    }
+    for (let i = 0; i < size; i++) {
+      if (keep[i] === 0) continue;
+      const s = spam[i] as number;
+      const h = ham[i] as number;
+      if (s + h < OPTIONS.vocabDocs) continue;
+      const logOdds = Math.log((s + 0.5) / (spamDocs + 1)) - Math.log((h + 0.5) / (hamDocs + 1));
+      if (logOdds > OPTIONS.signMargin) positive[i] = 1;
+      else if (logOdds < -OPTIONS.signMargin) negative[i] = 1;
+    }
+  }
+  let dropped = 0;
+  for (let i = 0; i < size; i++)
+    if (keep[i] === 1 && positive[i] === 1 && negative[i] === 1) {
+      keep[i] = 0;
+      dropped++;
+    }
+  if (process.env.TRAIN_DEBUG) console.log(`  sign vocabulary: dropped ${dropped} features`);
 }
 
 /** MCC of the documents at a probability threshold. */
@@ -292,7 +491,13 @@ function fit(data: Dataset, docs: number[], seed: number): { model: LinearModel;
   let threshold = 0.5;
   if (OPTIONS.tuneThreshold) {
     const inner = stratifiedSplit(data, docs, 0.2, seed + 1);
-    const model = trainLogistic(data, inner.train, seed, vocabulary(data, inner.train));
+    const model = trainLogistic(
+      data,
+      inner.train,
+      seed,
+      vocabulary(data, inner.train),
+      sourcePenalty(data, inner.train),
+    );
     const score = scorer(data, model);
     const byGroup = new Map<string, number[]>();
     for (const doc of inner.test)
@@ -310,7 +515,7 @@ function fit(data: Dataset, docs: number[], seed: number): { model: LinearModel;
       }
     }
   }
-  const model = trainLogistic(data, docs, seed, vocabulary(data, docs));
+  const model = trainLogistic(data, docs, seed, vocabulary(data, docs), sourcePenalty(data, docs));
   model.bias -= Math.log(threshold / (1 - threshold));
   return { model, threshold };
 }
@@ -472,6 +677,36 @@ function format(metrics: Metrics): string {
   return `${String(metrics.n).padStart(6)} | ${f(metrics.accuracy)} | ${f(metrics.precision)} | ${f(metrics.recall)} | ${f(metrics.f1)} | ${f(metrics.mcc)} | auc ${f(metrics.auc)}`;
 }
 
+/**
+ * Model selection inside the training data of each split (its test part is not read): MCC on each
+ * leave-one-training-source-out fold and on a stratified 20 % validation part of the training data.
+ * Variants are compared by these numbers only (run once per `--set`).
+ */
+function innerValidation(data: Dataset, splits: { name: string; train: number[] }[]): void {
+  const only = argument('--only')?.split(',');
+  for (const { name, train } of splits) {
+    if (only && !only.some((part) => name.includes(part))) continue;
+    const groups = [...new Set(train.map((doc) => data.groups[doc] as string))].sort();
+    const folds = groups.map((group) => {
+      const inner = train.filter((doc) => data.groups[doc] !== group);
+      const test = train.filter((doc) => data.groups[doc] === group);
+      return evaluate(data, test, scorer(data, fit(data, inner, SEED).model)).mcc;
+    });
+    const validation = stratifiedSplit(data, train, 0.2, SEED + 2);
+    const inDistribution = evaluate(
+      data,
+      validation.test,
+      scorer(data, fit(data, validation.train, SEED).model),
+    ).mcc;
+    const mean = folds.reduce((a, b) => a + b, 0) / folds.length;
+    console.log(
+      `inner | ${name.padEnd(26)} | validation 20% ${inDistribution.toFixed(4)} | leave-one-source-out ${groups
+        .map((group, i) => `${group} ${(folds[i] as number).toFixed(4)}`)
+        .join(', ')} | mean ${mean.toFixed(4)} | min ${Math.min(...folds).toFixed(4)}`,
+    );
+  }
+}
+
 function main(): void {
   const dataPath = resolve(REPO_ROOT, argument('--data') ?? '../shared/data/text/train.jsonl.gz');
   const outPath = resolve(__dirname, '..', argument('--out') ?? 'model/text-model.bin');
@@ -493,6 +728,12 @@ function main(): void {
     })),
   ];
 
+  if (process.argv.includes('--inner')) {
+    innerValidation(data, [...splits, { name: 'all data (final model)', train: all, test: [] }]);
+    console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return;
+  }
+
   const results: Record<string, { model: Metrics & { threshold: number }; naiveBayes: Metrics }> = {};
   console.log(
     '\nsplit                      | model       |      n | accuracy | precision | recall | F1 | MCC',
@@ -505,6 +746,20 @@ function main(): void {
     const naiveBayes = evaluate(data, test, nbScorer(trainNaiveBayes(data, train, tokens), tokens));
     results[name] = { model, naiveBayes };
     console.log(`${name.padEnd(26)} | logistic    | ${format(model)} | t ${model.threshold.toFixed(2)}`);
+    if (process.env.TRAIN_DEBUG) {
+      // Diagnostic only (never used to choose anything): the best MCC any threshold could reach on this split.
+      const score = scorer(data, fitted.model);
+      const scores = Float64Array.from(test, score);
+      let best = -1;
+      let at = 0;
+      for (let t = 0.01; t < 1; t += 0.01) {
+        const value = mccAt(data, test, scores, t);
+        if (value > best) [best, at] = [value, t];
+      }
+      console.log(
+        `${name.padEnd(26)} | diagnostic: best MCC of any threshold ${best.toFixed(4)} at ${at.toFixed(2)}`,
+      );
+    }
     console.log(`${name.padEnd(26)} | naive Bayes | ${format(naiveBayes)}`);
   }
 

@@ -35,6 +35,20 @@ export interface FeatureSpace {
   charLimit?: number;
   /** Feature-hash version: 1 = first model (string hashes), 2 = cheaper combined hashes. */
   hash?: number;
+  /**
+   * Genre: texts whose normalised title + body is shorter than this many characters are "short" (message,
+   * comment), the others "long" (e-mail-like). Each genre gets a token of its own (value 1, its intercept).
+   * 0 or absent: no genre.
+   */
+  genreLength?: number;
+  /** Blocks whose features also get a per-genre copy (bits: 1 words, 2 characters, 4 shape, 8 cues). */
+  genreCopy?: number;
+  /**
+   * When set, title words form a block of their own with this norm (else they share the word block), and
+   * `titleInText: false` keeps the title out of the text the other blocks read.
+   */
+  titleNorm?: number;
+  titleInText?: boolean;
 }
 
 export interface ModelInput {
@@ -196,6 +210,14 @@ const SEED_BIGRAM = 2;
 const SEED_TITLE = 3;
 const SEED_SHAPE = 4;
 const SEED_CUE = 5;
+const SEED_GENRE = 6;
+const GENRE_SALT = [0, 0x2545f491, 0x6a09e667];
+
+/** The bucket of each genre's intercept token (index 1 short, 2 long), for the training script. */
+export function genreTokenIndices(space: FeatureSpace): number[] {
+  const mask = (1 << space.bits) - 1;
+  return [0, 1, 2].map((genre) => mix(hashString(`genre:${genre}`, SEED_GENRE)) & mask);
+}
 const SEED_CHAR = [0, 0, 0, 0x3000, 0x4000, 0x5000, 0x6000];
 
 /**
@@ -258,6 +280,8 @@ export class FeatureExtractor {
   private readonly charMax: number;
   private readonly charLimit: number;
   private readonly textLimit: number;
+  /** Genre of the text being extracted: 0 none, 1 short, 2 long. */
+  private genre = 0;
 
   constructor(private readonly space: FeatureSpace) {
     const size = 1 << space.bits;
@@ -268,7 +292,8 @@ export class FeatureExtractor {
     this.charLimit = Math.min(this.textLimit, space.charLimit ?? MODEL_TEXT_LIMIT);
     // Upper bound of distinct features of one text: unigrams, bigrams and title words (3 per character of
     // the window), character n-grams, shape and cue tokens; the maps are kept at most half full.
-    const distinct = 3 * this.textLimit + (this.charMax - 2) * (this.charLimit + 2) + 64;
+    const distinct =
+      (space.genreCopy ? 2 : 1) * (3 * this.textLimit + (this.charMax - 2) * (this.charLimit + 2) + 64);
     const capacityBits = Math.ceil(Math.log2(2 * distinct));
     this.counts = new Accumulator(capacityBits);
     this.block = new Accumulator(capacityBits);
@@ -279,8 +304,11 @@ export class FeatureExtractor {
     const limit = this.textLimit;
     const title = normaliseForModel(input.title, v2, limit);
     const body = normaliseForModel(input.body, v2, limit);
-    const text = title === '' ? body : `${title} ${body}`.slice(0, limit);
+    const text = title === '' || this.space.titleInText === false ? body : `${title} ${body}`.slice(0, limit);
     const tokens = words(text);
+    const genreLength = this.space.genreLength ?? 0;
+    this.genre = genreLength > 0 ? (text.length < genreLength ? 1 : 2) : 0;
+    const copy = this.genre === 0 ? 0 : (this.space.genreCopy ?? 0);
 
     if (v2) {
       let previous = 0;
@@ -297,21 +325,27 @@ export class FeatureExtractor {
         if (i > 0) this.add(hashString(`${tokens[i - 1] as string} ${token}`, SEED_BIGRAM), 1);
       }
     }
+    const titleNorm = this.space.titleNorm;
+    if (titleNorm !== undefined) this.flushBlock(this.space.wordNorm, (copy & 1) !== 0);
     for (const token of words(title)) this.add(hashString(token, SEED_TITLE), 1);
-    this.flushBlock(this.space.wordNorm);
+    this.flushBlock(titleNorm ?? this.space.wordNorm, (copy & 1) !== 0);
 
     if (this.space.charNorm > 0) {
       this.charGrams(text);
-      this.flushBlock(this.space.charNorm);
+      this.flushBlock(this.space.charNorm, (copy & 2) !== 0);
     }
 
     for (const shape of shapeTokens(text, tokens)) this.add(hashString(shape, SEED_SHAPE), 1);
-    this.flushBlock(this.space.shapeNorm);
+    this.flushBlock(this.space.shapeNorm, (copy & 4) !== 0);
 
     const cueNorm = this.space.cueNorm ?? 0;
     if (cueNorm > 0) {
       for (const cue of cueTokens(text, tokens)) this.add(hashString(cue, SEED_CUE), 1);
-      this.flushBlock(cueNorm);
+      this.flushBlock(cueNorm, (copy & 8) !== 0);
+    }
+    if (this.genre !== 0) {
+      const slot = this.counts.slot(mix(hashString(`genre:${this.genre}`, SEED_GENRE)) & this.mask);
+      this.counts.values[slot] = (this.counts.values[slot] as number) + 1;
     }
     return this.collect();
   }
@@ -350,7 +384,7 @@ export class FeatureExtractor {
   }
 
   /** Moves the current block into the result with sublinear counts, scaled to the given L2 norm. */
-  private flushBlock(norm: number): void {
+  private flushBlock(norm: number, copy = false): void {
     const block = this.block;
     const values = block.values;
     let squares = 0;
@@ -367,6 +401,10 @@ export class FeatureExtractor {
         const slot = block.order[k] as number;
         const target = counts.slot(block.keyAt(slot));
         counts.values[target] = (counts.values[target] as number) + (values[slot] as number) * scale;
+        if (copy) {
+          const copied = counts.slot(mix(block.keyAt(slot) ^ (GENRE_SALT[this.genre] as number)) & this.mask);
+          counts.values[copied] = (counts.values[copied] as number) + (values[slot] as number) * scale;
+        }
       }
     }
     block.clear();
