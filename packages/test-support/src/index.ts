@@ -1,4 +1,5 @@
 export { redisUrl, amqpUrl } from './infrastructure';
+export { procStat, processCpuSeconds } from './proc';
 export {
   startStack,
   spawnService,

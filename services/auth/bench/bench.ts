@@ -11,9 +11,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, procStat, processCpuSeconds } from '@spam-check/test-support';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 
@@ -28,20 +28,6 @@ const COMPILED = process.env.AUTH_BENCH_COMPILED === '1';
 const NODE_ARGS = (process.env.AUTH_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-/** CPU seconds (user + system) the service process has used so far (Linux /proc). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /**
  * "One core" honestly: on Linux with `taskset` and at least two CPUs, the service (all its threads: GC helpers,
@@ -68,11 +54,6 @@ function pinning(): { command: string; prefix: string[]; note: string; serviceCp
   };
 }
 
-/** `/proc/<pid>/stat` fields after the command name (field 3 of proc(5) is index 0). */
-function procStat(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-}
-
 /** Steal time (another VM running on our CPUs) so far, in seconds, per CPU. */
 function stealSeconds(): number[] {
   return readFileSync('/proc/stat', 'utf8')
@@ -97,11 +78,11 @@ interface Round {
  * CPU-second of the service process: what one fully available core would sustain.
  */
 async function round(pid: number, durationS: number, options: autocannon.Options): Promise<Round> {
-  const cpuBefore = cpuSeconds(pid);
+  const cpuBefore = processCpuSeconds(pid);
   const startedAt = performance.now();
   const result = await autocannon({ duration: durationS, ...options });
   const elapsedS = (performance.now() - startedAt) / 1000;
-  const cpu = cpuSeconds(pid) - cpuBefore;
+  const cpu = processCpuSeconds(pid) - cpuBefore;
   return {
     requests: Math.round(result.requests.average),
     p50: result.latency.p50,

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   freePort,
+  processCpuSeconds,
   spawnService,
   stopService,
   waitForReady,
@@ -130,12 +131,6 @@ function pinner(enabled: boolean): (bound: number | undefined, others: (number |
 /** CPU seconds used so far by each measured process. */
 type CpuReader = () => Promise<Record<string, number>>;
 
-function processCpu(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 async function load(
   url: string,
   headers: Record<string, string>,
@@ -231,7 +226,7 @@ function median(runs: Figures[]): Figures {
 function cpuReader(pids: Record<string, number | undefined>, redis: Redis | undefined): CpuReader {
   return async () => {
     const seconds: Record<string, number> = {};
-    for (const [name, pid] of Object.entries(pids)) if (pid) seconds[name] = processCpu(pid);
+    for (const [name, pid] of Object.entries(pids)) if (pid) seconds[name] = processCpuSeconds(pid);
     const own = process.cpuUsage();
     seconds.autocannon = (own.user + own.system) / 1e6;
     if (redis) {
