@@ -195,6 +195,11 @@ function dispatchDirectly(
   };
 }
 
+/** Whether the request has a body with a JSON media type (`application/json`, `application/*+json`). */
+export function isJsonRequest(req: Request): boolean {
+  return Boolean(req.is(['application/json', 'application/*+json']));
+}
+
 /**
  * The kit's JSON body parsing for POST-like requests: 415 unless the body is JSON, problems for parse errors.
  * Mounted for every route after `beforeBodyParser`; exported for `directRoutes` handlers that need it.
@@ -204,8 +209,7 @@ export function jsonBodyParser(limit: number): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.method === 'DELETE')
       return next();
-    if (!req.is(['application/json', 'application/*+json']))
-      return next(new AppError('UNSUPPORTED_MEDIA_TYPE'));
+    if (!isJsonRequest(req)) return next(new AppError('UNSUPPORTED_MEDIA_TYPE'));
     parse(req, res, next);
   };
 }

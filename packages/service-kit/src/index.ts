@@ -20,6 +20,7 @@ export {
   createServiceApp,
   postRoute,
   jsonBodyParser,
+  isJsonRequest,
   errorHandler,
   type ServiceAppOptions,
   type ServiceBase,

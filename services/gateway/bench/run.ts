@@ -111,11 +111,10 @@ interface Figures {
  */
 function pinner(enabled: boolean): (bound: number | undefined, others: (number | undefined)[]) => boolean {
   const cpus = availableParallelism();
-  const usable = enabled && process.platform === 'linux' && cpus >= 2;
   const set = (pid: number | undefined, list: string) => {
     if (pid) execFileSync('taskset', ['-a', '-p', '-c', list, String(pid)], { stdio: 'ignore' });
   };
-  let working = usable;
+  let working = enabled && process.platform === 'linux' && cpus >= 2;
   return (bound, others) => {
     if (!working) return false;
     try {

@@ -1,4 +1,4 @@
-import { AppError, requestContext } from '@spam-check/service-kit';
+import { AppError, isJsonRequest, requestContext } from '@spam-check/service-kit';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import qs from 'qs';
 import { sendOAuthError } from './oauth-errors';
@@ -131,7 +131,7 @@ export function formBody(limitBytes: number, options: { allowJson?: boolean } = 
       return;
     }
     const isForm = Boolean(req.is('application/x-www-form-urlencoded'));
-    const isJson = !isForm && Boolean(req.is(['application/json', 'application/*+json']));
+    const isJson = !isForm && isJsonRequest(req);
     if (!isForm && !(isJson && options.allowJson)) {
       sendOAuthError(
         res,

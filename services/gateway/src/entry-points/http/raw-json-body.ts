@@ -1,4 +1,4 @@
-import { AppError } from '@spam-check/service-kit';
+import { AppError, isJsonRequest } from '@spam-check/service-kit';
 import type { RequestHandler, Response } from 'express';
 
 /**
@@ -12,8 +12,7 @@ import type { RequestHandler, Response } from 'express';
  */
 export function rawJsonBody(limit: number): RequestHandler {
   return (req, res, next) => {
-    if (!req.is(['application/json', 'application/*+json']))
-      return next(new AppError('UNSUPPORTED_MEDIA_TYPE'));
+    if (!isJsonRequest(req)) return next(new AppError('UNSUPPORTED_MEDIA_TYPE'));
     if (Number(req.headers['content-length']) > limit) return next(tooLarge(limit));
     const chunks: Buffer[] = [];
     let size = 0;
