@@ -1,28 +1,48 @@
-import { FeatureExtractor, type FeatureSpace, type ModelInput, type SparseVector } from './features';
+import { FeatureExtractor, type FeatureSpace, type ModelInput, type SparseVector } from './extractor';
 
 /**
- * The shipped model: logistic regression over hashed features, weights quantised to Int16.
+ * The shipped model: logistic regression over hashed features, weights quantised to Int16, with a
+ * per-language calibration of its score and a record of what it was trained on, so it can say when a text
+ * is out of its depth.
  * File layout (little-endian): magic `SCTM`, uint32 header length, UTF-8 JSON header, padding to 4 bytes,
- * then one Int16 per bucket. The header carries the feature space, the weight scale, the bias and the
- * metrics measured by the training script.
+ * then one Int16 per bucket.
  */
 export interface ModelHeader {
-  format: 1;
+  format: 2;
   space: FeatureSpace;
   scale: number;
   bias: number;
+  /**
+   * Platt scaling fitted on held-back training data, conservative above 0.5: with
+   * L = slope · margin + intercepts[language], p = σ(L) when L < 0, else σ(topScale[language] · L).
+   */
+  calibration: { slope: number; intercepts: Record<string, number>; topScale: Record<string, number> };
+  /** Languages with enough training data of both labels; other texts are unfamiliar. */
+  languages: string[];
+  /** Share of a text's words that must have a weight for the text to be familiar. */
+  minCoverage: number;
   trainedAt: string;
   metrics?: unknown;
 }
 
+export interface ModelAnswer {
+  /** Calibrated probability that the text is spam, 0..1. */
+  probability: number;
+  /** Share of the text's words the model has a weight for (1 for a text without words). */
+  coverage: number;
+}
+
 export interface TextModel {
   header: ModelHeader;
-  /** Probability that the text is spam, 0..1. */
-  predict(input: ModelInput): number;
-  scoreVector(vector: SparseVector): number;
+  predict(input: ModelInput, language: string | null): ModelAnswer;
+  /** The uncalibrated margin of a feature vector (for the training script). */
+  margin(vector: SparseVector): number;
+  /** The calibrated probability of a margin for a language. */
+  calibrate(margin: number, language: string | null): number;
 }
 
 const MAGIC = 'SCTM';
+export const OTHER_LANGUAGE = 'other';
 
 export function encodeModel(header: ModelHeader, weights: Int16Array): Buffer {
   const json = Buffer.from(JSON.stringify(header), 'utf8');
@@ -40,7 +60,7 @@ export function decodeModel(file: Buffer): { header: ModelHeader; weights: Int16
   if (file.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a text model file (bad magic)');
   const length = file.readUInt32LE(4);
   const header = JSON.parse(file.toString('utf8', 8, 8 + length)) as ModelHeader;
-  if (header.format !== 1) throw new Error(`unsupported text model format ${String(header.format)}`);
+  if (header.format !== 2) throw new Error(`unsupported text model format ${String(header.format)}`);
   const headerEnd = 8 + length;
   const start = headerEnd + ((4 - (headerEnd % 4)) % 4);
   const count = 1 << header.space.bits;
@@ -53,12 +73,26 @@ export function decodeModel(file: Buffer): { header: ModelHeader; weights: Int16
 export function loadModel(file: Buffer): TextModel {
   const { header, weights } = decodeModel(file);
   const extractor = new FeatureExtractor(header.space);
-  const scoreVector = (vector: SparseVector): number => {
+  const known = new Set(header.languages);
+  const { slope, intercepts, topScale } = header.calibration;
+  const margin = (vector: SparseVector): number => {
     let z = header.bias;
     for (let k = 0; k < vector.indices.length; k++) {
       z += (weights[vector.indices[k] as number] as number) * header.scale * (vector.values[k] as number);
     }
-    return 1 / (1 + Math.exp(-z));
+    return z;
   };
-  return { header, scoreVector, predict: (input) => scoreVector(extractor.extract(input)) };
+  const calibrate = (value: number, language: string | null): number => {
+    const key = language !== null && known.has(language) ? language : OTHER_LANGUAGE;
+    const logOdds = slope * value + (intercepts[key] ?? 0);
+    return 1 / (1 + Math.exp(-(logOdds < 0 ? logOdds : (topScale[key] ?? 1) * logOdds)));
+  };
+  const predict = (input: ModelInput, language: string | null): ModelAnswer => {
+    const { vector, wordBuckets } = extractor.extract(input);
+    let weighted = 0;
+    for (const bucket of wordBuckets) if (weights[bucket] !== 0) weighted++;
+    const coverage = wordBuckets.length === 0 ? 1 : weighted / wordBuckets.length;
+    return { probability: calibrate(margin(vector), language), coverage };
+  };
+  return { header, predict, margin, calibrate };
 }

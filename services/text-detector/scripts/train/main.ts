@@ -1,0 +1,200 @@
+/**
+ * Trains the text model and measures it; see the model card in the text detector's README.
+ *
+ * Data: ../shared/data/text/train.jsonl.gz (English) and extra.jsonl.gz (mostly German and French), plus any
+ * `--extra <file>` in the same format (e.g. what `feedback export` writes). Rows in German, French and English
+ * are the model's ground; rows in other languages are never trained on and only scored.
+ * Splits: a held-out 20 % (stratified by source, language and label), and, for each German or French ham
+ * source, a model trained without that source and scored on it. Nothing is trained, calibrated or tuned on a
+ * test part; every figure is the service's verdict (rules + model, LLM off) on texts it never saw.
+ * Then trains on everything and writes model/text-model.bin. Deterministic (fixed seed, single thread).
+ *
+ * Usage: pnpm --filter @spam-check/text-detector train [--data <dir>] [--extra <file>]... [--out <path>]
+ *        [--no-write] [--only held,cimt,...] (evaluate only the splits whose name contains one of these)
+ *        [--set name=value,...] (try another number of RECIPE; the shipped model uses the defaults)
+ */
+import { statSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadServiceConfig } from '../../src/config';
+import { loadLanguageDetector } from '../../src/data-access/language-detector';
+import { createTextChecker } from '../../src/domain/check-text';
+import type { DetectLanguage } from '../../src/domain/language';
+import type { TextModel } from '../../src/domain/model/classifier';
+import { buildDataset, readRows, stratifiedSplit, type Dataset, type Row } from './data';
+import {
+  FIGURES_HEADER,
+  answer,
+  figures,
+  figuresRow,
+  groupBy,
+  reliability,
+  spamPrecision,
+  type Answer,
+} from './metrics';
+import { RECIPE, SPACE, fit, overrideRecipe } from './model';
+
+const REPO_ROOT = resolve(__dirname, '../../../..');
+const SEED = 20261123;
+
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+function allArguments(name: string): string[] {
+  return process.argv.flatMap((value, i) => (process.argv[i - 1] === name ? [value] : []));
+}
+
+function loadRows(): Row[] {
+  const dir = resolve(REPO_ROOT, argument('--data') ?? '../shared/data/text');
+  const english = readRows(resolve(dir, 'train.jsonl.gz')).map((row) => ({ ...row, lang: 'en' }));
+  const extra = readRows(resolve(dir, 'extra.jsonl.gz'));
+  const more = allArguments('--extra').flatMap((path) => readRows(resolve(process.cwd(), path)));
+  return [...english, ...extra, ...more];
+}
+
+const config = loadServiceConfig({});
+
+function checkerFor(model: TextModel, detectLanguage: DetectLanguage) {
+  return createTextChecker({
+    model,
+    detectLanguage,
+    askLlm: undefined,
+    config: {
+      spamThreshold: config.TEXT_SPAM_THRESHOLD,
+      suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
+      llmMode: 'never',
+      llmBand: config.TEXT_LLM_BAND,
+      denyTerms: [],
+    },
+  });
+}
+
+function printFigures(title: string, data: Dataset, answers: Answer[]): void {
+  console.log(`\n### ${title}\n${FIGURES_HEADER}`);
+  for (const [language, group] of groupBy(answers, (a) => data.languages[a.doc] as string))
+    console.log(figuresRow(`**${language}**`, figures(data, group)));
+  for (const [source, group] of groupBy(
+    answers,
+    (a) => `${data.languages[a.doc] as string} ${data.rows[a.doc]?.source as string}`,
+  ))
+    console.log(figuresRow(source, figures(data, group)));
+  const byRules = answers.filter((a) => a.engine === 'rules');
+  const rulesOnHam = byRules.filter((a) => data.labels[a.doc] === 0).length;
+  console.log(`\ndecided by rules alone: ${byRules.length - rulesOnHam} spam, ${rulesOnHam} ham`);
+}
+
+function printCalibration(data: Dataset, answers: Answer[]): Record<string, unknown> {
+  const summary: Record<string, unknown> = {};
+  for (const [language, group] of groupBy(answers, (a) => data.languages[a.doc] as string)) {
+    const { n, precision } = spamPrecision(data, group);
+    summary[language] = { flagged: n, precision: Number(precision.toFixed(4)) };
+    console.log(
+      `\n#### ${language}: ${n} texts at or above the spam threshold, ${(100 * precision).toFixed(2)} % spam`,
+    );
+    console.log(reliability(data, group).join('\n'));
+  }
+  return summary;
+}
+
+/** Diagnostics (TRAIN_DEBUG=1): a sample of the ham that did not get `ham`, and of the missed spam. */
+function printMistakes(data: Dataset, answers: Answer[]): void {
+  const wrong = answers.filter((a) =>
+    data.labels[a.doc] === 1 ? a.verdict !== 'spam' : a.verdict !== 'ham',
+  );
+  for (const [key, group] of groupBy(
+    wrong,
+    (a) => `${data.rows[a.doc]?.source as string} ${data.rows[a.doc]?.label as string}`,
+  )) {
+    console.log(`\n-- ${key}: ${group.length}`);
+    for (const a of group.slice(0, 6)) {
+      const row = data.rows[a.doc] as Row;
+      const text = `${row.title} | ${row.body}`.replace(/\s+/g, ' ').slice(0, 160);
+      console.log(`   ${a.verdict} ${a.score} ${a.reasons.join(' ')} :: ${text}`);
+    }
+  }
+}
+
+/** Point 4 of issue #11: detected language against the data's label, texts of 20+ characters. */
+function printLanguageAccuracy(data: Dataset, docs: number[]): void {
+  const lines: string[] = [];
+  for (const language of RECIPE.languages) {
+    const own = docs.filter((doc) => {
+      const row = data.rows[doc] as Row;
+      return data.languages[doc] === language && `${row.title} ${row.body}`.trim().length >= 20;
+    });
+    const right = own.filter((doc) => data.detected[doc] === language).length;
+    lines.push(`${language} ${((100 * right) / own.length).toFixed(2)} % of ${own.length}`);
+  }
+  console.log(`\nlanguage detection on the held-out texts of 20+ characters: ${lines.join(', ')}`);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  overrideRecipe(argument('--set'));
+  const detectLanguage = await loadLanguageDetector();
+  const data = buildDataset(loadRows(), SPACE, detectLanguage);
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
+  console.log(`loaded ${data.rows.length} texts in ${seconds()} s`);
+
+  const all = data.rows.map((_, doc) => doc);
+  const ground = all.filter((doc) => RECIPE.languages.includes(data.languages[doc] as string));
+  const elsewhere = all.filter((doc) => !RECIPE.languages.includes(data.languages[doc] as string));
+  const hamSources = [
+    ...new Set(
+      ground
+        .filter((doc) => data.labels[doc] === 0 && data.languages[doc] !== 'en')
+        .map((doc) => data.rows[doc]?.source as string),
+    ),
+  ].sort();
+  const held = stratifiedSplit(data, ground, 0.2, SEED);
+  const splits = [
+    { name: 'held-out 20%', ...held },
+    ...hamSources.map((source) => ({
+      name: `without ${source}`,
+      train: ground.filter((doc) => data.rows[doc]?.source !== source),
+      test: ground.filter((doc) => data.rows[doc]?.source === source),
+    })),
+  ];
+  const only = argument('--only')?.split(',');
+  const metrics: Record<string, unknown> = {};
+  for (const split of splits) {
+    if (only && !only.some((part) => split.name.includes(part))) continue;
+    const { model } = fit(data, split.train, SEED, config.TEXT_SPAM_THRESHOLD);
+    const checkText = checkerFor(model, detectLanguage);
+    const answers = await answer(data, split.test, checkText);
+    printFigures(
+      `${split.name} (trained on ${split.train.length}, scored on ${split.test.length}; ${seconds()} s)`,
+      data,
+      answers,
+    );
+    metrics[split.name] = Object.fromEntries(
+      groupBy(answers, (a) => `${data.languages[a.doc] as string} ${data.rows[a.doc]?.source as string}`).map(
+        ([key, group]) => [key, figures(data, group)],
+      ),
+    );
+    if (process.env.TRAIN_DEBUG) printMistakes(data, answers);
+    if (split.name !== 'held-out 20%') continue;
+    printLanguageAccuracy(data, split.test);
+    console.log('\n### calibration on the held-out 20 % (score band, texts, share spam)');
+    metrics.calibration = printCalibration(data, answers);
+    const foreign = await answer(data, elsewhere, checkText);
+    printFigures('languages the model was never trained on (all rows)', data, foreign);
+    if (process.env.TRAIN_DEBUG) printMistakes(data, foreign);
+    const byEngine = groupBy(foreign, (a) => `${a.verdict} by ${a.engine}`);
+    const detectedAs = groupBy(foreign, (a) => String(data.detected[a.doc]));
+    console.log(`\nverdicts there: ${byEngine.map(([key, group]) => `${key} ${group.length}`).join(', ')}`);
+    console.log(`detected as: ${detectedAs.map(([key, group]) => `${key} ${group.length}`).join(', ')}`);
+  }
+
+  if (process.argv.includes('--no-write')) {
+    console.log(`\ndone in ${seconds()} s`);
+    return;
+  }
+  const final = fit(data, ground, SEED, config.TEXT_SPAM_THRESHOLD);
+  const outPath = resolve(__dirname, '../..', argument('--out') ?? 'model/text-model.bin');
+  writeFileSync(outPath, final.write(metrics));
+  console.log(`\nwrote ${outPath} (${statSync(outPath).size} bytes) in ${seconds()} s`);
+}
+
+void main();

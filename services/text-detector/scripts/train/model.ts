@@ -1,0 +1,276 @@
+import {
+  OTHER_LANGUAGE,
+  encodeModel,
+  loadModel,
+  type ModelHeader,
+  type TextModel,
+} from '../../src/domain/model/classifier';
+import type { FeatureSpace } from '../../src/domain/model/extractor';
+import { mulberry32, shuffle, stratifiedFolds, type Dataset } from './data';
+
+/** The training recipe of the shipped model; every number here is what the model card describes. */
+export const SPACE: FeatureSpace = {
+  bits: 20,
+  wordNorm: 1,
+  charNorm: 0.5,
+  shapeNorm: 0.5,
+  cueNorm: 1,
+  charMax: 4,
+  charLimit: 1000,
+  textLimit: 4000,
+};
+export const RECIPE = {
+  epochs: 6,
+  learningRate: 0.4,
+  l2: 2e-7,
+  /** Sample weight 1 / (size of the row's (source group, language, label) cell) ^ balance. */
+  balance: 0.5,
+  /** A feature is kept when it occurs in at least vocabDocs documents of each of vocabGroups groups. */
+  vocabGroups: 2,
+  vocabDocs: 3,
+  /**
+   * Cross-fitting: one model per fold of the training rows, trained on the other folds; the calibration is
+   * fitted on each row's margin from the model that did not see it, and the shipped weights are the mean of
+   * the fold models (a linear model again).
+   */
+  folds: 3,
+  /**
+   * Share of spam the calibration demands, on those out-of-fold margins, among the texts of each language
+   * at or above the spam threshold (see fitCalibration).
+   */
+  spamPrecision: 0.995,
+  /** Languages with both labels in the data: texts in these are the model's own ground. */
+  languages: ['en', 'de', 'fr'],
+  /** Share of a text's words that need a weight for the text to be familiar. */
+  minCoverage: 0.5,
+};
+
+/** `--set name=value,...` of the training command: an experiment with other numbers of the recipe. */
+export function overrideRecipe(pairs: string | undefined): void {
+  for (const pair of (pairs ?? '').split(',').filter(Boolean)) {
+    const [name, value] = pair.split('=');
+    const numeric = Number(value);
+    if (
+      !name ||
+      !(name in RECIPE) ||
+      typeof RECIPE[name as keyof typeof RECIPE] !== 'number' ||
+      Number.isNaN(numeric)
+    )
+      throw new Error(`bad --set ${pair}: not a number of RECIPE`);
+    (RECIPE as Record<string, unknown>)[name] = numeric;
+  }
+}
+
+interface LinearModel {
+  weights: Float32Array;
+  bias: number;
+}
+
+const cellOf = (data: Dataset, doc: number) =>
+  `${data.groups[doc] as string}:${data.languages[doc] as string}:${data.labels[doc] as number}`;
+
+/** Sample weights against the imbalance of (source group, language, label) cells, mean 1. */
+function sampleWeights(data: Dataset, docs: number[]): Float32Array {
+  const counts = new Map<string, number>();
+  for (const doc of docs) counts.set(cellOf(data, doc), (counts.get(cellOf(data, doc)) ?? 0) + 1);
+  const raw = docs.map((doc) => 1 / Math.pow(counts.get(cellOf(data, doc)) ?? 1, RECIPE.balance));
+  const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
+  return Float32Array.from(raw, (w) => w / mean);
+}
+
+/**
+ * The kept vocabulary: features seen (in at least vocabDocs documents) in at least vocabGroups different
+ * source groups, so the model cannot lean on one corpus's artefacts (names, footers, shorthand).
+ */
+function vocabulary(data: Dataset, docs: number[]): Uint8Array {
+  const size = 1 << SPACE.bits;
+  const groups = [...new Set(docs.map((doc) => data.groups[doc] as string))].sort();
+  const seenIn = new Uint8Array(size);
+  const perGroup = new Uint16Array(size);
+  for (const group of groups) {
+    perGroup.fill(0);
+    for (const doc of docs) {
+      if (data.groups[doc] !== group) continue;
+      for (let p = data.offsets[doc] as number; p < (data.offsets[doc + 1] as number); p++) {
+        const index = data.indices[p] as number;
+        if (perGroup[index] !== 65535) perGroup[index] = (perGroup[index] as number) + 1;
+      }
+    }
+    for (let i = 0; i < size; i++)
+      if ((perGroup[i] as number) >= RECIPE.vocabDocs) seenIn[i] = (seenIn[i] as number) + 1;
+  }
+  return Uint8Array.from(seenIn, (n) => (n >= RECIPE.vocabGroups ? 1 : 0));
+}
+
+/** Logistic regression, AdaGrad, L2 on the touched coordinates, seeded shuffling. */
+function trainLogistic(data: Dataset, docs: number[], seed: number): LinearModel {
+  const keep = vocabulary(data, docs);
+  const size = 1 << SPACE.bits;
+  const weights = new Float32Array(size);
+  const squares = new Float32Array(size).fill(1e-6);
+  let bias = 0;
+  let biasSquare = 1e-6;
+  const weightOf = sampleWeights(data, docs);
+  const order = docs.map((_, k) => k);
+  const random = mulberry32(seed);
+  for (let epoch = 0; epoch < RECIPE.epochs; epoch++) {
+    shuffle(order, random);
+    for (const k of order) {
+      const doc = docs[k] as number;
+      const from = data.offsets[doc] as number;
+      const to = data.offsets[doc + 1] as number;
+      let z = bias;
+      for (let p = from; p < to; p++)
+        z += (weights[data.indices[p] as number] as number) * (data.values[p] as number);
+      const error = (1 / (1 + Math.exp(-z)) - (data.labels[doc] as number)) * (weightOf[k] as number);
+      for (let p = from; p < to; p++) {
+        const index = data.indices[p] as number;
+        if (keep[index] === 0) continue;
+        const w = weights[index] as number;
+        const gradient = error * (data.values[p] as number) + RECIPE.l2 * w;
+        const g2 = (squares[index] as number) + gradient * gradient;
+        squares[index] = g2;
+        weights[index] = w - (RECIPE.learningRate * gradient) / Math.sqrt(g2);
+      }
+      biasSquare += error * error;
+      bias -= (RECIPE.learningRate * error) / Math.sqrt(biasSquare);
+    }
+  }
+  return { weights, bias };
+}
+
+function quantise(model: LinearModel): { weights: Int16Array; scale: number } {
+  let max = 0;
+  for (const w of model.weights) max = Math.max(max, Math.abs(w));
+  const scale = max / 32767 || 1;
+  return { weights: Int16Array.from(model.weights, (w) => Math.round(w / scale)), scale };
+}
+
+export const calibrationLanguage = (language: string | null): string =>
+  language !== null && RECIPE.languages.includes(language) ? language : OTHER_LANGUAGE;
+
+/**
+ * Platt scaling with one slope and one intercept per language (the detected one, as at check time),
+ * fitted by gradient descent on the log loss of held-back rows, unweighted: each language's own base rate
+ * of spam is part of what the score means. Then made conservative above 0.5 (see spamPrecision).
+ */
+function fitCalibration(
+  data: Dataset,
+  docs: number[],
+  margins: Float64Array,
+  spamThreshold: number,
+): ModelHeader['calibration'] {
+  const names = [...RECIPE.languages, OTHER_LANGUAGE];
+  const languageOf = Int32Array.from(docs, (doc) =>
+    names.indexOf(calibrationLanguage(data.detected[doc] as string | null)),
+  );
+  let slope = 1;
+  const intercepts = new Float64Array(names.length);
+  const counts = new Float64Array(names.length);
+  for (const l of languageOf) counts[l] = (counts[l] as number) + 1;
+  for (let step = 0; step < 3000; step++) {
+    let gSlope = 0;
+    const gIntercepts = new Float64Array(names.length);
+    docs.forEach((doc, k) => {
+      const l = languageOf[k] as number;
+      const m = margins[k] as number;
+      const error =
+        1 / (1 + Math.exp(-(slope * m + (intercepts[l] as number)))) - (data.labels[doc] as number);
+      gSlope += error * m;
+      gIntercepts[l] = (gIntercepts[l] as number) + error;
+    });
+    slope -= (0.5 * gSlope) / docs.length;
+    for (let l = 0; l < names.length; l++)
+      if ((counts[l] as number) > 0)
+        intercepts[l] =
+          (intercepts[l] as number) - (0.5 * (gIntercepts[l] as number)) / (counts[l] as number);
+  }
+  // Conservative at the top: above 0.5 a language's log-odds are scaled by topScale ≤ 1, lowered until the
+  // texts at or above the spam threshold are spamPrecision spam. What is flagged (≥ 0.5) does not change;
+  // only fewer texts reach `spam` from the local stages (the unsure ones go to the LLM).
+  const logit = (p: number) => Math.log(p / (1 - p));
+  const topScale = new Float64Array(names.length).fill(1);
+  for (let l = 0; l < names.length; l++) {
+    for (; (topScale[l] as number) > 0.05; topScale[l] = (topScale[l] as number) * 0.95) {
+      let flagged = 0;
+      let spam = 0;
+      docs.forEach((doc, k) => {
+        if (languageOf[k] !== l) return;
+        if (
+          (topScale[l] as number) * (slope * (margins[k] as number) + (intercepts[l] as number)) <
+          logit(spamThreshold)
+        )
+          return;
+        flagged++;
+        spam += data.labels[doc] as number;
+      });
+      if (flagged === 0 || spam >= RECIPE.spamPrecision * flagged) break;
+    }
+  }
+  const byName = (values: Float64Array) =>
+    Object.fromEntries(names.map((name, l) => [name, values[l] as number]));
+  return { slope, intercepts: byName(intercepts), topScale: byName(topScale) };
+}
+
+function toModel(linear: LinearModel, calibration: ModelHeader['calibration'], metrics?: unknown) {
+  const { weights, scale } = quantise(linear);
+  const header: ModelHeader = {
+    format: 2,
+    space: SPACE,
+    scale,
+    bias: linear.bias,
+    calibration,
+    languages: RECIPE.languages,
+    minCoverage: RECIPE.minCoverage,
+    trainedAt: 'deterministic',
+    ...(metrics === undefined ? {} : { metrics }),
+  };
+  const file = encodeModel(header, weights);
+  return { file, model: loadModel(file) };
+}
+
+export interface Fitted {
+  model: TextModel;
+  /** The model file; its header's metrics are filled in by the caller for the shipped model. */
+  write(metrics?: unknown): Buffer;
+}
+
+/**
+ * Cross-fitted training (RECIPE.folds) and calibration on the out-of-fold margins; returns the model as the
+ * service loads it (quantised, from its file bytes).
+ */
+export function fit(data: Dataset, docs: number[], seed: number, spamThreshold: number): Fitted {
+  const folds = stratifiedFolds(data, docs, RECIPE.folds, seed + 1);
+  const size = 1 << SPACE.bits;
+  const mean: LinearModel = { weights: new Float32Array(size), bias: 0 };
+  const outOfFold: number[] = [];
+  const margins: number[] = [];
+  folds.forEach((fold, f) => {
+    const inFold = new Set(fold);
+    const linear = trainLogistic(
+      data,
+      docs.filter((doc) => !inFold.has(doc)),
+      seed + f,
+    );
+    for (const doc of fold) {
+      const { indices, values } = vectorOf(data, doc);
+      let z = linear.bias;
+      for (let p = 0; p < indices.length; p++)
+        z += (linear.weights[indices[p] as number] as number) * (values[p] as number);
+      outOfFold.push(doc);
+      margins.push(z);
+    }
+    for (let i = 0; i < size; i++)
+      mean.weights[i] = (mean.weights[i] as number) + (linear.weights[i] as number) / folds.length;
+    mean.bias += linear.bias / folds.length;
+  });
+  const calibration = fitCalibration(data, outOfFold, Float64Array.from(margins), spamThreshold);
+  const { model } = toModel(mean, calibration);
+  return { model, write: (metrics) => toModel(mean, calibration, metrics).file };
+}
+
+export function vectorOf(data: Dataset, doc: number) {
+  const from = data.offsets[doc] as number;
+  const to = data.offsets[doc + 1] as number;
+  return { indices: data.indices.subarray(from, to), values: data.values.subarray(from, to) };
+}
