@@ -9,6 +9,13 @@ module.exports = {
       '@swc/jest',
       { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
     ],
+    // eld (the text detector's language detector) is published as ES modules with an `import`-only export
+    // map; jest runs CommonJS, so its files are compiled like ours and its entry is mapped by path.
+    '/eld/src/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/eld@[^/]+/node_modules/)?eld/)'],
+  moduleNameMapper: {
+    '^eld/(small)$': '<rootDir>/services/text-detector/node_modules/eld/src/entries/static.$1.js',
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,

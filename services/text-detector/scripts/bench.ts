@@ -3,21 +3,13 @@
  * for a 2 KB text, then the CPU time of the inputs at the limits. Bounded to about 15 s.
  * Usage: pnpm --filter @spam-check/text-detector bench
  */
-import { createTextChecker } from '../src/domain/check-text';
-import { readModelFile } from '../src/data-access/model-file';
+import { createLogger, createMetrics } from '@spam-check/service-kit';
+import { loadServiceConfig } from '../src/config';
+import { buildDependencies } from '../src/dependencies';
+import type { CheckText } from '../src/domain/check-text';
 import { LIMIT_INPUTS, repeatTo, type LimitInput } from './limit-inputs';
 
-const checkText = createTextChecker({
-  model: readModelFile(),
-  askLlm: undefined,
-  config: {
-    spamThreshold: 0.8,
-    suspiciousThreshold: 0.5,
-    llmMode: 'never',
-    llmBand: [0.3, 0.8],
-    denyTerms: ['forbidden'],
-  },
-});
+let checkText: CheckText;
 
 const PARAGRAPH =
   'Hello everyone, I wanted to share a few thoughts about the new release. The installer works fine on my ' +
@@ -72,6 +64,13 @@ async function limits(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const config = loadServiceConfig({
+    LOG_LEVEL: 'silent',
+    TEXT_LLM_MODE: 'never',
+    TEXT_DENY_TERMS: 'forbidden',
+  });
+  const logger = createLogger({ service: 'text-detector-bench', level: 'silent' });
+  ({ checkText } = await buildDependencies(config, logger, createMetrics('text-detector')));
   await throughput(8);
   await limits();
 }

@@ -4,6 +4,7 @@ import type { ServiceConfig } from './config';
 import { createTextChecker, type CheckText } from './domain/check-text';
 import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cache';
 import { createLlmClient } from './data-access/llm-client';
+import { loadLanguageDetector } from './data-access/language-detector';
 import { readModelFile } from './data-access/model-file';
 
 export interface TextDetectorDeps {
@@ -32,12 +33,17 @@ export function embeddedDefaults(config: ServiceConfig): string[] {
   return defaults;
 }
 
-export function buildDependencies(config: ServiceConfig, logger: Logger, metrics: Metrics): TextDetectorDeps {
+export async function buildDependencies(
+  config: ServiceConfig,
+  logger: Logger,
+  metrics: Metrics,
+): Promise<TextDetectorDeps> {
   const defaults = embeddedDefaults(config);
   if (config.NODE_ENV === 'production' && defaults.length > 0) throw new ConfigError(defaults);
   for (const warning of defaults) logger.warn(warning);
 
   const model = readModelFile(config.TEXT_MODEL_PATH);
+  const detectLanguage = await loadLanguageDetector();
   const checks: TextDetectorDeps['checks'] = {};
   const closers: Closer[] = [];
   let askLlm: Parameters<typeof createTextChecker>[0]['askLlm'];
@@ -65,6 +71,7 @@ export function buildDependencies(config: ServiceConfig, logger: Logger, metrics
   }
   const checkText = createTextChecker({
     model,
+    detectLanguage,
     askLlm,
     config: {
       spamThreshold: config.TEXT_SPAM_THRESHOLD,

@@ -8,7 +8,7 @@ runService({
   name: 'text-detector',
   loadConfig: () => loadServiceConfig(),
   start: async ({ config, logger, metrics }) => {
-    const { checkText, checks, closers } = buildDependencies(config, logger, metrics);
+    const { checkText, checks, closers } = await buildDependencies(config, logger, metrics);
     const readiness = createReadiness(checks);
     const consumers: Record<string, Consumer> = {};
     if (config.AMQP_URL)

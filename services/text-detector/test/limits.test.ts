@@ -1,6 +1,8 @@
 import { textResultSchema } from '@spam-check/contracts';
-import { createTextChecker, type CheckText } from '../src/domain/check-text';
-import { readModelFile } from '../src/data-access/model-file';
+import { createLogger, createMetrics } from '@spam-check/service-kit';
+import { loadServiceConfig } from '../src/config';
+import { buildDependencies } from '../src/dependencies';
+import type { CheckText } from '../src/domain/check-text';
 import { LIMIT_INPUTS } from '../scripts/limit-inputs';
 
 /**
@@ -9,18 +11,14 @@ import { LIMIT_INPUTS } from '../scripts/limit-inputs';
  */
 describe('inputs at the limits', () => {
   let checkText: CheckText;
-  beforeAll(() => {
-    checkText = createTextChecker({
-      model: readModelFile(),
-      askLlm: undefined,
-      config: {
-        spamThreshold: 0.8,
-        suspiciousThreshold: 0.5,
-        llmMode: 'never',
-        llmBand: [0.3, 0.8],
-        denyTerms: ['x-deny'],
-      },
+  beforeAll(async () => {
+    const config = loadServiceConfig({
+      LOG_LEVEL: 'silent',
+      TEXT_LLM_MODE: 'never',
+      TEXT_DENY_TERMS: 'x-deny',
     });
+    const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
+    ({ checkText } = await buildDependencies(config, logger, createMetrics('text-detector')));
   });
 
   it.each(LIMIT_INPUTS)(

@@ -16,7 +16,7 @@ describe('the RPC entry point (RabbitMQ, same domain function as HTTP)', () => {
 
   beforeAll(async () => {
     const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never', TEXT_RPC_QUEUE: queue });
-    const { checkText } = buildDependencies(config, logger, createMetrics('text-detector'));
+    const { checkText } = await buildDependencies(config, logger, createMetrics('text-detector'));
     server = startRpcConsumer({
       url: amqpUrl(),
       queue: config.TEXT_RPC_QUEUE,

@@ -52,6 +52,11 @@ export const TEXT_REASONS = {
     de: 'Das statistische Modell stuft den Text als legitim ein (Spam-Wahrscheinlichkeit {probability}).',
     fr: 'Le modèle statistique classe le texte comme légitime (probabilité de spam {probability}).',
   },
+  TEXT_MODEL_UNFAMILIAR: {
+    en: 'The text is in a language or form the statistical model was not trained on, so the model alone does not decide spam.',
+    de: 'Der Text ist in einer Sprache oder Form, auf die das statistische Modell nicht trainiert wurde; das Modell allein entscheidet daher nicht auf Spam.',
+    fr: "Le texte est dans une langue ou une forme sur laquelle le modèle statistique n'a pas été entraîné ; le modèle seul ne conclut donc pas au spam.",
+  },
   TEXT_LLM_SPAM: {
     en: 'The language model rates the text as spam: {reason}',
     de: 'Das Sprachmodell stuft den Text als Spam ein: {reason}',

@@ -22,7 +22,7 @@ export interface LlmClientOptions {
   logger: Logger;
 }
 
-const PROMPT_VERSION = 1;
+const PROMPT_VERSION = 2;
 const SYSTEM_PROMPT = [
   'You are the last stage of a spam filter for user-generated content (posts, comments, classified ads)',
   'on a multilingual website (German, French, English and others). Decide whether the text is spam:',
@@ -34,6 +34,23 @@ const SYSTEM_PROMPT = [
   '"phishing", "scam", "adult", "seo", "contact_elsewhere"; empty for legitimate text) and reason',
   '(one short sentence in English).',
 ].join(' ');
+
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/**
+ * The site's side of the question: the text's language, and that the verdict must fit a website in that
+ * language (its norms of tone, its ordinary topics), not an English-language one.
+ */
+export function languageInstruction(language: string | null): string {
+  if (language === null)
+    return 'The language of the text could not be detected; judge it by its content, whatever its language.';
+  const name = LANGUAGE_NAMES.of(language) ?? language;
+  return [
+    `The text is written in ${name} (${language}). Judge it as the moderator of a ${name}-language website`,
+    `would: ordinary ${name} posts, colloquial or regional ${name}, and topics usual for ${name}-speaking`,
+    'readers are not spam; spam in this language is judged by the same criteria as in any other.',
+  ].join(' ');
+}
 
 const RESPONSE_FORMAT = {
   type: 'json_schema' as const,
@@ -49,7 +66,12 @@ function userMessage(question: LlmQuestion): string {
     question.body.length > LLM_BODY_LIMIT
       ? `${question.body.slice(0, LLM_BODY_LIMIT)}\n[... ${question.body.length - LLM_BODY_LIMIT} more characters cut]`
       : question.body;
-  return JSON.stringify({ title: question.title, sub_title: question.subTitle, body });
+  return JSON.stringify({
+    language: question.language,
+    title: question.title,
+    sub_title: question.subTitle,
+    body,
+  });
 }
 
 function failureOf(error: unknown, elapsedMs: number, timeoutMs: number): LlmFailure {
@@ -113,6 +135,7 @@ export function createLlmClient(options: LlmClientOptions): AskLlm {
         temperature: 0,
         messages: [
           { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'system', content: languageInstruction(question.language) },
           { role: 'user', content },
         ],
         response_format: RESPONSE_FORMAT,

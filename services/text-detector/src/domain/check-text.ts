@@ -1,18 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { reasonMessage, type Language, type ReasonParams, type TextResult } from '@spam-check/contracts';
-import { detectLanguage } from './language';
+import type { DetectLanguage } from './language';
 import type { AskLlm, LlmOutcome } from './llm';
 import type { TextModel } from './model/classifier';
+import type { ModelInput } from './model/extractor';
+import { unfamiliarity } from './model/familiarity';
 import { normaliseText } from './normalise';
-import { RULES, RULE_TEXT_LIMIT, denyListed, fixtureVerdict, type RuleFinding } from './rules';
+import { denyListed, fixtureVerdict, runRules, type RuleFinding } from './rules';
 
 /**
  * The text verdict, one function behind the HTTP and the RPC entry point. A cascade, cheapest first:
  * 1. normalisation; the operator deny list, then the test fixtures, decide alone;
- * 2. rule signals; when they are decisive on their own (combined weight >= RULES_DECISIVE) they decide;
- * 3. the local model, combined with the rule evidence into one score;
- * 4. the LLM, only when the local score falls in the configured band (or always / never); its answer
- *    decides. When it was wanted but could not answer, the local score stands and `degraded` is true.
+ * 2. rule signals (links, shorteners, obfuscation, contact elsewhere, shouting, repetition), reported as
+ *    reasons and handed to the model as features: how much each is worth was learnt with the words;
+ * 3. the local model, whose calibrated probability is the local score; on a text outside the model's own
+ *    ground (language, vocabulary, form: ./model/familiarity.ts) that score stays below `spam`;
+ * 4. the LLM, when the local score falls in the configured band or the text is unfamiliar (or always /
+ *    never); its answer decides. When it was wanted but could not answer, the local score stands and
+ *    `degraded` is true.
  */
 
 export type LlmMode = 'band' | 'always' | 'never';
@@ -28,6 +33,7 @@ export interface CascadeConfig {
 
 export interface CascadeDeps {
   model: TextModel;
+  detectLanguage: DetectLanguage;
   /** Absent when no LLM is configured. */
   askLlm: AskLlm | undefined;
   config: CascadeConfig;
@@ -44,8 +50,24 @@ export interface CheckTextInput {
 export type TextCheck = Omit<TextResult, 'duration_ms'>;
 export type CheckText = (input: CheckTextInput) => Promise<TextCheck>;
 
-const RULES_DECISIVE = 0.9;
+/** Scores are rounded to this step; an unfamiliar text's local score stays one step below `spam`. */
+const SCORE_STEP = 0.0001;
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
+
+/**
+ * What the model reads of a normalised text: title and subtitle as its title, the body as its body, and the
+ * rule findings.
+ */
+export function modelInput(
+  normalised: { title: string; subTitle: string; body: string },
+  findings: readonly RuleFinding[],
+): ModelInput {
+  return {
+    title: [normalised.title, normalised.subTitle].filter(Boolean).join(' '),
+    body: normalised.body,
+    findings,
+  };
+}
 
 interface Reason {
   code: RuleFinding['code'];
@@ -59,15 +81,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
 
   return async (input) => {
     const normalised = normaliseText(input);
-    const text = normalised.text.slice(0, RULE_TEXT_LIMIT);
-    const lower = text.toLowerCase();
-    const ruleInput = {
-      text,
-      lower,
-      invisibleCharacters: normalised.invisibleCharacters,
-      lookAlikeCharacters: normalised.lookAlikeCharacters,
-    };
-    const findings: RuleFinding[] = [];
+    const { text, lower, findings, signals: ruleSignals, score: ruleScore } = runRules(normalised);
     const signals: TextResult['signals'] = {
       links: 0,
       link_density: 0,
@@ -75,13 +89,9 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       uppercase_ratio: 0,
       length: normalised.text.length,
       html_tags: normalised.htmlTags,
+      ...ruleSignals,
     };
-    for (const rule of RULES) {
-      const outcome = rule(ruleInput);
-      findings.push(...outcome.findings);
-      Object.assign(signals, outcome.signals);
-    }
-    const language = detectLanguage(text);
+    const language = deps.detectLanguage(text);
 
     const finish = (
       score: number,
@@ -117,17 +127,21 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       return finish(fixture === 'spam' ? 1 : 0, 'rules', [{ code: 'TEXT_TEST_FIXTURE', weight: 1 }]);
     }
 
-    const ruleScore = 1 - findings.reduce((rest, finding) => rest * (1 - finding.weight), 1);
     signals.rule_score = round(ruleScore);
     const byWeight = [...findings].sort((a, b) => b.weight - a.weight);
-    if (ruleScore >= RULES_DECISIVE) return finish(ruleScore, 'rules', byWeight);
 
-    const probability = deps.model.predict({
-      title: [normalised.title, normalised.subTitle].filter(Boolean).join(' '),
-      body: normalised.body,
-    });
+    const { probability, coverage } = deps.model.predict(modelInput(normalised, findings), language);
     signals.model_probability = round(probability);
-    const localScore = 1 - (1 - probability) * (1 - ruleScore);
+    signals.model_coverage = round(coverage);
+    const unfamiliar = unfamiliarity(text, language, coverage, deps.model.header);
+    // The model weighs the rule findings itself (they are features of it), so its probability is the score.
+    let localScore = probability;
+    const unfamiliarReasons: Reason[] = [];
+    if (unfamiliar !== undefined) {
+      signals.model_unfamiliar = unfamiliar;
+      localScore = Math.min(localScore, config.spamThreshold - SCORE_STEP);
+      unfamiliarReasons.push({ code: 'TEXT_MODEL_UNFAMILIAR', weight: 0 });
+    }
     const modelReason: Reason =
       probability >= 0.5
         ? { code: 'TEXT_MODEL_SPAM', weight: probability, params: { probability: probability.toFixed(2) } }
@@ -136,15 +150,21 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
             weight: 1 - probability,
             params: { probability: probability.toFixed(2) },
           };
-    const localReasons = [...byWeight, modelReason];
+    const localReasons = [...byWeight, modelReason, ...unfamiliarReasons];
 
     const wanted =
       config.llmMode === 'always' ||
-      (config.llmMode === 'band' && localScore >= config.llmBand[0] && localScore < config.llmBand[1]);
+      (config.llmMode === 'band' &&
+        (unfamiliar !== undefined || (localScore >= config.llmBand[0] && localScore < config.llmBand[1])));
     if (!wanted) return finish(localScore, 'model', localReasons);
 
     const outcome: LlmOutcome = deps.askLlm
-      ? await deps.askLlm({ title: normalised.title, subTitle: normalised.subTitle, body: normalised.body })
+      ? await deps.askLlm({
+          title: normalised.title,
+          subTitle: normalised.subTitle,
+          body: normalised.body,
+          language,
+        })
       : { ok: false, failure: 'not_configured' };
     if (!outcome.ok) {
       signals.llm = outcome.failure;

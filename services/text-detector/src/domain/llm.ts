@@ -18,6 +18,8 @@ export interface LlmQuestion {
   title: string;
   subTitle: string;
   body: string;
+  /** The detected language (ISO 639-1), or null; the LLM judges the text for a website in it. */
+  language: string | null;
 }
 
 /** The LLM stage as the domain sees it; implemented in data-access (OpenAI SDK plus cache). */
