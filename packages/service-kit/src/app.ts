@@ -8,6 +8,7 @@ import express, {
   type Response,
 } from 'express';
 import type { Logger } from 'pino';
+import { jsonBodyParser } from './body';
 import { requestContext, type RequestContext } from './context';
 import { AppError, isAppError } from './errors';
 import { pickLanguage } from './language';
@@ -195,45 +196,17 @@ function dispatchDirectly(
   };
 }
 
-/** Whether the request has a body with a JSON media type (`application/json`, `application/*+json`). */
-export function isJsonRequest(req: Request): boolean {
-  return Boolean(req.is(['application/json', 'application/*+json']));
-}
-
-/**
- * The kit's JSON body parsing for POST-like requests: 415 unless the body is JSON, problems for parse errors.
- * Mounted for every route after `beforeBodyParser`; exported for `directRoutes` handlers that need it.
- */
-export function jsonBodyParser(limit: number): RequestHandler {
-  const parse = express.json({ limit, type: () => true, strict: false });
-  return (req, res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.method === 'DELETE')
-      return next();
-    if (!isJsonRequest(req)) return next(new AppError('UNSUPPORTED_MEDIA_TYPE'));
-    parse(req, res, next);
-  };
-}
-
-interface BodyParserError {
-  type?: string;
-  status?: number;
-}
-
 function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
-  const type = (error as BodyParserError | undefined)?.type;
-  if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON', { cause: error });
-  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', { cause: error });
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-    return new AppError('UNSUPPORTED_MEDIA_TYPE', { cause: error });
-  if (type === 'request.aborted')
-    return new AppError('VALIDATION_FAILED', { cause: error, internal: 'client aborted' });
   return new AppError('INTERNAL_ERROR', { cause: error });
 }
 
 /** The single place where errors become HTTP problems; nothing internal leaves the service. */
-export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
   if (res.headersSent) return next(error);
+  // Refused before its body arrived (401, 413, 415...): close the connection after the answer instead of
+  // keeping it alive, which would wait for the rest of the body, however slowly it comes.
+  if (!req.complete) res.setHeader('Connection', 'close');
   const appError = toAppError(error);
   const context = requestContext(res);
   const problem = buildProblem(appError.code, context.language, context.requestId, appError.errors);

@@ -1,3 +1,4 @@
+import type { Language } from '@spam-check/contracts';
 import type { Express } from 'express';
 import { ConfigError } from './config';
 import { createLogger, type Logger } from './logger';
@@ -8,7 +9,11 @@ import { registerShutdown, serve, type Closer } from './serve';
 export interface RunnableConfig {
   LOG_LEVEL: string;
   HOST: string;
+  DEFAULT_LANGUAGE: Language;
   SHUTDOWN_TIMEOUT_MS: number;
+  HEADERS_TIMEOUT_MS: number;
+  REQUEST_TIMEOUT_MS: number;
+  KEEP_ALIVE_TIMEOUT_MS: number;
   port: number;
 }
 
@@ -56,6 +61,12 @@ export function runService<C extends RunnableConfig>(spec: {
       logger,
       readiness,
       closers: [...consumerClosers, ...closers],
+      timeouts: {
+        headersMs: config.HEADERS_TIMEOUT_MS,
+        requestMs: config.REQUEST_TIMEOUT_MS,
+        keepAliveMs: config.KEEP_ALIVE_TIMEOUT_MS,
+      },
+      language: config.DEFAULT_LANGUAGE,
     });
     registerShutdown(service, logger, config.SHUTDOWN_TIMEOUT_MS);
   };

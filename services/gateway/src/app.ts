@@ -7,6 +7,7 @@ import {
   jsonBodyParser,
   parseBody,
   postRoute,
+  rawJsonBody,
   type ServiceBase,
 } from '@spam-check/service-kit';
 import type { Express, RequestHandler } from 'express';
@@ -21,7 +22,6 @@ import { mountDocs } from './entry-points/http/docs';
 import { hybridCheck } from './entry-points/http/hybrid-check';
 import { languagePrefixRewriter } from './entry-points/http/language-prefix';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
-import { rawJsonBody } from './entry-points/http/raw-json-body';
 import { rateLimit } from './entry-points/http/rate-limit';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
