@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import {
   freePort,
@@ -18,6 +19,27 @@ import {
   textResult,
   type Running,
 } from './support/servers';
+
+/** A POST with headers fetch would refuse to send (Connection, Keep-Alive, TE, Upgrade, ...). */
+function rawPost(
+  baseUrl: string,
+  path: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${baseUrl}${path}`,
+      { method: 'POST', headers, agent: false },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
 
 describe('gateway routing, language prefixes and request checks', () => {
   let auth: Running;
@@ -190,6 +212,41 @@ describe('gateway routing, language prefixes and request checks', () => {
     expect(seen.body).toBe('{"email":"","unknown_field":"dropped"}');
   });
 
+  it('when a client sends hop-by-hop headers, none reaches the detector, nor any header its Connection names', async () => {
+    const answer = await rawPost(
+      gateway.url,
+      '/api/v1/spam/mail',
+      JSON.stringify({ email: 'a@example.org' }),
+      {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        Connection: 'keep-alive, X-Hop-Secret',
+        'X-Hop-Secret': 'for the first hop only',
+        'Keep-Alive': 'timeout=5',
+        TE: 'trailers',
+        Trailer: 'X-Checksum',
+        Upgrade: 'h2c',
+        'Proxy-Authorization': 'Basic cHJveHk6c2VjcmV0',
+        'Proxy-Connection': 'keep-alive',
+        'X-Kept': 'end to end',
+      },
+    );
+    expect(answer.status).toBe(200);
+    const seen = email.requests.at(-1)!.headers;
+    for (const name of [
+      'x-hop-secret',
+      'keep-alive',
+      'te',
+      'trailer',
+      'upgrade',
+      'proxy-authorization',
+      'proxy-connection',
+    ])
+      expect(seen[name]).toBeUndefined();
+    expect(seen.connection ?? '').not.toMatch(/x-hop-secret/i);
+    expect(seen['x-kept']).toBe('end to end');
+  });
+
   it('when the text check is called, the body reaches the text detector', async () => {
     const response = await post('/frapi/v1/spam/text', { title: 'T', body: 'B', sub_title: 'S' });
     expect(response.status).toBe(200);
@@ -221,6 +278,42 @@ describe('gateway routing, language prefixes and request checks', () => {
     expect(html).toContain('/api/v1/spam/hybrid-check');
     expect(html).toContain('EMAIL_DISPOSABLE_DOMAIN');
     expect(html).not.toMatch(/<script|<link|src=|href="https?:/);
+  });
+});
+
+describe('gateway token endpoint proxy and hop-by-hop headers', () => {
+  it('when a token request carries hop-by-hop headers, the auth service gets none, and none of its own comes back', async () => {
+    // The auth service is outside the gateway: a recording server plays it here to show what it receives.
+    const auth = await startScriptedServer((_req, res) => {
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive, X-Upstream-Hop',
+        'X-Upstream-Hop': 'auth to gateway only',
+        'Keep-Alive': 'timeout=1',
+      });
+      res.end(JSON.stringify({ access_token: 'a', token_type: 'Bearer', expires_in: 60 }));
+    });
+    const gateway = await startGatewayForTest({ AUTH_URL: auth.url });
+    try {
+      const answer = await rawPost(gateway.url, '/oauth/token', 'grant_type=password', {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Connection: 'keep-alive, X-Hop-Secret',
+        'X-Hop-Secret': 'for the first hop only',
+        TE: 'trailers',
+        'Proxy-Authorization': 'Basic cHJveHk6c2VjcmV0',
+      });
+      expect(answer.status).toBe(200);
+      const seen = auth.requests.at(-1)!.headers;
+      for (const name of ['x-hop-secret', 'te', 'proxy-authorization']) expect(seen[name]).toBeUndefined();
+      expect(seen['x-forwarded-for']).toBeDefined();
+      expect(answer.headers['x-upstream-hop']).toBeUndefined();
+      expect(answer.headers['keep-alive']).not.toBe('timeout=1');
+      expect(answer.headers.connection).toBe('keep-alive');
+    } finally {
+      await gateway.stop();
+      await auth.stop();
+    }
   });
 });
 
