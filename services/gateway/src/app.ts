@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import type { ServiceConfig } from './config';
 import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './data-access/rate-limit-store';
+import type { FailedTokenLimit } from './domain/failed-token-limit';
 import type { DetectorTransport } from './domain/hybrid-check';
 import { authenticate } from './entry-points/http/authenticate';
 import { detectorProxy } from './entry-points/http/detector-proxy';
@@ -27,6 +28,7 @@ import { rateLimit } from './entry-points/http/rate-limit';
 export interface AppDeps extends ServiceBase<ServiceConfig> {
   introspector: TokenIntrospector;
   rateLimits: RateLimitStore;
+  failedTokens: FailedTokenLimit;
   agents: { auth: http.Agent; email: http.Agent; text: http.Agent };
   /** Parallel hybrid checks (HTTP) and step-by-step ones (RPC, or HTTP in embedded mode). */
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
@@ -66,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
     path,
     handlers: [authenticated, limited, ...handlers] as [RequestHandler, ...RequestHandler[]],
   });
-  const authenticated = authenticate(deps.introspector, refusals);
+  const authenticated = authenticate(deps.introspector, deps.failedTokens, refusals);
   const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
   const rawBody = rawJsonBody(config.MAX_BODY_BYTES);
 

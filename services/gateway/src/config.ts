@@ -34,6 +34,8 @@ export const configSchema = z.object({
   TOKEN_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
   RATE_LIMIT_REQUESTS: z.coerce.number().int().nonnegative().default(600),
   RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(60),
+  FAILED_TOKEN_LIMIT: z.coerce.number().int().nonnegative().default(20),
+  FAILED_TOKEN_WINDOW_SECONDS: env.positiveInt(60),
   ...checkLimitsShape,
 });
 
