@@ -52,15 +52,59 @@ export interface ServiceAppOptions extends ServiceBase {
    * takes the router. Matched on the URL as received, so not for paths that `rewriteRequest` changes.
    */
   directRoutes?: { path: string; handlers: [RequestHandler, ...RequestHandler[]] }[];
+  /**
+   * Leaves `/readyz` and `/metrics` to `createManagementApp` on a port of their own (the gateway's public
+   * listener serves neither); `/livez` stays, since it tells nothing and shows the port answers.
+   */
+  probesOnManagementPort?: boolean;
+}
+
+const PROBE_PATHS = ['/livez', '/readyz', '/metrics'] as const;
+
+function mountProbes(
+  app: Express,
+  { metrics, readiness }: Pick<ServiceBase, 'metrics' | 'readiness'>,
+  paths: readonly (typeof PROBE_PATHS)[number][],
+): void {
+  if (paths.includes('/livez'))
+    app.get('/livez', (_req, res) => {
+      res.json({ status: 'alive' });
+    });
+  if (paths.includes('/readyz'))
+    app.get('/readyz', async (_req, res) => {
+      const state = await evaluateReadiness(readiness);
+      res
+        .status(state.ready ? 200 : 503)
+        .json({ status: state.ready ? 'ready' : 'not ready', checks: state.checks });
+    });
+  if (paths.includes('/metrics'))
+    app.get('/metrics', async (_req, res) => {
+      res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    });
+}
+
+/**
+ * The management listener's app: `/livez`, `/readyz` (false while draining) and `/metrics` and nothing
+ * else, for probes and Prometheus on a port that no Service or Ingress exposes to the public.
+ */
+export function createManagementApp(base: Pick<ServiceBase, 'metrics' | 'readiness'>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  mountProbes(app, base, PROBE_PATHS);
+  app.use((_req, res) => {
+    res.status(404).json({ status: 'not found' });
+  });
+  return app;
 }
 
 /**
  * The express skeleton every service shares: request ids in and out, language, access logs, metrics,
- * /livez /readyz /metrics, JSON bodies (415 non-JSON, 400 malformed, 413 too large), 404/405 and one error
+ * /livez /readyz /metrics (or /livez only, see `probesOnManagementPort`), JSON bodies (415 non-JSON, 400 malformed, 413 too large), 404/405 and one error
  * handler producing RFC 9457 problems. It never listens: `serve` does, so tests start it on port 0.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
-  const { logger, metrics, readiness } = options;
+  const { logger, metrics } = options;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -113,18 +157,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   };
   app.use(kitHook);
 
-  app.get('/livez', (_req, res) => {
-    res.json({ status: 'alive' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const state = await evaluateReadiness(readiness);
-    res
-      .status(state.ready ? 200 : 503)
-      .json({ status: state.ready ? 'ready' : 'not ready', checks: state.checks });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+  mountProbes(app, options, options.probesOnManagementPort ? ['/livez'] : PROBE_PATHS);
 
   for (const route of options.directRoutes ?? []) postRoute(app, route.path, ...route.handlers);
   options.beforeBodyParser?.(app);

@@ -18,6 +18,7 @@ export { createMetrics, Counter, Histogram, type Metrics } from './metrics';
 export { createReadiness, evaluateReadiness, type Readiness } from './readiness';
 export {
   createServiceApp,
+  createManagementApp,
   postRoute,
   errorHandler,
   type ServiceAppOptions,
@@ -28,6 +29,7 @@ export { jsonBodyParser, rawJsonBody, rawBodyOf, isJsonRequest } from './body';
 export {
   serve,
   registerShutdown,
+  listenForManagement,
   expressHttpClasses,
   DEFAULT_SERVER_TIMEOUTS,
   type RunningService,

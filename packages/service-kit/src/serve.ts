@@ -149,6 +149,26 @@ export async function serve(
   return { server, port, stop };
 }
 
+/**
+ * Listens with the management app (probes and metrics). It keeps answering while the service drains, so
+ * `/readyz` says "not ready" until the end; `close` runs last among the closers.
+ */
+export async function listenForManagement(
+  app: Express,
+  options: { port: number; host?: string },
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = createServer(app).listen(options.port, options.host ?? '0.0.0.0');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
 /** On SIGTERM or SIGINT: drain within the timeout, then exit; a hung drain is cut off with exit code 1. */
 export function registerShutdown(service: RunningService, logger: Logger, timeoutMs: number): void {
   const onSignal = (signal: NodeJS.Signals) => {

@@ -75,6 +75,8 @@ export function createApp(deps: AppDeps): Express {
   return createServiceApp({
     ...deps,
     rewriteRequest: languagePrefixRewriter(config.LANGUAGES),
+    // The public listener: /readyz and /metrics are on GATEWAY_MANAGEMENT_PORT (see the README).
+    probesOnManagementPort: true,
     directRoutes: [
       checkRoute(
         CHECK_PATHS.mail,

@@ -11,6 +11,7 @@ import {
   startGatewayForTest,
   startScriptedServer,
   type Running,
+  type RunningGateway,
 } from './support/servers';
 
 const mailCheck = (gateway: Running, token?: string) =>
@@ -30,21 +31,21 @@ const revoke = (gateway: Running, token: string) =>
     body: new URLSearchParams({ token }).toString(),
   });
 
-async function tokenLookups(gateway: Running, outcome: 'cache_hit' | 'introspected'): Promise<number> {
-  const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+async function tokenLookups(gateway: RunningGateway, outcome: 'cache_hit' | 'introspected'): Promise<number> {
+  const metrics = await (await fetch(`${gateway.managementUrl}/metrics`)).text();
   const line = metrics
     .split('\n')
     .find((l) => l.startsWith(`gateway_token_lookups_total{outcome="${outcome}"`));
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
-const cacheHits = (gateway: Running) => tokenLookups(gateway, 'cache_hit');
+const cacheHits = (gateway: RunningGateway) => tokenLookups(gateway, 'cache_hit');
 
-async function waitReady(gateway: Running): Promise<void> {
+async function waitReady(gateway: RunningGateway): Promise<void> {
   for (let i = 0; i < 100; i += 1) {
-    if ((await fetch(`${gateway.url}/readyz`)).ok) return;
+    if ((await fetch(`${gateway.managementUrl}/readyz`)).ok) return;
     await delay(50);
   }
-  throw new Error(`gateway not ready: ${await (await fetch(`${gateway.url}/readyz`)).text()}`);
+  throw new Error(`gateway not ready: ${await (await fetch(`${gateway.managementUrl}/readyz`)).text()}`);
 }
 
 describe('bearer token validation against the real auth service (embedded)', () => {
@@ -251,7 +252,7 @@ describe('bearer token validation when the auth service misbehaves', () => {
 describe('revocation eviction over Redis pub/sub', () => {
   let auth: Running;
   let detector: Awaited<ReturnType<typeof startScriptedServer>>;
-  let gateway: Running;
+  let gateway: RunningGateway;
 
   beforeAll(async () => {
     const unique = randomUUID();

@@ -80,6 +80,7 @@ describe('the gateway process and slow, malformed or draining connections', () =
         AUTH_URL: auth.url,
         EMAIL_DETECTOR_URL: email.url,
         TEXT_DETECTOR_URL: text.url,
+        GATEWAY_MANAGEMENT_PORT: String(await freePort()),
         HEADERS_TIMEOUT_MS: '1000',
         REQUEST_TIMEOUT_MS: '2000',
         ...env,
@@ -117,6 +118,21 @@ describe('the gateway process and slow, malformed or draining connections', () =
       port = Number(new URL(gateway.url).port);
     }, 60_000);
     afterAll(() => stopService(gateway));
+
+    it('when /readyz or /metrics is asked on the public port, it is 404; the management port serves them', async () => {
+      for (const path of ['/readyz', '/metrics', '/deapi/../readyz']) {
+        const response = await fetch(`${gateway.url}${path}`);
+        expect(response.status).toBe(404);
+        expect(response.headers.get('content-type')).toContain('application/problem+json');
+      }
+      expect((await fetch(`${gateway.url}/livez`)).status).toBe(200);
+      const ready = await fetch(`${gateway.managementUrl}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ status: 'ready' });
+      const metrics = await fetch(`${gateway.managementUrl}/metrics`);
+      expect(await metrics.text()).toContain('gateway_token_lookups_total');
+      expect((await fetch(`${gateway.managementUrl}/api/v1/spam/mail`, { method: 'POST' })).status).toBe(404);
+    });
 
     it('when an authenticated body drips in slower than REQUEST_TIMEOUT_MS, it is 408 REQUEST_TIMEOUT and the connection is closed', async () => {
       const startedAt = Date.now();
