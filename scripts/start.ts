@@ -44,7 +44,7 @@ function instructions(gateway: string): string {
     : ['demo-client', 'demo-secret', 'demo', 'demo-password'];
   const json = `-H 'Authorization: Bearer '"$TOKEN" -H 'Content-Type: application/json'`;
   return `
-Spam check API is up at ${gateway}   (API reference: ${gateway}/docs)
+Spam check API is up at ${gateway}   (API reference: ${gateway}/docs; gateway probes and metrics on port ${process.env.GATEWAY_MANAGEMENT_PORT ?? '9080'})
 ${custom ? `Credentials: those of AUTH_BOOTSTRAP_FILE (${process.env.AUTH_BOOTSTRAP_FILE})` : `Demo credentials: client ${client} / ${secret}, user ${user} / ${password}`}
 
 # get a token (German messages: /deoauth/token, French: /froauth/token)
@@ -66,6 +66,7 @@ Press Ctrl-C to stop.
 async function main(): Promise<void> {
   const services: ServiceProcess[] = [];
   const wiring = {
+    GATEWAY_MANAGEMENT_PORT: process.env.GATEWAY_MANAGEMENT_PORT ?? '9080',
     AUTH_URL: `http://127.0.0.1:${PORTS.auth}`,
     EMAIL_DETECTOR_URL: `http://127.0.0.1:${PORTS['email-detector']}`,
     TEXT_DETECTOR_URL: `http://127.0.0.1:${PORTS['text-detector']}`,

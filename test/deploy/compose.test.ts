@@ -68,12 +68,11 @@ describe('docker-compose.yml', () => {
   describe.each(SERVICES)('the $name service', (service) => {
     const own = () => definition(service.name);
 
-    it('is built from its Dockerfile target and health-checks /readyz on its port', () => {
+    it('is built from its Dockerfile target and health-checks /readyz where it serves it', () => {
       expect(own().build).toEqual({ context: '.', target: service.name });
       const test = own().healthcheck?.test.join(' ');
-      expect(test).toContain(
-        `http://127.0.0.1:${service.load(containerEnvOrEmpty(service.name)).port}/readyz`,
-      );
+      const config = service.load(containerEnvOrEmpty(service.name));
+      expect(test).toContain(`http://127.0.0.1:${config.managementPort ?? config.port}/readyz`);
     });
 
     it('sets only variables the service reads, all it requires, and values it accepts in production', () => {

@@ -83,13 +83,21 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
   const objects = rendered[overlay];
 
   describe.each(SERVICES)('the $name Deployment', (service) => {
-    it('probes /livez for liveness and /readyz for readiness on the port the service listens on', () => {
+    it('probes /livez and /readyz, and has Prometheus scrape /metrics, where the service serves them', () => {
       const spec = container(objects, service);
-      expect(spec.ports?.find((port) => port.name === 'http')?.containerPort).toBe(
-        loaded(objects, service, overlay).port,
-      );
-      expect(spec.livenessProbe?.httpGet).toEqual({ path: '/livez', port: 'http' });
-      expect(spec.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      const config = loaded(objects, service, overlay);
+      const portNamed = (name: string) => spec.ports?.find((port) => port.name === name)?.containerPort;
+      expect(portNamed('http')).toBe(config.port);
+      // A management port, where the service has one, serves the probes and /metrics instead of its API port.
+      const probes = config.managementPort === undefined ? 'http' : 'management';
+      if (probes === 'management') expect(portNamed('management')).toBe(config.managementPort);
+      expect(spec.livenessProbe?.httpGet).toEqual({ path: '/livez', port: probes });
+      expect(spec.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: probes });
+      expect(named(objects, 'Deployment', service.name).spec.template.metadata.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(portNamed(probes)),
+        'prometheus.io/path': '/metrics',
+      });
     });
 
     it('has CPU and memory requests and limits', () => {
@@ -230,7 +238,12 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
       );
       expect(monitoring).toHaveLength(1);
       expect(monitoring[0]!.spec.ingress).toEqual([
-        expect.objectContaining({ ports: [{ port: 'http', protocol: 'TCP' }] }),
+        expect.objectContaining({
+          ports: [
+            { port: 'http', protocol: 'TCP' },
+            { port: 'management', protocol: 'TCP' },
+          ],
+        }),
       ]);
     });
   });
@@ -238,10 +251,27 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
   it('exposes the gateway, and only the gateway, through an Ingress', () => {
     const ingresses = ofKind(objects, 'Ingress');
     expect(ingresses).toHaveLength(1);
-    const backends = ingresses[0]!.spec.rules.flatMap((rule) =>
-      rule.http.paths.map((path) => path.backend.service),
+    const paths = ingresses[0]!.spec.rules.flatMap((rule) => rule.http.paths);
+    for (const path of paths)
+      expect(path.backend.service).toEqual({ name: 'gateway', port: { name: 'http' } });
+  });
+
+  it('routes only the public paths to the gateway: the API and token endpoints under every language prefix, the docs', () => {
+    const gateway = serviceNamed('gateway');
+    const { LANGUAGES } = gateway.load(containerEnv(objects, gateway, overlay)) as unknown as {
+      LANGUAGES: string[];
+    };
+    const prefixes = ['', ...LANGUAGES.flatMap((language) => [language, `${language}/`])];
+    const expected = [
+      ...prefixes.flatMap((prefix) => ['api', 'oauth'].map((root) => `Prefix /${prefix}${root}`)),
+      'Exact /openapi.json',
+      'Exact /docs',
+    ];
+    const [ingress] = ofKind(objects, 'Ingress');
+    const routed = ingress!.spec.rules.flatMap((rule) =>
+      rule.http.paths.map((path) => `${path.pathType} ${path.path}`),
     );
-    expect(backends).toEqual([{ name: 'gateway', port: { name: 'http' } }]);
+    expect(routed.sort()).toEqual(expected.sort());
   });
 });
 

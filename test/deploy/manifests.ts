@@ -69,7 +69,10 @@ export type OfKind<K extends Kind> = Extract<K8sObject, { kind: K }>;
 interface DeploymentSpec {
   replicas?: number;
   selector: LabelSelector;
-  template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+  template: {
+    metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
+    spec: PodSpec;
+  };
 }
 
 interface ServiceSpec {
@@ -93,7 +96,13 @@ interface IngressSpec {
   tls?: { hosts?: string[]; secretName?: string }[];
   rules: {
     host?: string;
-    http: { paths: { path: string; backend: { service: { name: string; port: { name?: string } } } }[] };
+    http: {
+      paths: {
+        path: string;
+        pathType: string;
+        backend: { service: { name: string; port: { name?: string } } };
+      }[];
+    };
   }[];
 }
 

@@ -11,6 +11,13 @@ interface ConfigSchema {
   shape: Record<string, { safeParse: (value: unknown) => { success: boolean } }>;
 }
 
+/** What the deployment checks read of a loaded config; `managementPort` where probes and metrics have one. */
+interface Loaded {
+  port: number;
+  managementPort?: number;
+  SHUTDOWN_TIMEOUT_MS: number;
+}
+
 /** What the deployment files must agree with: each service's own config module, imported as the code has it. */
 export interface ServiceUnderTest {
   name: 'gateway' | 'auth' | 'email-detector' | 'text-detector';
@@ -18,7 +25,7 @@ export interface ServiceUnderTest {
   portVariable: string;
   defaultPort: number;
   schema: ConfigSchema;
-  load: (env: Env) => { port: number; SHUTDOWN_TIMEOUT_MS: number };
+  load: (env: Env) => Loaded;
   /** Embedded defaults the service refuses in production after loading its config (when not in `load`). */
   productionRefusals?: (env: Env) => string[];
 }
@@ -49,7 +56,7 @@ function moduleOf(module: { configSchema: ConfigSchema; loadServiceConfig: (env:
     );
   return {
     schema: module.configSchema,
-    load: (env: Env) => module.loadServiceConfig(env) as { port: number; SHUTDOWN_TIMEOUT_MS: number },
+    load: (env: Env) => module.loadServiceConfig(env) as Loaded,
   };
 }
 

@@ -38,6 +38,15 @@ export const ERROR_CATALOGUE = {
       fr: "Un en-tête de la requête a une valeur qui n'est pas acceptée.",
     },
   },
+  MALFORMED_REQUEST: {
+    status: 400,
+    title: { en: 'Malformed request', de: 'Fehlerhafte Anfrage', fr: 'Requête mal formée' },
+    detail: {
+      en: 'The request is not valid HTTP/1.1 and was not read; the connection is closed.',
+      de: 'Die Anfrage ist kein gültiges HTTP/1.1 und wurde nicht gelesen; die Verbindung wird geschlossen.',
+      fr: "La requête n'est pas du HTTP/1.1 valide et n'a pas été lue ; la connexion est fermée.",
+    },
+  },
   UNAUTHORIZED: {
     status: 401,
     title: {
@@ -87,6 +96,19 @@ export const ERROR_CATALOGUE = {
       fr: "Ce chemin n'accepte pas cette méthode ; voir l'en-tête Allow.",
     },
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    title: {
+      en: 'Request timeout',
+      de: 'Zeitüberschreitung der Anfrage',
+      fr: "Délai d'attente de la requête dépassé",
+    },
+    detail: {
+      en: 'The request headers or body did not arrive in time; the connection is closed.',
+      de: 'Header oder Rumpf der Anfrage kamen nicht rechtzeitig an; die Verbindung wird geschlossen.',
+      fr: 'Les en-têtes ou le corps de la requête ne sont pas arrivés à temps ; la connexion est fermée.',
+    },
+  },
   PAYLOAD_TOO_LARGE: {
     status: 413,
     title: { en: 'Payload too large', de: 'Anfrage zu groß', fr: 'Requête trop volumineuse' },
@@ -109,6 +131,19 @@ export const ERROR_CATALOGUE = {
       fr: 'Envoyez le corps de la requête en application/json.',
     },
   },
+  UNSUPPORTED_CONTENT_ENCODING: {
+    status: 415,
+    title: {
+      en: 'Unsupported content encoding',
+      de: 'Nicht unterstützte Inhaltskodierung',
+      fr: 'Codage de contenu non pris en charge',
+    },
+    detail: {
+      en: 'Send the request body without Content-Encoding (identity); compressed bodies are not accepted.',
+      de: 'Senden Sie den Anfragerumpf ohne Content-Encoding (identity); komprimierte Rümpfe werden nicht angenommen.',
+      fr: 'Envoyez le corps de la requête sans Content-Encoding (identity) ; les corps compressés ne sont pas acceptés.',
+    },
+  },
   RATE_LIMITED: {
     status: 429,
     title: { en: 'Too many requests', de: 'Zu viele Anfragen', fr: 'Trop de requêtes' },
@@ -116,6 +151,19 @@ export const ERROR_CATALOGUE = {
       en: 'The rate limit was exceeded; retry after the time in Retry-After.',
       de: 'Das Anfragelimit wurde überschritten; versuchen Sie es nach Retry-After erneut.',
       fr: 'La limite de requêtes est dépassée ; réessayez après le délai indiqué par Retry-After.',
+    },
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    title: {
+      en: 'Request headers too large',
+      de: 'Anfrage-Header zu groß',
+      fr: 'En-têtes de requête trop volumineux',
+    },
+    detail: {
+      en: 'The request headers exceed the size limit; the connection is closed.',
+      de: 'Die Header der Anfrage überschreiten die Größenbegrenzung; die Verbindung wird geschlossen.',
+      fr: 'Les en-têtes de la requête dépassent la taille maximale ; la connexion est fermée.',
     },
   },
   INTERNAL_ERROR: {

@@ -8,6 +8,7 @@ import express, {
   type Response,
 } from 'express';
 import type { Logger } from 'pino';
+import { jsonBodyParser } from './body';
 import { requestContext, type RequestContext } from './context';
 import { AppError, isAppError } from './errors';
 import { pickLanguage } from './language';
@@ -51,15 +52,59 @@ export interface ServiceAppOptions extends ServiceBase {
    * takes the router. Matched on the URL as received, so not for paths that `rewriteRequest` changes.
    */
   directRoutes?: { path: string; handlers: [RequestHandler, ...RequestHandler[]] }[];
+  /**
+   * Leaves `/readyz` and `/metrics` to `createManagementApp` on a port of their own (the gateway's public
+   * listener serves neither); `/livez` stays, since it tells nothing and shows the port answers.
+   */
+  probesOnManagementPort?: boolean;
+}
+
+const PROBE_PATHS = ['/livez', '/readyz', '/metrics'] as const;
+
+function mountProbes(
+  app: Express,
+  { metrics, readiness }: Pick<ServiceBase, 'metrics' | 'readiness'>,
+  paths: readonly (typeof PROBE_PATHS)[number][],
+): void {
+  if (paths.includes('/livez'))
+    app.get('/livez', (_req, res) => {
+      res.json({ status: 'alive' });
+    });
+  if (paths.includes('/readyz'))
+    app.get('/readyz', async (_req, res) => {
+      const state = await evaluateReadiness(readiness);
+      res
+        .status(state.ready ? 200 : 503)
+        .json({ status: state.ready ? 'ready' : 'not ready', checks: state.checks });
+    });
+  if (paths.includes('/metrics'))
+    app.get('/metrics', async (_req, res) => {
+      res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    });
+}
+
+/**
+ * The management listener's app: `/livez`, `/readyz` (false while draining) and `/metrics` and nothing
+ * else, for probes and Prometheus on a port that no Service or Ingress exposes to the public.
+ */
+export function createManagementApp(base: Pick<ServiceBase, 'metrics' | 'readiness'>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  mountProbes(app, base, PROBE_PATHS);
+  app.use((_req, res) => {
+    res.status(404).json({ status: 'not found' });
+  });
+  return app;
 }
 
 /**
  * The express skeleton every service shares: request ids in and out, language, access logs, metrics,
- * /livez /readyz /metrics, JSON bodies (415 non-JSON, 400 malformed, 413 too large), 404/405 and one error
+ * /livez /readyz /metrics (or /livez only, see `probesOnManagementPort`), JSON bodies (415 non-JSON, 400 malformed, 413 too large), 404/405 and one error
  * handler producing RFC 9457 problems. It never listens: `serve` does, so tests start it on port 0.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
-  const { logger, metrics, readiness } = options;
+  const { logger, metrics } = options;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -112,18 +157,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   };
   app.use(kitHook);
 
-  app.get('/livez', (_req, res) => {
-    res.json({ status: 'alive' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const state = await evaluateReadiness(readiness);
-    res
-      .status(state.ready ? 200 : 503)
-      .json({ status: state.ready ? 'ready' : 'not ready', checks: state.checks });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+  mountProbes(app, options, options.probesOnManagementPort ? ['/livez'] : PROBE_PATHS);
 
   for (const route of options.directRoutes ?? []) postRoute(app, route.path, ...route.handlers);
   options.beforeBodyParser?.(app);
@@ -195,45 +229,17 @@ function dispatchDirectly(
   };
 }
 
-/** Whether the request has a body with a JSON media type (`application/json`, `application/*+json`). */
-export function isJsonRequest(req: Request): boolean {
-  return Boolean(req.is(['application/json', 'application/*+json']));
-}
-
-/**
- * The kit's JSON body parsing for POST-like requests: 415 unless the body is JSON, problems for parse errors.
- * Mounted for every route after `beforeBodyParser`; exported for `directRoutes` handlers that need it.
- */
-export function jsonBodyParser(limit: number): RequestHandler {
-  const parse = express.json({ limit, type: () => true, strict: false });
-  return (req, res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.method === 'DELETE')
-      return next();
-    if (!isJsonRequest(req)) return next(new AppError('UNSUPPORTED_MEDIA_TYPE'));
-    parse(req, res, next);
-  };
-}
-
-interface BodyParserError {
-  type?: string;
-  status?: number;
-}
-
 function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
-  const type = (error as BodyParserError | undefined)?.type;
-  if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON', { cause: error });
-  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', { cause: error });
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-    return new AppError('UNSUPPORTED_MEDIA_TYPE', { cause: error });
-  if (type === 'request.aborted')
-    return new AppError('VALIDATION_FAILED', { cause: error, internal: 'client aborted' });
   return new AppError('INTERNAL_ERROR', { cause: error });
 }
 
 /** The single place where errors become HTTP problems; nothing internal leaves the service. */
-export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
   if (res.headersSent) return next(error);
+  // Refused before its body arrived (401, 413, 415...): close the connection after the answer instead of
+  // keeping it alive, which would wait for the rest of the body, however slowly it comes.
+  if (!req.complete) res.setHeader('Connection', 'close');
   const appError = toAppError(error);
   const context = requestContext(res);
   const problem = buildProblem(appError.code, context.language, context.requestId, appError.errors);

@@ -7,6 +7,7 @@ import {
   type Language,
 } from '@spam-check/contracts';
 import { z } from 'zod';
+import { DEFAULT_SERVER_TIMEOUTS } from './serve';
 
 export type Env = Record<string, string | undefined>;
 
@@ -69,13 +70,16 @@ export const env = {
   nodeEnv: () => z.enum(['development', 'production', 'test']).default('development'),
 };
 
-/** Variables every service reads (logging, languages, shutdown). */
+/** Variables every service reads (logging, languages, connection deadlines, shutdown). */
 export const commonConfigShape = {
   NODE_ENV: env.nodeEnv(),
   LOG_LEVEL: env.logLevel(),
   LANGUAGES: env.languages(),
   DEFAULT_LANGUAGE: z.enum(SUPPORTED_LANGUAGES).default(DEFAULT_LANGUAGE),
   SHUTDOWN_TIMEOUT_MS: env.positiveInt(10_000),
+  HEADERS_TIMEOUT_MS: env.positiveInt(DEFAULT_SERVER_TIMEOUTS.headersMs),
+  REQUEST_TIMEOUT_MS: env.positiveInt(DEFAULT_SERVER_TIMEOUTS.requestMs),
+  KEEP_ALIVE_TIMEOUT_MS: env.positiveInt(DEFAULT_SERVER_TIMEOUTS.keepAliveMs),
   HOST: z.string().default('0.0.0.0'),
   MAX_BODY_BYTES: env.positiveInt(DEFAULT_CHECK_LIMITS.bodyBytes),
 };

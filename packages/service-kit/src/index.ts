@@ -18,15 +18,24 @@ export { createMetrics, Counter, Histogram, type Metrics } from './metrics';
 export { createReadiness, evaluateReadiness, type Readiness } from './readiness';
 export {
   createServiceApp,
+  createManagementApp,
   postRoute,
-  jsonBodyParser,
-  isJsonRequest,
   errorHandler,
   type ServiceAppOptions,
   type ServiceBase,
   type KitConfig,
 } from './app';
-export { serve, registerShutdown, expressHttpClasses, type RunningService, type Closer } from './serve';
+export { jsonBodyParser, rawJsonBody, rawBodyOf, isJsonRequest } from './body';
+export {
+  serve,
+  registerShutdown,
+  listenForManagement,
+  expressHttpClasses,
+  DEFAULT_SERVER_TIMEOUTS,
+  type RunningService,
+  type Closer,
+  type ServerTimeouts,
+} from './serve';
 export { runService, type RunnableConfig, type StartedService, type Consumer } from './run';
 export { requestIdOf } from './request-id';
 export { rpcCheckHandler, type RpcCheckContext } from './rpc-handler';

@@ -1,15 +1,23 @@
+import type { Language } from '@spam-check/contracts';
 import type { Express } from 'express';
 import { ConfigError } from './config';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import type { Readiness } from './readiness';
-import { registerShutdown, serve, type Closer } from './serve';
+import { createManagementApp } from './app';
+import { listenForManagement, registerShutdown, serve, type Closer } from './serve';
 
 export interface RunnableConfig {
   LOG_LEVEL: string;
   HOST: string;
+  DEFAULT_LANGUAGE: Language;
   SHUTDOWN_TIMEOUT_MS: number;
+  HEADERS_TIMEOUT_MS: number;
+  REQUEST_TIMEOUT_MS: number;
+  KEEP_ALIVE_TIMEOUT_MS: number;
   port: number;
+  /** When set, `/readyz` and `/metrics` are served on this port (see `createManagementApp`). */
+  managementPort?: number;
 }
 
 /** A background consumer (e.g. of an RPC queue), as the service started it. */
@@ -50,12 +58,27 @@ export function runService<C extends RunnableConfig>(spec: {
       name,
       close: () => consumer.close(),
     }));
+    const managementClosers: Closer[] = [];
+    if (config.managementPort !== undefined) {
+      const management = await listenForManagement(createManagementApp({ metrics, readiness }), {
+        port: config.managementPort,
+        host: config.HOST,
+      });
+      logger.info({ port: management.port }, 'management listening');
+      managementClosers.push({ name: 'management listener', close: management.close });
+    }
     const service = await serve(app, {
       port: config.port,
       host: config.HOST,
       logger,
       readiness,
-      closers: [...consumerClosers, ...closers],
+      closers: [...consumerClosers, ...closers, ...managementClosers],
+      timeouts: {
+        headersMs: config.HEADERS_TIMEOUT_MS,
+        requestMs: config.REQUEST_TIMEOUT_MS,
+        keepAliveMs: config.KEEP_ALIVE_TIMEOUT_MS,
+      },
+      language: config.DEFAULT_LANGUAGE,
     });
     registerShutdown(service, logger, config.SHUTDOWN_TIMEOUT_MS);
   };

@@ -1,8 +1,11 @@
 import { once } from 'node:events';
 import { IncomingMessage, ServerResponse, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { DEFAULT_LANGUAGE, type Language } from '@spam-check/contracts';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { answerClientError } from './client-error';
 import type { Readiness } from './readiness';
 
 export interface Closer {
@@ -49,7 +52,34 @@ export function expressHttpClasses(
   };
 }
 
-/** Listens and returns a stop function; `registerShutdown` wires it to SIGTERM/SIGINT. */
+/** How long a connection may take to send a request, and stay idle between requests (`serve`). */
+export interface ServerTimeouts {
+  /** Until the request headers are complete (Node's `headersTimeout`); at most `requestMs`. */
+  headersMs: number;
+  /** Until the whole request, body included, has arrived (Node's `requestTimeout`). */
+  requestMs: number;
+  /** Idle time of a keep-alive connection between requests (Node's `keepAliveTimeout`). */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 65_000,
+};
+
+/**
+ * Listens and returns a stop function; `registerShutdown` wires it to SIGTERM/SIGINT.
+ *
+ * Slow clients: Node's 300 s default request timeout is replaced by `timeouts` (a request slower than that
+ * gets 408 and its connection is closed), and Node checks them every second instead of every 30 s. Requests
+ * Node's parser refuses get a problem body and an `X-Request-Id` (`answerClientError`).
+ *
+ * Draining (`stop`): readiness turns false and no connection is accepted any more; every response still to be
+ * sent, whether its request is in flight now or arrives later on an open connection, carries `Connection:
+ * close`, and Node closes the connection after it; idle keep-alive connections are closed at once, and those
+ * whose answer had already begun as soon as it is complete. When the last connection is gone the closers run.
+ */
 export async function serve(
   app: Express,
   options: {
@@ -58,16 +88,44 @@ export async function serve(
     logger: Logger;
     readiness: Readiness;
     closers?: Closer[];
-    keepAliveTimeoutMs?: number;
+    timeouts?: Partial<ServerTimeouts>;
+    /** The language of the problems answered to requests Node's parser refused (no headers were read). */
+    language?: Language;
   },
 ): Promise<RunningService> {
-  const server = createServer(expressHttpClasses(app) ?? {}, app).listen(
-    options.port,
-    options.host ?? '0.0.0.0',
+  const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  const closeIdleSoon = () => setImmediate(() => server.closeIdleConnections());
+  const server = createServer(
+    {
+      ...expressHttpClasses(app),
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    },
+    (req, res) => {
+      if (draining) res.setHeader('Connection', 'close');
+      inFlight.add(res);
+      res.once('close', () => {
+        inFlight.delete(res);
+        if (draining) closeIdleSoon();
+      });
+      app(req, res);
+    },
   );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    let responseStarted = false;
+    for (const res of inFlight) if (res.socket === socket && res.headersSent) responseStarted = true;
+    answerClientError(error, socket, {
+      logger: options.logger,
+      language: options.language ?? DEFAULT_LANGUAGE,
+      responseStarted,
+    });
+  });
+  server.listen(options.port, options.host ?? '0.0.0.0');
   await once(server, 'listening');
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
-  server.headersTimeout = server.keepAliveTimeout + 1000;
   const port = (server.address() as AddressInfo).port;
   options.logger.info({ port }, 'listening');
 
@@ -75,7 +133,9 @@ export async function serve(
   const stop = () =>
     (stopping ??= (async () => {
       options.readiness.draining = true;
+      draining = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       server.closeIdleConnections();
       await closed;
       for (const closer of options.closers ?? []) {
@@ -87,6 +147,26 @@ export async function serve(
       }
     })());
   return { server, port, stop };
+}
+
+/**
+ * Listens with the management app (probes and metrics). It keeps answering while the service drains, so
+ * `/readyz` says "not ready" until the end; `close` runs last among the closers.
+ */
+export async function listenForManagement(
+  app: Express,
+  options: { port: number; host?: string },
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = createServer(app).listen(options.port, options.host ?? '0.0.0.0');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** On SIGTERM or SIGINT: drain within the timeout, then exit; a hung drain is cut off with exit code 1. */

@@ -29,17 +29,24 @@ export async function freePort(): Promise<number> {
 export interface ServiceProcess {
   name: ServiceName;
   url: string;
+  /** Where `/readyz` and `/metrics` answer: the gateway's management port, the API port of the others. */
+  managementUrl: string;
   child: ChildProcess;
   output: () => string;
 }
 
-/** Starts one service from its TypeScript source as a separate Node process (as `pnpm start` does). */
+/**
+ * Starts one service from its TypeScript source as a separate Node process (as `pnpm start` does). The
+ * gateway needs `GATEWAY_MANAGEMENT_PORT` in `env` (e.g. `String(await freePort())`).
+ */
 export function spawnService(
   name: ServiceName,
   env: Record<string, string | undefined>,
   port: number,
   onOutput?: (chunk: string) => void,
 ): ServiceProcess {
+  const managementPort = name === 'gateway' ? env.GATEWAY_MANAGEMENT_PORT : String(port);
+  if (!managementPort) throw new Error('spawnService: the gateway needs GATEWAY_MANAGEMENT_PORT in env');
   const entry = join(REPO_ROOT, 'services', name, 'src', 'main.ts');
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
     cwd: REPO_ROOT,
@@ -54,7 +61,13 @@ export function spawnService(
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  return { name, url: `http://127.0.0.1:${port}`, child, output: () => output };
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    managementUrl: `http://127.0.0.1:${managementPort}`,
+    child,
+    output: () => output,
+  };
 }
 
 export async function waitForReady(service: ServiceProcess, timeoutMs = 20_000): Promise<void> {
@@ -64,7 +77,7 @@ export async function waitForReady(service: ServiceProcess, timeoutMs = 20_000):
       throw new Error(`${service.name} exited with ${service.child.exitCode}:\n${service.output()}`);
     }
     try {
-      const response = await fetch(`${service.url}/readyz`);
+      const response = await fetch(`${service.managementUrl}/readyz`);
       if (response.ok) return;
     } catch {
       // not listening yet
@@ -99,6 +112,7 @@ export async function startStack(env: Record<string, string | undefined> = {}): 
   ) as Record<ServiceName, number>;
   const wiring = {
     LOG_LEVEL: 'warn',
+    GATEWAY_MANAGEMENT_PORT: String(await freePort()),
     AUTH_URL: `http://127.0.0.1:${ports.auth}`,
     EMAIL_DETECTOR_URL: `http://127.0.0.1:${ports['email-detector']}`,
     TEXT_DETECTOR_URL: `http://127.0.0.1:${ports['text-detector']}`,

@@ -169,10 +169,12 @@ async function startServices(env: Record<string, string | undefined>) {
     auth: await freePort(),
     email: await freePort(),
     gateway: await freePort(),
+    management: await freePort(),
     closed: await freePort(),
   };
   const wiring = {
     LOG_LEVEL: 'warn',
+    GATEWAY_MANAGEMENT_PORT: String(ports.management),
     AUTH_URL: `http://127.0.0.1:${ports.auth}`,
     EMAIL_DETECTOR_URL: `http://127.0.0.1:${ports.email}`,
     TEXT_DETECTOR_URL: `http://127.0.0.1:${ports.closed}`,
@@ -202,7 +204,7 @@ async function gatewayReady(gateway: ServiceProcess): Promise<void> {
   while (Date.now() < deadline) {
     if (gateway.child.exitCode !== null) throw new Error(`gateway exited:\n${gateway.output()}`);
     try {
-      const state = (await (await fetch(`${gateway.url}/readyz`)).json()) as {
+      const state = (await (await fetch(`${gateway.managementUrl}/readyz`)).json()) as {
         checks: Record<string, string>;
       };
       last = JSON.stringify(state.checks);

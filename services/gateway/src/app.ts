@@ -7,6 +7,7 @@ import {
   jsonBodyParser,
   parseBody,
   postRoute,
+  rawJsonBody,
   type ServiceBase,
 } from '@spam-check/service-kit';
 import type { Express, RequestHandler } from 'express';
@@ -14,6 +15,7 @@ import type { z } from 'zod';
 import type { ServiceConfig } from './config';
 import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './data-access/rate-limit-store';
+import type { FailedTokenLimit } from './domain/failed-token-limit';
 import type { DetectorTransport } from './domain/hybrid-check';
 import { authenticate } from './entry-points/http/authenticate';
 import { detectorProxy } from './entry-points/http/detector-proxy';
@@ -21,12 +23,12 @@ import { mountDocs } from './entry-points/http/docs';
 import { hybridCheck } from './entry-points/http/hybrid-check';
 import { languagePrefixRewriter } from './entry-points/http/language-prefix';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
-import { rawJsonBody } from './entry-points/http/raw-json-body';
 import { rateLimit } from './entry-points/http/rate-limit';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
   introspector: TokenIntrospector;
   rateLimits: RateLimitStore;
+  failedTokens: FailedTokenLimit;
   agents: { auth: http.Agent; email: http.Agent; text: http.Agent };
   /** Parallel hybrid checks (HTTP) and step-by-step ones (RPC, or HTTP in embedded mode). */
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
@@ -66,13 +68,15 @@ export function createApp(deps: AppDeps): Express {
     path,
     handlers: [authenticated, limited, ...handlers] as [RequestHandler, ...RequestHandler[]],
   });
-  const authenticated = authenticate(deps.introspector, refusals);
+  const authenticated = authenticate(deps.introspector, deps.failedTokens, refusals);
   const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
   const rawBody = rawJsonBody(config.MAX_BODY_BYTES);
 
   return createServiceApp({
     ...deps,
     rewriteRequest: languagePrefixRewriter(config.LANGUAGES),
+    // The public listener: /readyz and /metrics are on GATEWAY_MANAGEMENT_PORT (see the README).
+    probesOnManagementPort: true,
     directRoutes: [
       checkRoute(
         CHECK_PATHS.mail,

@@ -17,6 +17,7 @@ const EMBEDDED_CLIENT_SECRET = 'gateway-secret';
 /** Every variable the gateway service reads (documented in the README's configuration table). */
 export const configSchema = z.object({
   ...commonConfigShape,
+  GATEWAY_MANAGEMENT_PORT: env.port(9080),
   AUTH_URL: z.url().default('http://127.0.0.1:8081'),
   EMAIL_DETECTOR_URL: z.url().default('http://127.0.0.1:8082'),
   TEXT_DETECTOR_URL: z.url().default('http://127.0.0.1:8083'),
@@ -34,6 +35,8 @@ export const configSchema = z.object({
   TOKEN_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
   RATE_LIMIT_REQUESTS: z.coerce.number().int().nonnegative().default(600),
   RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(60),
+  FAILED_TOKEN_LIMIT: z.coerce.number().int().nonnegative().default(20),
+  FAILED_TOKEN_WINDOW_SECONDS: env.positiveInt(60),
   ...checkLimitsShape,
 });
 
@@ -56,6 +59,7 @@ export function loadServiceConfig(source: Env = process.env) {
   return {
     ...config,
     port: servicePort(source, 'GATEWAY_PORT', 8080),
+    managementPort: config.GATEWAY_MANAGEMENT_PORT,
     embedded,
     limits: checkLimitsOf(config),
     gatewayClient: {

@@ -17,6 +17,7 @@ import { createTokenIntrospector } from './data-access/introspection';
 import { memoryRateLimitStore, redisRateLimitStore } from './data-access/rate-limit-store';
 import { subscribeToRevocations } from './data-access/revocations';
 import { TokenCache } from './data-access/token-cache';
+import { failedTokenLimit } from './domain/failed-token-limit';
 
 /** Readiness of a dependency over HTTP: its `/livez` answers 200 (its own readiness is its business). */
 function reachable(agent: http.Agent, url: string): Promise<void> {
@@ -86,6 +87,7 @@ export async function startGateway({
   };
 
   let rateLimits = memoryRateLimitStore();
+  let failedTokenStore = memoryRateLimitStore();
   if (config.REDIS_URL) {
     const redisOptions = { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 };
     // Auto-pipelining: the rate limit hits of all requests read in one event loop turn go to Redis in one
@@ -109,6 +111,11 @@ export async function startGateway({
       });
     }
     rateLimits = redisRateLimitStore(redis, config.REDIS_KEY_PREFIX, config.RATE_LIMIT_REQUESTS);
+    failedTokenStore = redisRateLimitStore(
+      redis,
+      `${config.REDIS_KEY_PREFIX}failed-tokens:`,
+      config.FAILED_TOKEN_LIMIT,
+    );
     const revocations = subscribeToRevocations({
       subscriber,
       channel: config.REVOCATION_CHANNEL,
@@ -151,6 +158,11 @@ export async function startGateway({
     readiness,
     introspector,
     rateLimits,
+    failedTokens: failedTokenLimit(
+      failedTokenStore,
+      config.FAILED_TOKEN_LIMIT,
+      config.FAILED_TOKEN_WINDOW_SECONDS,
+    ),
     agents,
     transports: { parallel: overHttp, stepByStep },
   });

@@ -11,6 +11,7 @@ import {
   startGatewayForTest,
   startScriptedServer,
   type Running,
+  type RunningGateway,
 } from './support/servers';
 
 const mailCheck = (gateway: Running, token?: string) =>
@@ -30,20 +31,21 @@ const revoke = (gateway: Running, token: string) =>
     body: new URLSearchParams({ token }).toString(),
   });
 
-async function cacheHits(gateway: Running): Promise<number> {
-  const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+async function tokenLookups(gateway: RunningGateway, outcome: 'cache_hit' | 'introspected'): Promise<number> {
+  const metrics = await (await fetch(`${gateway.managementUrl}/metrics`)).text();
   const line = metrics
     .split('\n')
-    .find((l) => l.startsWith('gateway_token_lookups_total{outcome="cache_hit"'));
+    .find((l) => l.startsWith(`gateway_token_lookups_total{outcome="${outcome}"`));
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
+const cacheHits = (gateway: RunningGateway) => tokenLookups(gateway, 'cache_hit');
 
-async function waitReady(gateway: Running): Promise<void> {
+async function waitReady(gateway: RunningGateway): Promise<void> {
   for (let i = 0; i < 100; i += 1) {
-    if ((await fetch(`${gateway.url}/readyz`)).ok) return;
+    if ((await fetch(`${gateway.managementUrl}/readyz`)).ok) return;
     await delay(50);
   }
-  throw new Error(`gateway not ready: ${await (await fetch(`${gateway.url}/readyz`)).text()}`);
+  throw new Error(`gateway not ready: ${await (await fetch(`${gateway.managementUrl}/readyz`)).text()}`);
 }
 
 describe('bearer token validation against the real auth service (embedded)', () => {
@@ -118,6 +120,71 @@ describe('bearer token validation against the real auth service (embedded)', () 
   });
 });
 
+describe('unknown bearer tokens per client address (FAILED_TOKEN_LIMIT)', () => {
+  let auth: Running;
+  let detector: Awaited<ReturnType<typeof startScriptedServer>>;
+  beforeAll(async () => {
+    auth = await startAuth();
+    detector = await startScriptedServer((_req, res) => sendJson(res, 200, mailResult(false)));
+  });
+  afterAll(async () => {
+    await Promise.all([auth.stop(), detector.stop()]);
+  });
+  const randomToken = () => randomUUID().replace(/-/g, '');
+
+  it('when an address has sent FAILED_TOKEN_LIMIT unknown tokens, the next is 429 with Retry-After and never introspected; cached tokens still pass', async () => {
+    const gateway = await startGatewayForTest({
+      AUTH_URL: auth.url,
+      EMAIL_DETECTOR_URL: detector.url,
+      FAILED_TOKEN_LIMIT: '3',
+      FAILED_TOKEN_WINDOW_SECONDS: '60',
+      TOKEN_CACHE_TTL_MS: '60000',
+    });
+    try {
+      const valid = await obtainToken(gateway.url);
+      expect((await mailCheck(gateway, valid)).status).toBe(200);
+      const seen = randomToken();
+      for (const token of [seen, randomToken(), randomToken()])
+        expect((await mailCheck(gateway, token)).status).toBe(401);
+
+      const introspected = await tokenLookups(gateway, 'introspected');
+      for (let i = 0; i < 5; i += 1) {
+        const refused = await mailCheck(gateway, randomToken());
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect((await json(refused)).code).toBe('RATE_LIMITED');
+      }
+      expect(await tokenLookups(gateway, 'introspected')).toBe(introspected);
+      expect((await mailCheck(gateway, valid)).status).toBe(200);
+      expect((await mailCheck(gateway, seen)).status).toBe(401);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('with Redis, the failures an address had at one replica count at the other', async () => {
+    const env = {
+      AUTH_URL: auth.url,
+      EMAIL_DETECTOR_URL: detector.url,
+      REDIS_URL: redisUrl(),
+      REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
+      FAILED_TOKEN_LIMIT: '3',
+    };
+    const [first, second] = [await startGatewayForTest(env), await startGatewayForTest(env)];
+    try {
+      expect((await mailCheck(first, randomToken())).status).toBe(401);
+      expect((await mailCheck(first, randomToken())).status).toBe(401);
+      expect((await mailCheck(second, randomToken())).status).toBe(401);
+      expect((await mailCheck(second, randomToken())).status).toBe(429);
+      // The first replica has not seen the third failure: it asks once more, learns, and refuses.
+      expect((await mailCheck(first, randomToken())).status).toBe(401);
+      expect((await mailCheck(first, randomToken())).status).toBe(429);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
+  });
+});
+
 describe('bearer token validation when the auth service misbehaves', () => {
   let detector: Awaited<ReturnType<typeof startScriptedServer>>;
   beforeAll(async () => {
@@ -185,7 +252,7 @@ describe('bearer token validation when the auth service misbehaves', () => {
 describe('revocation eviction over Redis pub/sub', () => {
   let auth: Running;
   let detector: Awaited<ReturnType<typeof startScriptedServer>>;
-  let gateway: Running;
+  let gateway: RunningGateway;
 
   beforeAll(async () => {
     const unique = randomUUID();

@@ -1,4 +1,5 @@
-import { gzipSync } from 'node:zlib';
+import http from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import {
   freePort,
   spawnService,
@@ -18,6 +19,27 @@ import {
   textResult,
   type Running,
 } from './support/servers';
+
+/** A POST with headers fetch would refuse to send (Connection, Keep-Alive, TE, Upgrade, ...). */
+function rawPost(
+  baseUrl: string,
+  path: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${baseUrl}${path}`,
+      { method: 'POST', headers, agent: false },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
 
 describe('gateway routing, language prefixes and request checks', () => {
   let auth: Running;
@@ -190,6 +212,41 @@ describe('gateway routing, language prefixes and request checks', () => {
     expect(seen.body).toBe('{"email":"","unknown_field":"dropped"}');
   });
 
+  it('when a client sends hop-by-hop headers, none reaches the detector, nor any header its Connection names', async () => {
+    const answer = await rawPost(
+      gateway.url,
+      '/api/v1/spam/mail',
+      JSON.stringify({ email: 'a@example.org' }),
+      {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        Connection: 'keep-alive, X-Hop-Secret',
+        'X-Hop-Secret': 'for the first hop only',
+        'Keep-Alive': 'timeout=5',
+        TE: 'trailers',
+        Trailer: 'X-Checksum',
+        Upgrade: 'h2c',
+        'Proxy-Authorization': 'Basic cHJveHk6c2VjcmV0',
+        'Proxy-Connection': 'keep-alive',
+        'X-Kept': 'end to end',
+      },
+    );
+    expect(answer.status).toBe(200);
+    const seen = email.requests.at(-1)!.headers;
+    for (const name of [
+      'x-hop-secret',
+      'keep-alive',
+      'te',
+      'trailer',
+      'upgrade',
+      'proxy-authorization',
+      'proxy-connection',
+    ])
+      expect(seen[name]).toBeUndefined();
+    expect(seen.connection ?? '').not.toMatch(/x-hop-secret/i);
+    expect(seen['x-kept']).toBe('end to end');
+  });
+
   it('when the text check is called, the body reaches the text detector', async () => {
     const response = await post('/frapi/v1/spam/text', { title: 'T', body: 'B', sub_title: 'S' });
     expect(response.status).toBe(200);
@@ -221,6 +278,42 @@ describe('gateway routing, language prefixes and request checks', () => {
     expect(html).toContain('/api/v1/spam/hybrid-check');
     expect(html).toContain('EMAIL_DISPOSABLE_DOMAIN');
     expect(html).not.toMatch(/<script|<link|src=|href="https?:/);
+  });
+});
+
+describe('gateway token endpoint proxy and hop-by-hop headers', () => {
+  it('when a token request carries hop-by-hop headers, the auth service gets none, and none of its own comes back', async () => {
+    // The auth service is outside the gateway: a recording server plays it here to show what it receives.
+    const auth = await startScriptedServer((_req, res) => {
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive, X-Upstream-Hop',
+        'X-Upstream-Hop': 'auth to gateway only',
+        'Keep-Alive': 'timeout=1',
+      });
+      res.end(JSON.stringify({ access_token: 'a', token_type: 'Bearer', expires_in: 60 }));
+    });
+    const gateway = await startGatewayForTest({ AUTH_URL: auth.url });
+    try {
+      const answer = await rawPost(gateway.url, '/oauth/token', 'grant_type=password', {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Connection: 'keep-alive, X-Hop-Secret',
+        'X-Hop-Secret': 'for the first hop only',
+        TE: 'trailers',
+        'Proxy-Authorization': 'Basic cHJveHk6c2VjcmV0',
+      });
+      expect(answer.status).toBe(200);
+      const seen = auth.requests.at(-1)!.headers;
+      for (const name of ['x-hop-secret', 'te', 'proxy-authorization']) expect(seen[name]).toBeUndefined();
+      expect(seen['x-forwarded-for']).toBeDefined();
+      expect(answer.headers['x-upstream-hop']).toBeUndefined();
+      expect(answer.headers['keep-alive']).not.toBe('timeout=1');
+      expect(answer.headers.connection).toBe('keep-alive');
+    } finally {
+      await gateway.stop();
+      await auth.stop();
+    }
   });
 });
 
@@ -264,7 +357,7 @@ describe('gateway in front of the real detectors: their validation, in the langu
     fetch(`${gateway.url}${path}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
+      body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
     });
 
   it.each(SUPPORTED_LANGUAGES.map((language) => [language]))(
@@ -306,19 +399,89 @@ describe('gateway in front of the real detectors: their validation, in the langu
     expect((await json(wrongType)).code).toBe('VALIDATION_FAILED');
   });
 
-  it('when the body is gzip-encoded JSON, the detector reads it and answers 200', async () => {
-    const response = await fetch(`${gateway.url}/api/v1/spam/mail`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${token}`,
-        'Content-Type': 'application/json',
-        'Content-Encoding': 'gzip',
-      },
-      body: gzipSync(JSON.stringify({ email: 'anna@example.org' })),
-    });
+  const mailBody = JSON.stringify({ email: 'anna@example.org' });
+  const hybridBody = JSON.stringify({ email: 'anna@example.org', title: 'Hello', body: 'A short note.' });
+  const corrupt = (bytes: Buffer) => Buffer.concat([bytes.subarray(0, 12), Buffer.from('garbage bytes')]);
+
+  it.each([
+    ['/api/v1/spam/mail', 'gzip', gzipSync(mailBody)],
+    ['/api/v1/spam/mail', 'gzip', corrupt(gzipSync(mailBody))],
+    ['/api/v1/spam/text', 'deflate', corrupt(deflateSync('{"title":"t","body":"b"}'))],
+    ['/api/v1/spam/text', 'br', brotliCompressSync('{"title":"t","body":"b"}')],
+    ['/api/v1/spam/hybrid-check', 'gzip', corrupt(gzipSync(hybridBody))],
+    ['/api/v1/spam/hybrid-check', 'x-unknown', Buffer.from(hybridBody)],
+    ['/api/v1/spam/mail', 'identity, gzip', gzipSync(mailBody)],
+  ])(
+    'when %s gets a body with Content-Encoding %s (valid or corrupt), it is 415 UNSUPPORTED_CONTENT_ENCODING',
+    async (path, encoding, body) => {
+      const response = await post(path, body, { 'Content-Encoding': encoding });
+      expect(response.status).toBe(415);
+      expect(response.headers.get('accept-encoding')).toBe('identity');
+      expect(await json(response)).toMatchObject({
+        code: 'UNSUPPORTED_CONTENT_ENCODING',
+        request_id: response.headers.get('x-request-id'),
+      });
+    },
+  );
+
+  it('when a body says Content-Encoding: identity, it is read as it is', async () => {
+    const response = await post('/api/v1/spam/mail', mailBody, { 'Content-Encoding': 'identity' });
     expect(response.status).toBe(200);
     expect((await json(response)).email.normalized).toBe('anna@example.org');
   });
+
+  const invalidUtf8 = (json: string) => {
+    const [head, tail] = json.split('@') as [string, string];
+    return Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from(`@${tail}`)]);
+  };
+
+  it.each([
+    ['/api/v1/spam/mail', invalidUtf8(mailBody)],
+    ['/api/v1/spam/text', invalidUtf8('{"title":"t@","body":"b"}')],
+    ['/api/v1/spam/hybrid-check', invalidUtf8(hybridBody)],
+  ])(
+    'when %s gets a body that is not valid UTF-8, it is 400 MALFORMED_JSON, never judged with U+FFFD',
+    async (path, body) => {
+      const response = await post(path, body);
+      expect(response.status).toBe(400);
+      expect((await json(response)).code).toBe('MALFORMED_JSON');
+    },
+  );
+
+  it('when the body names a charset other than UTF-8, it is 415 (RFC 8259 §8.1)', async () => {
+    const response = await post('/api/v1/spam/hybrid-check', hybridBody, {
+      'Content-Type': 'application/json; charset=iso-8859-1',
+    });
+    expect(response.status).toBe(415);
+    expect((await json(response)).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const utf8 = await post('/api/v1/spam/mail', mailBody, {
+      'Content-Type': 'application/json; charset=UTF-8',
+    });
+    expect(utf8.status).toBe(200);
+  });
+
+  it.each([
+    ['email-detector', 0, mailBody],
+    ['text-detector', 1, '{"title":"t@","body":"b"}'],
+  ])(
+    'when the %s is called directly with a corrupt gzip body or invalid UTF-8, its kit parser answers 415 and 400',
+    async (_name, index, body) => {
+      const check = (payload: Buffer, headers: Record<string, string> = {}) =>
+        fetch(`${detectors[index]!.url}/v1/check`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body: payload,
+        });
+      const gzipped = await check(corrupt(gzipSync(body)), { 'Content-Encoding': 'gzip' });
+      expect(gzipped.status).toBe(415);
+      expect((await json(gzipped)).code).toBe('UNSUPPORTED_CONTENT_ENCODING');
+      const notUtf8 = await check(invalidUtf8(body));
+      expect(notUtf8.status).toBe(400);
+      expect((await json(notUtf8)).code).toBe('MALFORMED_JSON');
+      const fine = await check(Buffer.from(body));
+      expect(fine.status).toBe(200);
+    },
+  );
 });
 
 describe('gateway with a subset of languages', () => {

@@ -11,7 +11,8 @@ export function tokenHash(token: string): string {
 }
 
 export interface TokenIntrospector {
-  introspect(token: string): Promise<Introspection>;
+  /** `beforeAsking` runs only when the auth service must be asked (not cached, not in flight); it may throw. */
+  introspect(token: string, beforeAsking?: () => void): Promise<Introspection>;
   /** Forgets tokens at once (a revocation was announced), including introspections still in flight. */
   evict(hashes: readonly string[]): void;
   /** Forgets everything (revocations may have been missed while the channel was down). */
@@ -77,7 +78,7 @@ export function createTokenIntrospector(options: {
   }
 
   return {
-    async introspect(token) {
+    async introspect(token, beforeAsking) {
       const key = tokenHash(token);
       const cached = cache.get(key);
       if (cached) {
@@ -89,6 +90,7 @@ export function createTokenIntrospector(options: {
         options.lookups.inc({ outcome: 'joined' });
         return running.promise;
       }
+      beforeAsking?.();
       options.lookups.inc({ outcome: 'introspected' });
       const entry: InFlight = { promise: ask(token), stale: false };
       inFlight.set(key, entry);

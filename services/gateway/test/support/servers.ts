@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import type { MailResult, TextResult } from '@spam-check/contracts';
 import {
   createLogger,
+  createManagementApp,
   createMetrics,
+  listenForManagement,
   serve,
   type Logger,
   type RunningService,
@@ -21,6 +23,11 @@ export const silentLogger = (): Logger => createLogger({ service: 'test', level:
 export interface Running {
   url: string;
   stop: () => Promise<void>;
+}
+
+/** The gateway's public listener, and its management listener (`/readyz`, `/metrics`). */
+export interface RunningGateway extends Running {
+  managementUrl: string;
 }
 
 async function serveOnPort0(started: {
@@ -83,11 +90,27 @@ export async function startAuth(env: Record<string, string> = {}): Promise<Runni
   return { url: auth.url, stop: () => stopService(auth) };
 }
 
-/** The gateway as `main.ts` builds it (startGateway), from the given environment only, on port 0. */
-export async function startGatewayForTest(env: Record<string, string | undefined>): Promise<Running> {
+/**
+ * The gateway as `main.ts` builds it (startGateway), from the given environment only: its public listener
+ * and its management listener, both on port 0.
+ */
+export async function startGatewayForTest(env: Record<string, string | undefined>): Promise<RunningGateway> {
   const config = loadServiceConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
-  const started = await startGateway({ config, logger: silentLogger(), metrics: createMetrics('gateway') });
-  return serveOnPort0(started);
+  const metrics = createMetrics('gateway');
+  const started = await startGateway({ config, logger: silentLogger(), metrics });
+  const management = await listenForManagement(
+    createManagementApp({ metrics, readiness: started.readiness }),
+    { port: 0, host: '127.0.0.1' },
+  );
+  const running = await serveOnPort0(started);
+  return {
+    ...running,
+    managementUrl: `http://127.0.0.1:${management.port}`,
+    stop: async () => {
+      await running.stop();
+      await management.close();
+    },
+  };
 }
 
 export async function obtainToken(

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { AppError, requestContext } from '@spam-check/service-kit';
+import { AppError, rawBodyOf, requestContext } from '@spam-check/service-kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
   createProxyMiddleware,
@@ -11,10 +11,10 @@ import type { z } from 'zod';
 import { forwardedHeaders } from '../../data-access/detectors';
 import { interpretHttpAnswer } from '../../domain/detector-answer';
 import { callerOf } from './authenticate';
-import { rawBodyOf } from './raw-json-body';
+import { removeHopByHopHeaders } from './hop-by-hop';
 
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-const DROPPED_HEADERS = ['authorization', 'cookie', 'transfer-encoding', 'connection', 'x-client-id'];
+const DROPPED_HEADERS = ['authorization', 'cookie', 'content-encoding', 'x-client-id'];
 
 interface Exchange {
   next: NextFunction;
@@ -24,8 +24,9 @@ interface Exchange {
 
 /**
  * Proxies a check request to a detector's `POST /v1/check` with http-proxy-middleware over a keep-alive
- * agent. The body was read by `rawJsonBody` (type and size checked, not parsed) and is written unchanged, with
- * the client's `Content-Type` and `Content-Encoding`: the detector validates it.
+ * agent. The body was read by the kit's `rawJsonBody` (type, encoding, size and UTF-8 checked, not parsed) and
+ * is written unchanged with the client's `Content-Type`: the detector validates it. Hop-by-hop headers, the
+ * client's credentials and its `X-Client-Id` are not forwarded.
  *
  * The answer is buffered (`selfHandleResponse`) and judged before anything is sent: a result of the right
  * shape passes, a detector problem is re-issued, anything else is 502. `responseInterceptor` is not used:
@@ -65,6 +66,7 @@ export function detectorProxy<S extends z.ZodType>(options: {
     plugins: [debugProxyErrorsPlugin, proxyEventsPlugin] as unknown as Plugin<Request, Response>[],
     on: {
       proxyReq: (proxyReq, req, res) => {
+        removeHopByHopHeaders(proxyReq, req.headers);
         for (const header of DROPPED_HEADERS) proxyReq.removeHeader(header);
         const context = requestContext(res);
         const forwarded = forwardedHeaders({

@@ -3,6 +3,7 @@ import { errorMessages } from '@spam-check/contracts';
 import { requestContext } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { removeHopByHopHeaders, replaceHopByHopAnswerHeaders } from './hop-by-hop';
 
 /**
  * `/oauth/token` and `/oauth/revoke`, proxied to the auth service as they are: the form body is streamed,
@@ -23,11 +24,13 @@ export function oauthProxy(options: {
     agent: options.agent,
     proxyTimeout: options.timeoutMs,
     on: {
-      proxyReq: (proxyReq, _req, res) => {
+      proxyReq: (proxyReq, req, res) => {
+        removeHopByHopHeaders(proxyReq, req.headers);
         const context = requestContext(res);
         proxyReq.setHeader('X-Request-Id', context.requestId);
         proxyReq.setHeader('Accept-Language', context.language);
       },
+      proxyRes: (proxyRes, req, res) => replaceHopByHopAnswerHeaders(proxyRes, req, res),
       error: (error, _req, res) => {
         const response = res as Response;
         const context = requestContext(response);
