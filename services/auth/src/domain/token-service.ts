@@ -30,6 +30,18 @@ export type RefreshOutcome =
       reason: 'unknown' | 'other_client' | 'user_removed' | 'reused' | 'wider_scope' | 'abandoned';
     };
 
+/** Deletes every token of a client and announces the access tokens (the gateway drops its cache entries). */
+export async function revokeClientTokens(store: AuthStore, clientId: string): Promise<void> {
+  const hashes = await store.revokeClientTokens(clientId);
+  if (hashes.length > 0)
+    await store.publishRevocation({
+      type: 'revocation',
+      reason: 'revoked',
+      access_token_sha256: hashes,
+      revoked_at: nowSeconds(),
+    });
+}
+
 /** Issue, rotation, introspection and revocation of tokens; the only code that sees tokens in clear. */
 export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
   const mint = (clientId: string, username: string, scope: string[], family: string) => {
@@ -122,12 +134,6 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
         case 'unknown':
           return { ok: false, reason: 'unknown' };
       }
-    },
-
-    /** Revokes every token of a removed client and announces it (the gateway drops its cache entries). */
-    async revokeClient(clientId: string): Promise<void> {
-      const hashes = await store.revokeClientTokens(clientId);
-      if (hashes.length > 0) await announce(hashes, 'revoked');
     },
 
     /**

@@ -43,7 +43,7 @@ export function oauthFailure(error: unknown): OAuthFailure | undefined {
   if (!(error instanceof OAuthError) || error.name === 'server_error') return undefined;
   const code = error.name as OAuthErrorCode;
   const description: DescriptionKey = (DESCRIPTION_KEYS as string[]).includes(code)
-    ? (code)
+    ? code
     : 'invalid_request';
   // The library's messages for invalid_request name the parameter; they carry nothing secret.
   const detail = code === 'invalid_request' ? error.message : undefined;
