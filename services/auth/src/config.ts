@@ -3,6 +3,7 @@ import {
   commonConfigShape,
   env,
   loadConfig,
+  productionSecretProblem,
   servicePort,
   type Env,
 } from '@spam-check/service-kit';
@@ -54,8 +55,10 @@ export function loadServiceConfig(source: Env = process.env) {
   if (config.NODE_ENV === 'production') {
     if (!config.REDIS_URL)
       problems.push('REDIS_URL: required in production (the in-memory store is for development)');
-    if (config.GATEWAY_CLIENT_SECRET && DEFAULT_SECRETS.includes(config.GATEWAY_CLIENT_SECRET))
-      problems.push('GATEWAY_CLIENT_SECRET: the development default is refused in production');
+    const gatewaySecret =
+      config.GATEWAY_CLIENT_SECRET &&
+      productionSecretProblem('GATEWAY_CLIENT_SECRET', config.GATEWAY_CLIENT_SECRET);
+    if (gatewaySecret) problems.push(gatewaySecret);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
