@@ -91,7 +91,8 @@ describe('the token endpoint through the gateway, under faults', () => {
     });
   const login = (password = user.password, headers: Record<string, string> = {}, username = user.username) =>
     token({ grant_type: 'password', username, password }, headers);
-  const refresh = (refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken });
+  const refresh = (refreshToken: string) =>
+    token({ grant_type: 'refresh_token', refresh_token: refreshToken });
 
   it('when a refresh gets 503 because auth stalled past the gateway deadline, the retry keeps the session', async () => {
     const issued = await login();
@@ -118,8 +119,7 @@ describe('the token endpoint through the gateway, under faults', () => {
   });
 
   it('when a client sends its own X-Forwarded-For, it does not escape the per-IP login limit', async () => {
-    for (let i = 0; i < 3; i++)
-      expect((await login('wrong', {}, `nobody-${i}-${run}`)).status).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await login('wrong', {}, `nobody-${i}-${run}`)).status).toBe(400);
     expect((await login()).status).toBe(429);
     const spoofed = await login(user.password, { 'X-Forwarded-For': '203.0.113.77' });
     expect(spoofed.status).toBe(429);
