@@ -7,7 +7,8 @@ export const tokenResponseSchema = z.object({
   access_token: z.string(),
   token_type: z.literal('Bearer'),
   expires_in: z.number().int().positive(),
-  refresh_token: z.string(),
+  /** Absent when the client is not registered for the refresh_token grant. */
+  refresh_token: z.string().optional(),
   scope: z.string(),
 });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
@@ -20,7 +21,6 @@ export const OAUTH_ERROR_CODES = [
   'unsupported_grant_type',
   'invalid_scope',
   'temporarily_unavailable',
-  'slow_down',
 ] as const;
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 
@@ -30,6 +30,46 @@ export const oauthErrorSchema = z.object({
   error_description: z.string().optional(),
 });
 export type OAuthError = z.infer<typeof oauthErrorSchema>;
+
+const TRANSLITERATIONS: Record<string, string> = {
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  Ä: 'Ae',
+  Ö: 'Oe',
+  Ü: 'Ue',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'Ae',
+  œ: 'oe',
+  Œ: 'Oe',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201c': "'",
+  '\u201d': "'",
+  '«': "'",
+  '»': "'",
+  '"': "'",
+  '\\': '/',
+  '\u00a0': ' ',
+  '\u202f': ' ',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2026': '...',
+};
+
+/**
+ * RFC 6749 §5.2 allows only %x20-21 / %x23-5B / %x5D-7E in `error_description`: localized text is
+ * transliterated to ASCII (German umlauts as ae/oe/ue, accents dropped, typographic quotes and spaces made
+ * plain) and anything still outside that set becomes `?`.
+ */
+export function oauthErrorDescription(text: string): string {
+  return Array.from(text, (c) => TRANSLITERATIONS[c] ?? c)
+    .join('')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '?');
+}
 
 /** RFC 6749 §4.3.2 and §6 request bodies (form-encoded). */
 export const tokenRequestSchema = z.discriminatedUnion('grant_type', [

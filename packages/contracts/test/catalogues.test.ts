@@ -4,6 +4,8 @@ import {
   REASON_CATALOGUE,
   REASON_CODES,
   SUPPORTED_LANGUAGES,
+  errorMessages,
+  oauthErrorDescription,
   reasonMessage,
   renderApiReferenceMarkdown,
 } from '@spam-check/contracts';
@@ -48,5 +50,21 @@ describe('the error catalogue', () => {
 describe('docs/api-reference.md', () => {
   it('is the one generated from the current contracts (run `pnpm docs:generate` after changing them)', () => {
     expect(apiReference).toBe(renderApiReferenceMarkdown());
+  });
+});
+
+describe('OAuth error descriptions', () => {
+  it('when any error detail in any language becomes an error_description, it keeps to RFC 6749 §5.2 characters', () => {
+    for (const code of ERROR_CODES)
+      for (const language of SUPPORTED_LANGUAGES)
+        expect(oauthErrorDescription(errorMessages(code, language).detail)).toMatch(
+          /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/,
+        );
+  });
+
+  it('when text has umlauts, accents and typographic quotes, they are transliterated, not dropped', () => {
+    expect(oauthErrorDescription('Ungültige Größe « l’accès » – "ok"\\')).toBe(
+      "Ungueltige Groesse ' l'acces ' - 'ok'/",
+    );
   });
 });

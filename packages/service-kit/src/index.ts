@@ -8,6 +8,7 @@ export {
   servicePort,
   type Env,
 } from './config';
+export { productionSecretProblem, MIN_PRODUCTION_SECRET_LENGTH } from './secrets';
 export { createLogger, REDACTED_PATHS, type Logger } from './logger';
 export { AppError, isAppError, type FieldError } from './errors';
 export { parseBody } from './validate';

@@ -2,14 +2,14 @@ import { createServiceApp, postRoute, type ServiceBase } from '@spam-check/servi
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
 import type { AuthStore } from './data-access/store';
+import { createAttemptGuard } from './domain/attempt-guard';
 import { createClientAuthenticator } from './domain/client-authenticator';
-import { createLoginGuard } from './domain/login-guard';
 import type { SecretHasher } from './domain/secrets';
 import { createTokenService } from './domain/token-service';
 import { formBody } from './entry-points/http/form-body';
 import { introspectEndpoint, revokeEndpoint } from './entry-points/http/introspect-endpoint';
 import { createTokenMetrics } from './entry-points/http/metrics';
-import { createOAuthServer } from './entry-points/http/oauth-server';
+import { createPasswordGrant } from './entry-points/http/oauth-server';
 import { tokenEndpoint } from './entry-points/http/token-endpoint';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
@@ -23,14 +23,15 @@ export function createApp(deps: AppDeps): Express {
     accessSeconds: config.AUTH_ACCESS_TOKEN_LIFETIME_SECONDS,
     refreshSeconds: config.AUTH_REFRESH_TOKEN_LIFETIME_SECONDS,
   };
-  const clients = createClientAuthenticator(store, hasher, config.AUTH_CLIENT_AUTH_CACHE_SECONDS);
-  const tokens = createTokenService(store, lifetimes);
-  const guard = createLoginGuard(store, {
+  const guard = createAttemptGuard(store, {
     maxFailuresPerUser: config.AUTH_LOGIN_MAX_FAILURES_PER_USER,
+    maxFailuresPerClient: config.AUTH_CLIENT_MAX_FAILURES,
     maxFailuresPerIp: config.AUTH_LOGIN_MAX_FAILURES_PER_IP,
     windowSeconds: config.AUTH_LOGIN_FAILURE_WINDOW_SECONDS,
   });
-  const oauth = createOAuthServer({ store, hasher, clients, tokens, lifetimes });
+  const clients = createClientAuthenticator(store, hasher, guard, config.AUTH_CLIENT_AUTH_CACHE_SECONDS);
+  const tokens = createTokenService(store, lifetimes);
+  const passwordGrant = createPasswordGrant({ store, hasher, tokens, lifetimes });
   const metrics = createTokenMetrics(deps.metrics);
   const form = formBody(config.MAX_BODY_BYTES);
 
@@ -48,12 +49,18 @@ export function createApp(deps: AppDeps): Express {
     ],
     // Form-encoded OAuth endpoints, mounted before the kit's JSON-only body parser.
     beforeBodyParser: (router) => {
-      postRoute(router, '/oauth/token', form, tokenEndpoint({ oauth, guard, lifetimes, metrics }));
+      postRoute(
+        router,
+        '/oauth/token',
+        form,
+        tokenEndpoint({ clients, guard, passwordGrant, tokens, store, lifetimes, metrics }),
+      );
       postRoute(router, '/oauth/revoke', form, revokeEndpoint({ clients, tokens, metrics }));
     },
     routes: () => undefined,
   });
-  // The brute-force counter per IP trusts X-Forwarded-For only from these proxies (the gateway).
-  app.set('trust proxy', config.AUTH_TRUST_PROXY);
+  // The brute-force counter per IP believes only the last AUTH_TRUSTED_PROXY_HOPS X-Forwarded-For entries
+  // (those appended by our own proxies, the gateway); anything a client wrote before them is ignored.
+  app.set('trust proxy', config.AUTH_TRUSTED_PROXY_HOPS);
   return app;
 }

@@ -3,6 +3,7 @@ import {
   commonConfigShape,
   env,
   loadConfig,
+  productionSecretProblem,
   servicePort,
   type Env,
 } from '@spam-check/service-kit';
@@ -34,13 +35,14 @@ export const configSchema = z.object({
     .refine((n) => (n & (n - 1)) === 0, 'must be a power of two')
     .default(16384),
   AUTH_BOOTSTRAP_FILE: z.string().min(1).optional(),
-  /** Proxies whose X-Forwarded-For is believed (express `trust proxy` list); `false`/`none` trusts none. */
-  AUTH_TRUST_PROXY: z
-    .string()
-    .default('loopback, linklocal, uniquelocal')
-    .transform((value) => (['false', 'none', ''].includes(value.trim().toLowerCase()) ? false : value)),
+  /**
+   * How many proxies in front of auth append to X-Forwarded-For (the gateway: 1). The client address is the
+   * entry that many hops back; 0 uses the socket address and ignores the header.
+   */
+  AUTH_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(1),
   AUTH_LOGIN_MAX_FAILURES_PER_USER: env.positiveInt(5),
   AUTH_LOGIN_MAX_FAILURES_PER_IP: env.positiveInt(50),
+  AUTH_CLIENT_MAX_FAILURES: env.positiveInt(20),
   AUTH_LOGIN_FAILURE_WINDOW_SECONDS: env.positiveInt(900),
   AUTH_CLIENT_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(30),
   GATEWAY_CLIENT_ID: z.string().min(1).optional(),
@@ -53,8 +55,10 @@ export function loadServiceConfig(source: Env = process.env) {
   if (config.NODE_ENV === 'production') {
     if (!config.REDIS_URL)
       problems.push('REDIS_URL: required in production (the in-memory store is for development)');
-    if (config.GATEWAY_CLIENT_SECRET && DEFAULT_SECRETS.includes(config.GATEWAY_CLIENT_SECRET))
-      problems.push('GATEWAY_CLIENT_SECRET: the development default is refused in production');
+    const gatewaySecret =
+      config.GATEWAY_CLIENT_SECRET &&
+      productionSecretProblem('GATEWAY_CLIENT_SECRET', config.GATEWAY_CLIENT_SECRET);
+    if (gatewaySecret) problems.push(gatewaySecret);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return {

@@ -1,12 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { ConfigError, type Logger } from '@spam-check/service-kit';
-import {
-  DEFAULT_GATEWAY_CLIENT,
-  DEFAULT_SECRETS,
-  DEMO_CLIENT,
-  DEMO_USER,
-  type ServiceConfig,
-} from './config';
+import { ConfigError, productionSecretProblem, type Logger } from '@spam-check/service-kit';
+import { DEFAULT_GATEWAY_CLIENT, DEMO_CLIENT, DEMO_USER, type ServiceConfig } from './config';
 import { bootstrapSchema, createAccounts, type BootstrapFile } from './domain/accounts';
 import { INTROSPECT_SCOPE } from './domain/scopes';
 import type { AuthStore } from './data-access/store';
@@ -71,15 +65,14 @@ export async function provision(
 
   if (config.NODE_ENV === 'production') {
     const weak = [
-      ...(file.clients ?? []).filter((c) => DEFAULT_SECRETS.includes(c.secret)).map((c) => `client ${c.id}`),
-      ...(file.users ?? [])
-        .filter((u) => DEFAULT_SECRETS.includes(u.password))
-        .map((u) => `user ${u.username}`),
-    ];
-    if (weak.length > 0)
-      throw new ConfigError(
-        weak.map((who) => `AUTH_BOOTSTRAP_FILE: ${who} uses a development default secret`),
-      );
+      ...(file.clients ?? []).map((c) =>
+        productionSecretProblem(`AUTH_BOOTSTRAP_FILE: client ${c.id}`, c.secret),
+      ),
+      ...(file.users ?? []).map((u) =>
+        productionSecretProblem(`AUTH_BOOTSTRAP_FILE: user ${u.username}`, u.password),
+      ),
+    ].filter((problem): problem is string => problem !== undefined);
+    if (weak.length > 0) throw new ConfigError(weak);
   }
 
   const changes = await accounts.apply(file);

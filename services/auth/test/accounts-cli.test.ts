@@ -200,6 +200,54 @@ describe('embedded mode and production', () => {
     ).toThrow(/REDIS_URL[\s\S]*GATEWAY_CLIENT_SECRET/);
   });
 
+  it.each([
+    'local-gateway-client-secret',
+    'compose-demo-secret',
+    'dev-demo-secret',
+    'gateway-secret',
+    'short',
+  ])('when NODE_ENV is production, GATEWAY_CLIENT_SECRET=%s (published or short) is refused', (secret) => {
+    expect(() =>
+      loadServiceConfig({
+        NODE_ENV: 'production',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        GATEWAY_CLIENT_SECRET: secret,
+      }),
+    ).toThrow(/GATEWAY_CLIENT_SECRET/);
+  });
+
+  it('when NODE_ENV is production, a bootstrap file with a published or short secret lists every one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'auth-bootstrap-'));
+    const file = join(dir, 'bootstrap.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        clients: [
+          { id: 'website', secret: 'compose-demo-secret' },
+          { id: 'fine', secret: 'a-long-enough-random-secret' },
+        ],
+        users: [
+          { username: 'backend', password: 'dev-demo-password' },
+          { username: 'tiny', password: 'pw' },
+        ],
+      }),
+    );
+    try {
+      const env = testEnv('redis', {
+        NODE_ENV: 'production',
+        AUTH_BOOTSTRAP_FILE: file,
+        GATEWAY_CLIENT_SECRET: 'gateway-secret-long-enough',
+      });
+      await withStore(env, async ({ config, store, hasher }) => {
+        const refused = provision(config, store, hasher, silent);
+        await expect(refused).rejects.toThrow(/client website[\s\S]*user backend[\s\S]*user tiny/);
+        expect(await store.getClient('fine')).toBeUndefined();
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('when NODE_ENV is production, a bootstrap file with a demo secret is refused', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'auth-bootstrap-'));
     const file = join(dir, 'bootstrap.json');

@@ -4,7 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { introspect, passwordGrant, startAuth, type Harness } from './harness';
+import { RedisStore } from '../src/data-access/redis-store';
+import { StoreUnavailableError } from '../src/data-access/store';
+import { nowSeconds } from '../src/domain/tokens';
+import { introspect, passwordGrant, startAuth, uniqueNames, type Harness } from './harness';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -121,6 +124,50 @@ describe('when Redis hangs (the process is stopped, connections stay open)', () 
     } finally {
       redis.kill('SIGCONT');
       await h.stop().catch(() => undefined);
+      await stopRedis(redis);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('when Redis hangs while a refresh rotation is on its way', () => {
+  it('does not consume the refresh token when Redis runs the rotation after the service gave up', async () => {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'auth-redis-'));
+    const redis = await startRedis(port, dir);
+    const { prefix, channel } = uniqueNames();
+    const store = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix, channel, timeoutMs: 300 });
+    try {
+      await store.connect();
+      const iat = nowSeconds();
+      const record = { clientId: 'c', username: 'u', scope: ['spam:check'], iat, family: 'f', exp: iat + 60 };
+      const pair = (refreshHash: string) => ({
+        accessHash: `at-${refreshHash}`,
+        access: record,
+        refresh: { hash: refreshHash, record: { ...record, spent: false } },
+      });
+      await store.saveTokens(pair('first'));
+
+      redis.kill('SIGSTOP');
+      // The script is written to the open connection and waits in Redis's socket buffer past the timeout.
+      await expect(store.rotateRefreshToken('first', pair('second'))).rejects.toThrow(StoreUnavailableError);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      redis.kill('SIGCONT');
+
+      let spent: boolean | undefined;
+      for (let i = 0; i < 50 && spent === undefined; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        spent = await store.getRefreshToken('first').then(
+          (r) => r?.spent,
+          () => undefined,
+        );
+      }
+      expect(spent).toBe(false);
+      expect(await store.getRefreshToken('second')).toBeUndefined();
+      expect(await store.rotateRefreshToken('first', pair('third'))).toEqual({ outcome: 'rotated' });
+    } finally {
+      redis.kill('SIGCONT');
+      await store.close();
       await stopRedis(redis);
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@ import { redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { MemoryStore } from '../src/data-access/memory-store';
 import { RedisStore } from '../src/data-access/redis-store';
-import type { AuthStore, IssuedTokens, RevocationMessage } from '../src/data-access/store';
+import type { AuthStore, RevocationMessage, RotatedTokens } from '../src/data-access/store';
 import { nowSeconds } from '../src/domain/tokens';
 import { deletePrefix, uniqueNames } from './harness';
 
@@ -42,14 +42,13 @@ async function redisSubject(): Promise<Subject> {
   };
 }
 
-function tokens(family: string, lifetime = 60): IssuedTokens {
+function tokens(family: string, lifetime = 60, clientId = 'c'): RotatedTokens {
   const iat = nowSeconds();
-  const base = { clientId: 'c', username: 'u', scope: ['spam:check'], iat, family };
+  const base = { clientId, username: 'u', scope: ['spam:check'], iat, family };
   return {
     accessHash: randomUUID(),
     access: { ...base, exp: iat + lifetime },
-    refreshHash: randomUUID(),
-    refresh: { ...base, exp: iat + lifetime * 10, spent: false },
+    refresh: { hash: randomUUID(), record: { ...base, exp: iat + lifetime * 10, spent: false } },
   };
 }
 
@@ -96,7 +95,7 @@ describe.each([
     const issued = tokens('f1');
     await store.saveTokens(issued);
     expect(await store.getAccessToken(issued.accessHash)).toEqual(issued.access);
-    expect(await store.getRefreshToken(issued.refreshHash)).toEqual(issued.refresh);
+    expect(await store.getRefreshToken(issued.refresh.hash)).toEqual(issued.refresh.record);
     expect(await store.getAccessToken('other')).toBeUndefined();
   });
 
@@ -104,17 +103,17 @@ describe.each([
     const first = tokens('f2');
     await store.saveTokens(first);
     const second = tokens('f2');
-    expect(await store.rotateRefreshToken(first.refreshHash, second)).toEqual({ outcome: 'rotated' });
-    expect((await store.getRefreshToken(first.refreshHash))?.spent).toBe(true);
+    expect(await store.rotateRefreshToken(first.refresh.hash, second)).toEqual({ outcome: 'rotated' });
+    expect((await store.getRefreshToken(first.refresh.hash))?.spent).toBe(true);
     expect(await store.getAccessToken(second.accessHash)).toEqual(second.access);
 
-    const replay = await store.rotateRefreshToken(first.refreshHash, tokens('f2'));
+    const replay = await store.rotateRefreshToken(first.refresh.hash, tokens('f2'));
     expect(replay.outcome).toBe('reused');
     expect(replay.outcome === 'reused' && replay.revokedAccessHashes.sort()).toEqual(
       [first.accessHash, second.accessHash].sort(),
     );
     expect(await store.getAccessToken(second.accessHash)).toBeUndefined();
-    expect(await store.getRefreshToken(second.refreshHash)).toBeUndefined();
+    expect(await store.getRefreshToken(second.refresh.hash)).toBeUndefined();
     expect(await store.rotateRefreshToken('unknown', tokens('f2'))).toEqual({ outcome: 'unknown' });
   });
 
@@ -122,7 +121,7 @@ describe.each([
     const first = tokens('f3');
     await store.saveTokens(first);
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => store.rotateRefreshToken(first.refreshHash, tokens('f3'))),
+      Array.from({ length: 20 }, () => store.rotateRefreshToken(first.refresh.hash, tokens('f3'))),
     );
     expect(results.filter((r) => r.outcome === 'rotated')).toHaveLength(1);
   });
@@ -134,10 +133,10 @@ describe.each([
     await store.saveTokens(b);
     expect(await store.revokeAccessToken(a.accessHash)).toBe(true);
     expect(await store.revokeAccessToken(a.accessHash)).toBe(false);
-    expect(await store.getRefreshToken(a.refreshHash)).toBeDefined();
+    expect(await store.getRefreshToken(a.refresh.hash)).toBeDefined();
     expect(await store.revokeFamily('f5')).toEqual([b.accessHash]);
-    expect(await store.getRefreshToken(b.refreshHash)).toBeUndefined();
-    expect(await store.getRefreshToken(a.refreshHash)).toBeDefined();
+    expect(await store.getRefreshToken(b.refresh.hash)).toBeUndefined();
+    expect(await store.getRefreshToken(a.refresh.hash)).toBeDefined();
   });
 
   it('when a token lifetime is over, it is gone', async () => {
@@ -147,17 +146,88 @@ describe.each([
     expect(await store.getAccessToken(short.accessHash)).toBeUndefined();
   });
 
-  it('when failures are recorded, they count within the window and reset', async () => {
-    await store.recordFailure(['k1', 'k2'], 60);
-    await store.recordFailure(['k1'], 60);
-    const [k1, k2, k3] = await store.countFailures(['k1', 'k2', 'k3']);
-    expect(k1?.count).toBe(2);
-    expect(k1?.resetsInSeconds).toBeGreaterThan(55);
-    expect(k1?.resetsInSeconds).toBeLessThanOrEqual(60);
-    expect(k2?.count).toBe(1);
-    expect(k3).toEqual({ count: 0, resetsInSeconds: 0 });
-    await store.resetFailures('k1');
-    expect((await store.countFailures(['k1']))[0]?.count).toBe(0);
+  it('when attempts are reserved, each takes a slot until one key is over its limit, which takes none', async () => {
+    const limits = [
+      { key: 'user', max: 2 },
+      { key: 'ip', max: 3 },
+    ];
+    expect(await store.reserveAttempts(limits, 60)).toEqual({ allowed: true });
+    expect(await store.reserveAttempts(limits, 60)).toEqual({ allowed: true });
+    const refused = await store.reserveAttempts(limits, 60);
+    expect(refused.allowed).toBe(false);
+    expect(!refused.allowed && refused.retryAfterSeconds).toBeGreaterThan(55);
+    expect(!refused.allowed && refused.retryAfterSeconds).toBeLessThanOrEqual(60);
+    // The refused attempt took no slot from the IP: one is left there for another user.
+    expect(await store.reserveAttempts([{ key: 'other', max: 2 }, limits[1]!], 60)).toEqual({
+      allowed: true,
+    });
+    expect((await store.reserveAttempts([{ key: 'other', max: 2 }, limits[1]!], 60)).allowed).toBe(false);
+    await store.releaseAttempts(['ip']);
+    await store.resetAttempts('user');
+    expect(await store.reserveAttempts(limits, 60)).toEqual({ allowed: true });
+  });
+
+  it('when 50 reservations race for a limit of 5, exactly 5 are allowed', async () => {
+    const verdicts = await Promise.all(
+      Array.from({ length: 50 }, () => store.reserveAttempts([{ key: 'burst', max: 5 }], 60)),
+    );
+    expect(verdicts.filter((v) => v.allowed)).toHaveLength(5);
+  });
+
+  it('when a released counter is already gone, it does not go below zero', async () => {
+    await store.releaseAttempts(['never-reserved']);
+    const verdicts = [];
+    for (let i = 0; i < 2; i++)
+      verdicts.push(await store.reserveAttempts([{ key: 'never-reserved', max: 1 }], 60));
+    expect(verdicts.map((v) => v.allowed)).toEqual([true, false]);
+  });
+
+  it('when a rotation is undone, the old token is unspent again and the successor is gone', async () => {
+    const first = tokens('f7');
+    await store.saveTokens(first);
+    const second = tokens('f7');
+    await store.rotateRefreshToken(first.refresh.hash, second);
+    expect(await store.undoRotation(first.refresh.hash, tokens('f7'))).toBe(false);
+    expect(await store.undoRotation(first.refresh.hash, second)).toBe(true);
+    expect((await store.getRefreshToken(first.refresh.hash))?.spent).toBe(false);
+    expect(await store.getRefreshToken(second.refresh.hash)).toBeUndefined();
+    expect(await store.getAccessToken(second.accessHash)).toBeUndefined();
+    expect(await store.undoRotation(first.refresh.hash, second)).toBe(false);
+    // The token rotates again as if the first rotation never happened, and the family holds no stale member.
+    const third = tokens('f7');
+    expect(await store.rotateRefreshToken(first.refresh.hash, third)).toEqual({ outcome: 'rotated' });
+    expect((await store.revokeFamily('f7')).sort()).toEqual([first.accessHash, third.accessHash].sort());
+  });
+
+  it('when the successor was already used, the rotation is not undone', async () => {
+    const first = tokens('f8');
+    await store.saveTokens(first);
+    const second = tokens('f8');
+    await store.rotateRefreshToken(first.refresh.hash, second);
+    await store.rotateRefreshToken(second.refresh.hash, tokens('f8'));
+    expect(await store.undoRotation(first.refresh.hash, second)).toBe(false);
+    expect((await store.getRefreshToken(first.refresh.hash))?.spent).toBe(true);
+  });
+
+  it('when a client is removed, its access tokens are not active and revoking its tokens takes every family', async () => {
+    await store.saveClient({ id: 'gone', secretHash: 'h', grants: [], scopes: [] });
+    await store.saveClient({ id: 'kept', secretHash: 'h', grants: [], scopes: [] });
+    const mine = [tokens('g1', 60, 'gone'), tokens('g2', 60, 'gone')];
+    const other = tokens('k1', 60, 'kept');
+    for (const issued of [...mine, other]) await store.saveTokens(issued);
+    expect(await store.getActiveAccessToken(mine[0]!.accessHash)).toEqual(mine[0]!.access);
+    await store.deleteClient('gone');
+    expect(await store.getActiveAccessToken(mine[0]!.accessHash)).toBeUndefined();
+    expect((await store.revokeClientTokens('gone')).sort()).toEqual(mine.map((t) => t.accessHash).sort());
+    expect(await store.getRefreshToken(mine[1]!.refresh.hash)).toBeUndefined();
+    expect(await store.getActiveAccessToken(other.accessHash)).toEqual(other.access);
+  });
+
+  it('when tokens are saved without a refresh token, only the access token exists', async () => {
+    const { refresh: _refresh, ...accessOnly } = tokens('f9');
+    await store.saveTokens(accessOnly);
+    expect(await store.getAccessToken(accessOnly.accessHash)).toEqual(accessOnly.access);
+    expect(await store.revokeFamily('f9')).toEqual([accessOnly.accessHash]);
   });
 
   it('when a revocation is published, subscribers receive the message', async () => {

@@ -143,7 +143,7 @@ describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kin
       },
     );
     expect(answer.body.error).toBe('invalid_grant');
-    expect(answer.body.error_description).toMatch(/ungültig/);
+    expect(answer.body.error_description).toMatch(/ungueltig/);
   });
 
   it('when another method is used, it answers 405 with Allow: POST', async () => {

@@ -115,6 +115,7 @@ export function createApp(deps: AppDeps): Express {
         authUrl: config.AUTH_URL,
         agent: deps.agents.auth,
         timeoutMs: config.AUTH_TIMEOUT_MS,
+        trustedProxyHops: config.TRUSTED_PROXY_HOPS,
       });
       postRoute(app, '/oauth/token', auth);
       postRoute(app, '/oauth/revoke', auth);

@@ -24,6 +24,8 @@ export const configSchema = z.object({
   GATEWAY_CLIENT_ID: z.string().min(1).optional(),
   GATEWAY_CLIENT_SECRET: z.string().min(1).optional(),
   AUTH_TIMEOUT_MS: env.positiveInt(2000),
+  /** Proxies of ours in front of the gateway that append to X-Forwarded-For (an ingress: 1). */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   DETECTOR_TIMEOUT_MS: env.positiveInt(10_000),
   REDIS_URL: env.url(),
   REDIS_KEY_PREFIX: z.string().default('spam-check:gateway:'),

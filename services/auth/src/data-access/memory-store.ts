@@ -1,14 +1,21 @@
 import { EventEmitter } from 'node:events';
 import type { RefreshTokenRecord, TokenRecord } from '../domain/tokens';
 import type {
+  AttemptLimit,
   AuthStore,
   ClientRecord,
-  FailureCount,
   IssuedTokens,
+  Reservation,
   RevocationMessage,
+  RotatedTokens,
   RotationResult,
   UserRecord,
 } from './store';
+
+interface SpentRefresh extends RefreshTokenRecord {
+  /** The successor's refresh token hash, once spent. */
+  next?: string;
+}
 
 interface Expiring<T> {
   value: T;
@@ -25,9 +32,10 @@ export class MemoryStore implements AuthStore {
   private readonly clients = new Map<string, ClientRecord>();
   private readonly users = new Map<string, UserRecord>();
   private readonly access = new Map<string, Expiring<TokenRecord>>();
-  private readonly refresh = new Map<string, Expiring<RefreshTokenRecord>>();
+  private readonly refresh = new Map<string, Expiring<SpentRefresh>>();
   private readonly families = new Map<string, Set<string>>();
-  private readonly failures = new Map<string, Expiring<number>>();
+  private readonly clientFamilies = new Map<string, Set<string>>();
+  private readonly attempts = new Map<string, Expiring<number>>();
   private readonly sweeper = setInterval(() => this.sweep(), 60_000).unref();
 
   async getClient(id: string) {
@@ -63,23 +71,43 @@ export class MemoryStore implements AuthStore {
     this.store(tokens);
   }
 
-  async rotateRefreshToken(spentRefreshHash: string, tokens: IssuedTokens): Promise<RotationResult> {
+  async rotateRefreshToken(spentRefreshHash: string, tokens: RotatedTokens): Promise<RotationResult> {
     const current = live(this.refresh, spentRefreshHash);
     if (!current) return { outcome: 'unknown' };
     if (current.spent)
       return { outcome: 'reused', revokedAccessHashes: this.revokeFamilySync(current.family) };
     current.spent = true;
+    current.next = tokens.refresh.hash;
     this.store(tokens);
     return { outcome: 'rotated' };
+  }
+
+  async undoRotation(spentRefreshHash: string, successor: RotatedTokens) {
+    const current = live(this.refresh, spentRefreshHash);
+    const next = live(this.refresh, successor.refresh.hash);
+    if (!current?.spent || current.next !== successor.refresh.hash || !next || next.spent) return false;
+    this.refresh.delete(successor.refresh.hash);
+    this.access.delete(successor.accessHash);
+    this.families.get(current.family)?.delete(`rt:${successor.refresh.hash}`);
+    this.families.get(current.family)?.delete(`at:${successor.accessHash}`);
+    current.spent = false;
+    delete current.next;
+    return true;
   }
 
   async getAccessToken(hash: string) {
     const record = live(this.access, hash);
     return record && clone(record);
   }
-  async getRefreshToken(hash: string) {
+  async getActiveAccessToken(hash: string) {
+    const record = live(this.access, hash);
+    return record && this.clients.has(record.clientId) ? clone(record) : undefined;
+  }
+  async getRefreshToken(hash: string): Promise<RefreshTokenRecord | undefined> {
     const record = live(this.refresh, hash);
-    return record && clone(record);
+    if (!record) return undefined;
+    const { next: _next, ...rest } = record;
+    return clone(rest);
   }
   async revokeAccessToken(hash: string) {
     return live(this.access, hash) !== undefined && this.access.delete(hash);
@@ -87,27 +115,38 @@ export class MemoryStore implements AuthStore {
   async revokeFamily(family: string) {
     return this.revokeFamilySync(family);
   }
-
-  async countFailures(keys: string[]): Promise<FailureCount[]> {
-    const now = Date.now();
-    return keys.map((key) => {
-      const entry = live(this.failures, key);
-      const expiresAt = this.failures.get(key)?.expiresAt ?? now;
-      return entry === undefined
-        ? { count: 0, resetsInSeconds: 0 }
-        : { count: entry, resetsInSeconds: Math.ceil((expiresAt - now) / 1000) };
-    });
+  async revokeClientTokens(clientId: string) {
+    const families = [...(this.clientFamilies.get(clientId) ?? [])];
+    this.clientFamilies.delete(clientId);
+    return families.flatMap((family) => this.revokeFamilySync(family));
   }
-  async recordFailure(keys: string[], windowSeconds: number) {
+
+  async reserveAttempts(limits: AttemptLimit[], windowSeconds: number): Promise<Reservation> {
+    const now = Date.now();
+    const entries = limits.map(({ key }) => {
+      const entry = this.attempts.get(key);
+      if (entry && entry.expiresAt > now) return entry;
+      const fresh = { value: 0, expiresAt: now + windowSeconds * 1000 };
+      this.attempts.set(key, fresh);
+      return fresh;
+    });
+    const over = entries.filter((entry, i) => entry.value + 1 > limits[i]!.max);
+    if (over.length > 0)
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, ...over.map((e) => Math.ceil((e.expiresAt - now) / 1000))),
+      };
+    for (const entry of entries) entry.value += 1;
+    return { allowed: true };
+  }
+  async releaseAttempts(keys: string[]) {
     for (const key of keys) {
-      const current = live(this.failures, key);
-      if (current === undefined)
-        this.failures.set(key, { value: 1, expiresAt: Date.now() + windowSeconds * 1000 });
-      else this.failures.get(key)!.value = current + 1;
+      const entry = live(this.attempts, key);
+      if (entry !== undefined && entry > 0) this.attempts.get(key)!.value = entry - 1;
     }
   }
-  async resetFailures(key: string) {
-    this.failures.delete(key);
+  async resetAttempts(key: string) {
+    this.attempts.delete(key);
   }
 
   async publishRevocation(message: RevocationMessage) {
@@ -119,17 +158,19 @@ export class MemoryStore implements AuthStore {
   }
 
   private store(tokens: IssuedTokens) {
-    this.access.set(tokens.accessHash, {
-      value: clone(tokens.access),
-      expiresAt: tokens.access.exp * 1000,
-    });
-    this.refresh.set(tokens.refreshHash, {
-      value: clone(tokens.refresh),
-      expiresAt: tokens.refresh.exp * 1000,
-    });
-    const family = this.families.get(tokens.access.family) ?? new Set<string>();
-    family.add(`at:${tokens.accessHash}`).add(`rt:${tokens.refreshHash}`);
-    this.families.set(tokens.access.family, family);
+    const { family: name, clientId } = tokens.access;
+    this.access.set(tokens.accessHash, { value: clone(tokens.access), expiresAt: tokens.access.exp * 1000 });
+    const family = this.families.get(name) ?? new Set<string>();
+    family.add(`at:${tokens.accessHash}`);
+    if (tokens.refresh) {
+      this.refresh.set(tokens.refresh.hash, {
+        value: clone(tokens.refresh.record),
+        expiresAt: tokens.refresh.record.exp * 1000,
+      });
+      family.add(`rt:${tokens.refresh.hash}`);
+    }
+    this.families.set(name, family);
+    this.clientFamilies.set(clientId, (this.clientFamilies.get(clientId) ?? new Set<string>()).add(name));
   }
 
   private revokeFamilySync(family: string): string[] {
@@ -145,11 +186,15 @@ export class MemoryStore implements AuthStore {
   }
 
   private sweep() {
-    for (const map of [this.access, this.refresh, this.failures] as Map<string, Expiring<unknown>>[])
+    for (const map of [this.access, this.refresh, this.attempts] as Map<string, Expiring<unknown>>[])
       for (const [key, entry] of map) if (entry.expiresAt <= Date.now()) map.delete(key);
     for (const [family, members] of this.families)
       if (![...members].some((m) => this.access.has(m.slice(3)) || this.refresh.has(m.slice(3))))
         this.families.delete(family);
+    for (const [client, families] of this.clientFamilies) {
+      for (const family of families) if (!this.families.has(family)) families.delete(family);
+      if (families.size === 0) this.clientFamilies.delete(client);
+    }
   }
 }
 

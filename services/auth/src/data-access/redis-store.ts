@@ -3,10 +3,12 @@ import type { RefreshTokenRecord, TokenRecord } from '../domain/tokens';
 import {
   StoreUnavailableError,
   type AuthStore,
+  type AttemptLimit,
   type ClientRecord,
-  type FailureCount,
   type IssuedTokens,
+  type Reservation,
   type RevocationMessage,
+  type RotatedTokens,
   type RotationResult,
   type UserRecord,
 } from './store';
@@ -14,11 +16,13 @@ import {
 /*
  * Keys (all under the configured prefix):
  *   at:<sha256>        access token record (JSON), TTL = its lifetime
- *   rt:<sha256>        refresh token hash {data (JSON), family, spent}, TTL = its lifetime
- *   fam:<family>       set of `at:<sha256>` / `rt:<sha256>` of one grant family, TTL = newest refresh token's
+ *   rt:<sha256>        refresh token hash {data (JSON), family, spent, next?}, TTL = its lifetime; `next` is
+ *                      the successor's hash once spent
+ *   fam:<family>       set of `at:<sha256>` / `rt:<sha256>` of one grant family, TTL = newest token's
+ *   cfam:<client id>   set of the client's families, TTL = its newest family's
  *   client:<id>, clients   client records and the set of ids
  *   user:<name>, users     user records and the set of names
- *   fail:<key>         failed-login counter, TTL = the counting window
+ *   fail:<key>         brute-force attempt counter, TTL = the counting window
  * The Lua scripts build family keys from the prefix, so they assume one Redis node (no cluster slots).
  */
 
@@ -37,9 +41,15 @@ return revoked
 `;
 
 // Single round trip, atomic: the check of the spent flag and the issue of the successor cannot interleave
-// with another refresh of the same token, so of N concurrent refreshes exactly one rotates.
+// with another refresh of the same token, so of N concurrent refreshes exactly one rotates. The deadline is
+// checked against Redis's clock first (ARGV[8], unix ms): a script that waited behind a stalled Redis after
+// the service had already answered 503 must not consume the token.
 const ROTATE = `
 local prefix = ARGV[1]
+local now = redis.call('TIME')
+if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[8]) then
+  return {'expired'}
+end
 local state = redis.call('HMGET', KEYS[1], 'family', 'spent')
 local family = state[1]
 if not family then return {'unknown'} end
@@ -55,7 +65,7 @@ if state[2] == '1' then
   redis.call('DEL', fam)
   return {'reused', revoked}
 end
-redis.call('HSET', KEYS[1], 'spent', '1')
+redis.call('HSET', KEYS[1], 'spent', '1', 'next', ARGV[5])
 redis.call('SET', prefix .. 'at:' .. ARGV[2], ARGV[3], 'EX', ARGV[4])
 redis.call('HSET', prefix .. 'rt:' .. ARGV[5], 'data', ARGV[6], 'family', family, 'spent', '0')
 redis.call('EXPIRE', prefix .. 'rt:' .. ARGV[5], ARGV[7])
@@ -65,9 +75,64 @@ redis.call('EXPIRE', fam, ARGV[7])
 return {'rotated'}
 `;
 
+// The successor is removed only while it is still unspent, so an undo can never take away tokens that a
+// client has already used.
+const UNDO_ROTATION = `
+local prefix = ARGV[1]
+local state = redis.call('HMGET', KEYS[1], 'family', 'spent', 'next')
+if state[2] ~= '1' or state[3] ~= ARGV[2] then return 0 end
+local successor = prefix .. 'rt:' .. ARGV[2]
+if redis.call('HGET', successor, 'spent') ~= '0' then return 0 end
+redis.call('DEL', successor, prefix .. 'at:' .. ARGV[3])
+redis.call('SREM', prefix .. 'fam:' .. state[1], 'rt:' .. ARGV[2], 'at:' .. ARGV[3])
+redis.call('HSET', KEYS[1], 'spent', '0')
+redis.call('HDEL', KEYS[1], 'next')
+return 1
+`;
+
+// An access token is active only while its client exists: one round trip on the introspection hot path.
+const ACTIVE_ACCESS = `
+local data = redis.call('GET', KEYS[1])
+if not data then return false end
+if redis.call('EXISTS', ARGV[1] .. 'client:' .. cjson.decode(data).clientId) == 0 then return false end
+return data
+`;
+
+// Reserve first, then check: concurrent attempts each take a slot before the expensive verification, so a
+// burst cannot run more verifications than the limit. A refused attempt gives its slots back.
+const RESERVE = `
+local window = ARGV[1]
+local refused = false
+local wait = 1
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  redis.call('EXPIRE', key, window, 'NX')
+  if count > tonumber(ARGV[i + 1]) then
+    refused = true
+    wait = math.max(wait, redis.call('TTL', key))
+  end
+end
+if not refused then return 0 end
+for _, key in ipairs(KEYS) do redis.call('DECR', key) end
+return wait
+`;
+
+// Never below zero, never a counter without a window (the key may have expired since the reservation).
+const RELEASE = `
+for _, key in ipairs(KEYS) do
+  local count = tonumber(redis.call('GET', key) or '0')
+  if count > 0 then redis.call('DECR', key) end
+end
+return 0
+`;
+
 interface Scripts {
-  rotate(key: string, ...args: (string | number)[]): Promise<[string, string[]?]>;
-  revokeFamily(key: string, ...args: string[]): Promise<string[]>;
+  authRotate(key: string, ...args: (string | number)[]): Promise<[string, string[]?]>;
+  authUndoRotation(key: string, ...args: string[]): Promise<number>;
+  authActiveAccess(key: string, prefix: string): Promise<string | null>;
+  authRevokeFamily(...args: string[]): Promise<string[]>;
+  authReserve(...args: (string | number)[]): Promise<number>;
+  authRelease(...args: (string | number)[]): Promise<number>;
 }
 
 export interface RedisStoreOptions {
@@ -87,10 +152,12 @@ export class RedisStore implements AuthStore {
   readonly redis: Redis;
   private readonly prefix: string;
   private readonly channel: string;
+  private readonly timeoutMs: number;
 
   constructor(options: RedisStoreOptions) {
     this.prefix = options.prefix;
     this.channel = options.channel;
+    this.timeoutMs = options.timeoutMs;
     // Fail fast instead of queueing while disconnected (the endpoints answer 503 at once) and keep
     // reconnecting in the background so the service recovers by itself.
     this.redis = new Redis(options.url, {
@@ -106,7 +173,11 @@ export class RedisStore implements AuthStore {
     });
     this.redis.on('error', () => undefined);
     this.redis.defineCommand('authRotate', { numberOfKeys: 1, lua: ROTATE });
+    this.redis.defineCommand('authUndoRotation', { numberOfKeys: 1, lua: UNDO_ROTATION });
+    this.redis.defineCommand('authActiveAccess', { numberOfKeys: 1, lua: ACTIVE_ACCESS });
     this.redis.defineCommand('authRevokeFamily', { numberOfKeys: 0, lua: REVOKE_FAMILY });
+    this.redis.defineCommand('authReserve', { lua: RESERVE });
+    this.redis.defineCommand('authRelease', { lua: RELEASE });
   }
 
   /** Connects once; later reconnections are automatic. */
@@ -170,35 +241,60 @@ export class RedisStore implements AuthStore {
 
   async saveTokens(tokens: IssuedTokens) {
     const fam = this.key('fam:', tokens.access.family);
-    const rt = this.key('rt:', tokens.refreshHash);
-    await this.run(() =>
-      this.redis
-        .multi()
-        .set(this.key('at:', tokens.accessHash), JSON.stringify(tokens.access), 'EX', ttl(tokens.access.exp))
-        .hset(rt, { data: JSON.stringify(tokens.refresh), family: tokens.refresh.family, spent: '0' })
-        .expire(rt, ttl(tokens.refresh.exp))
-        .sadd(fam, `at:${tokens.accessHash}`, `rt:${tokens.refreshHash}`)
-        .expire(fam, ttl(tokens.refresh.exp))
-        .exec(),
-    );
+    const clientFamilies = this.key('cfam:', tokens.access.clientId);
+    const lastExp = ttl(tokens.refresh?.record.exp ?? tokens.access.exp);
+    const multi = this.redis
+      .multi()
+      .set(this.key('at:', tokens.accessHash), JSON.stringify(tokens.access), 'EX', ttl(tokens.access.exp))
+      .sadd(fam, `at:${tokens.accessHash}`);
+    if (tokens.refresh) {
+      const rt = this.key('rt:', tokens.refresh.hash);
+      multi
+        .hset(rt, { data: JSON.stringify(tokens.refresh.record), family: tokens.access.family, spent: '0' })
+        .expire(rt, ttl(tokens.refresh.record.exp))
+        .sadd(fam, `rt:${tokens.refresh.hash}`);
+    }
+    multi
+      .expire(fam, lastExp)
+      .sadd(clientFamilies, tokens.access.family)
+      .expire(clientFamilies, lastExp, 'NX')
+      .expire(clientFamilies, lastExp, 'GT');
+    await this.run(() => multi.exec());
   }
 
-  async rotateRefreshToken(spentRefreshHash: string, tokens: IssuedTokens): Promise<RotationResult> {
+  async rotateRefreshToken(spentRefreshHash: string, tokens: RotatedTokens): Promise<RotationResult> {
+    // The command times out on our side after timeoutMs; Redis must not run it later than that either.
+    // This assumes the service's and Redis's clocks agree to well within timeoutMs (NTP).
+    const deadlineMs = Date.now() + this.timeoutMs;
     const [outcome, revoked] = await this.run(() =>
-      (this.redis as unknown as { authRotate: Scripts['rotate'] }).authRotate(
+      this.scripts.authRotate(
         this.key('rt:', spentRefreshHash),
         this.prefix,
         tokens.accessHash,
         JSON.stringify(tokens.access),
         ttl(tokens.access.exp),
-        tokens.refreshHash,
-        JSON.stringify(tokens.refresh),
-        ttl(tokens.refresh.exp),
+        tokens.refresh.hash,
+        JSON.stringify(tokens.refresh.record),
+        ttl(tokens.refresh.record.exp),
+        deadlineMs,
       ),
     );
+    if (outcome === 'expired') throw new StoreUnavailableError(new Error('rotation past its deadline'));
     if (outcome === 'rotated') return { outcome };
     if (outcome === 'reused') return { outcome, revokedAccessHashes: revoked ?? [] };
     return { outcome: 'unknown' };
+  }
+
+  async undoRotation(spentRefreshHash: string, successor: RotatedTokens) {
+    const undone = await this.run(() =>
+      this.scripts.authUndoRotation(
+        this.key('rt:', spentRefreshHash),
+        this.prefix,
+        successor.refresh.hash,
+        successor.accessHash,
+      ),
+    );
+    return undone === 1;
   }
 
   async getAccessToken(hash: string) {
@@ -209,36 +305,41 @@ export class RedisStore implements AuthStore {
     const record = this.json<RefreshTokenRecord>(fields[0] ?? null);
     return record && { ...record, spent: fields[1] === '1' };
   }
+  async getActiveAccessToken(hash: string) {
+    return this.json<TokenRecord>(
+      await this.run(() => this.scripts.authActiveAccess(this.key('at:', hash), this.prefix)),
+    );
+  }
   async revokeAccessToken(hash: string) {
     return (await this.run(() => this.redis.del(this.key('at:', hash)))) === 1;
   }
   async revokeFamily(family: string) {
-    return this.run(() =>
-      (this.redis as unknown as { authRevokeFamily: Scripts['revokeFamily'] }).authRevokeFamily(
-        this.prefix,
-        family,
-      ),
-    );
+    return this.run(() => this.scripts.authRevokeFamily(this.prefix, family));
+  }
+  async revokeClientTokens(clientId: string) {
+    const clientFamilies = this.key('cfam:', clientId);
+    const families = await this.run(() => this.redis.smembers(clientFamilies));
+    const revoked = await Promise.all(families.map((family) => this.revokeFamily(family)));
+    if (families.length > 0) await this.run(() => this.redis.srem(clientFamilies, ...families));
+    return revoked.flat();
   }
 
-  async countFailures(keys: string[]): Promise<FailureCount[]> {
-    const pipeline = this.redis.pipeline();
-    for (const key of keys) pipeline.get(this.key('fail:', key)).ttl(this.key('fail:', key));
-    const replies = (await this.run(() => pipeline.exec())) ?? [];
-    return keys.map((_, index) => {
-      const [countError, count] = replies[index * 2] ?? [];
-      const [ttlError, seconds] = replies[index * 2 + 1] ?? [];
-      if (countError || ttlError) throw new StoreUnavailableError(countError ?? ttlError);
-      return { count: Number(count ?? 0), resetsInSeconds: Math.max(0, Number(seconds)) };
-    });
+  async reserveAttempts(limits: AttemptLimit[], windowSeconds: number): Promise<Reservation> {
+    const wait = await this.run(() =>
+      this.scripts.authReserve(
+        limits.length,
+        ...limits.map(({ key }) => this.key('fail:', key)),
+        windowSeconds,
+        ...limits.map(({ max }) => max),
+      ),
+    );
+    return wait === 0 ? { allowed: true } : { allowed: false, retryAfterSeconds: wait };
   }
-  async recordFailure(keys: string[], windowSeconds: number) {
-    const multi = this.redis.multi();
-    for (const key of keys)
-      multi.incr(this.key('fail:', key)).expire(this.key('fail:', key), windowSeconds, 'NX');
-    await this.run(() => multi.exec());
+  async releaseAttempts(keys: string[]) {
+    if (keys.length === 0) return;
+    await this.run(() => this.scripts.authRelease(keys.length, ...keys.map((key) => this.key('fail:', key))));
   }
-  async resetFailures(key: string) {
+  async resetAttempts(key: string) {
     await this.run(() => this.redis.del(this.key('fail:', key)));
   }
 
@@ -250,6 +351,10 @@ export class RedisStore implements AuthStore {
   }
   async close() {
     this.redis.disconnect();
+  }
+
+  private get scripts(): Scripts {
+    return this.redis as unknown as Scripts;
   }
 
   private key(kind: string, id = ''): string {

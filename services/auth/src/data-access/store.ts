@@ -14,22 +14,26 @@ export interface UserRecord {
   passwordHash: string;
 }
 
-/** One access and one refresh token, by hash, ready to be stored. */
+/** An access token and, unless the client may not refresh, a refresh token, by hash, ready to be stored. */
 export interface IssuedTokens {
   accessHash: string;
   access: TokenRecord;
-  refreshHash: string;
-  refresh: RefreshTokenRecord;
+  refresh?: { hash: string; record: RefreshTokenRecord };
 }
+
+/** A successor pair: rotation always issues a refresh token. */
+export type RotatedTokens = IssuedTokens & { refresh: NonNullable<IssuedTokens['refresh']> };
 
 export type RotationResult =
   { outcome: 'rotated' } | { outcome: 'reused'; revokedAccessHashes: string[] } | { outcome: 'unknown' };
 
-export interface FailureCount {
-  count: number;
-  /** Seconds until the counter resets (0 when there is none). */
-  resetsInSeconds: number;
+/** One attempt counter and its limit (brute-force protection). */
+export interface AttemptLimit {
+  key: string;
+  max: number;
 }
+
+export type Reservation = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /** What a revocation announces on the pub/sub channel (see README "Revocation messages"). */
 export interface RevocationMessage {
@@ -54,24 +58,41 @@ export interface AuthStore {
   deleteUser(username: string): Promise<boolean>;
   listUsers(): Promise<UserRecord[]>;
 
-  /** Stores the first tokens of a new family (password grant). */
+  /** Stores the first tokens of a new family (password grant) and files the family under its client. */
   saveTokens(tokens: IssuedTokens): Promise<void>;
   /**
-   * Atomically: if `spentRefreshHash` is live and unspent, marks it spent and stores `tokens` in its family;
-   * if it was already spent, revokes the whole family instead; if it is unknown or expired, does nothing.
+   * Atomically: if `spentRefreshHash` is live and unspent, marks it spent (remembering its successor) and
+   * stores `tokens` in its family; if it was already spent, revokes the whole family instead; if it is unknown
+   * or expired, does nothing. A rotation that the store runs only after the call has timed out (a stalled
+   * Redis) changes nothing: the caller has answered 503 by then, and a failed refresh must not consume.
    */
-  rotateRefreshToken(spentRefreshHash: string, tokens: IssuedTokens): Promise<RotationResult>;
+  rotateRefreshToken(spentRefreshHash: string, tokens: RotatedTokens): Promise<RotationResult>;
+  /**
+   * Undoes a rotation whose answer never reached the client: if `spentRefreshHash` is spent with `successor`
+   * as its successor and the successor is unspent, deletes the successor pair and makes the token unspent
+   * again. True when it did.
+   */
+  undoRotation(spentRefreshHash: string, successor: RotatedTokens): Promise<boolean>;
   getAccessToken(hash: string): Promise<TokenRecord | undefined>;
+  /** The access token, only if its client still exists (a removed client's tokens are not active). */
+  getActiveAccessToken(hash: string): Promise<TokenRecord | undefined>;
   getRefreshToken(hash: string): Promise<RefreshTokenRecord | undefined>;
   /** Deletes one access token; true when it existed. */
   revokeAccessToken(hash: string): Promise<boolean>;
   /** Deletes every access and refresh token of a family; returns the hashes of the access tokens deleted. */
   revokeFamily(family: string): Promise<string[]>;
+  /** Deletes every token of every family of a client; returns the hashes of the access tokens deleted. */
+  revokeClientTokens(clientId: string): Promise<string[]>;
 
-  /** Failed-login counters (brute-force protection), by opaque key. */
-  countFailures(keys: string[]): Promise<FailureCount[]>;
-  recordFailure(keys: string[], windowSeconds: number): Promise<void>;
-  resetFailures(key: string): Promise<void>;
+  /**
+   * Brute-force counters, by opaque key, in one atomic step: increments every counter (a new one lives
+   * `windowSeconds`); if any is then over its limit, takes the increments back and refuses with the longest
+   * remaining window. An allowed attempt keeps its reservation: `releaseAttempts` gives it back (the attempt
+   * did not fail), `resetAttempts` clears a counter.
+   */
+  reserveAttempts(limits: AttemptLimit[], windowSeconds: number): Promise<Reservation>;
+  releaseAttempts(keys: string[]): Promise<void>;
+  resetAttempts(key: string): Promise<void>;
 
   publishRevocation(message: RevocationMessage): Promise<void>;
   ping(): Promise<void>;

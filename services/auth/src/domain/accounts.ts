@@ -3,6 +3,7 @@ import { DEFAULT_SCOPE } from '@spam-check/contracts';
 import { z } from 'zod';
 import type { AuthStore, ClientRecord } from '../data-access/store';
 import type { SecretHasher } from './secrets';
+import { revokeClientTokens } from './token-service';
 
 export const GRANT_TYPES = ['password', 'refresh_token'] as const;
 
@@ -72,7 +73,15 @@ export function createAccounts(store: AuthStore, hasher: SecretHasher) {
       await store.saveClient({ ...existing, secretHash: await hasher.hash(secret) });
       return secret;
     },
-    removeClient: (id: string) => store.deleteClient(id),
+    /**
+     * Deletes the client and then revokes every token it holds (introspection already reports a removed
+     * client's tokens inactive; the revocation also frees their storage and tells the gateway's cache).
+     */
+    async removeClient(id: string): Promise<boolean> {
+      const removed = await store.deleteClient(id);
+      if (removed) await revokeClientTokens(store, id);
+      return removed;
+    },
     removeUser: (username: string) => store.deleteUser(username),
     async listClients() {
       return (await store.listClients()).map(({ id, grants, scopes }) => ({ id, grants, scopes }));

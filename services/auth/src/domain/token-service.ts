@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Introspection } from '@spam-check/contracts';
-import type { AuthStore, IssuedTokens, RevocationMessage } from '../data-access/store';
+import type { AuthStore, RevocationMessage, RotatedTokens } from '../data-access/store';
 import { refreshedScope } from './scopes';
 import { generateToken, hashToken, nowSeconds, type TokenRecord } from './tokens';
 
@@ -9,38 +9,55 @@ export interface Lifetimes {
   refreshSeconds: number;
 }
 
-export interface TokenPair {
+export interface IssuedPair {
   accessToken: string;
-  refreshToken: string;
   access: TokenRecord;
-  refresh: TokenRecord;
+  /** Absent when the client may not use the refresh_token grant. */
+  refreshToken?: string;
+}
+
+/** A refresh's answer, with what is needed to undo it if the answer never reaches the client. */
+export interface RotatedPair extends IssuedPair {
+  refreshToken: string;
+  undo: () => Promise<boolean>;
 }
 
 export type RefreshOutcome =
-  | { ok: true; tokens: TokenPair }
-  | { ok: false; reason: 'unknown' | 'other_client' | 'user_removed' | 'reused' | 'wider_scope' };
+  | { ok: true; tokens: RotatedPair }
+  | {
+      ok: false;
+      /** `abandoned`: the caller went away before anything was consumed; nobody is left to answer. */
+      reason: 'unknown' | 'other_client' | 'user_removed' | 'reused' | 'wider_scope' | 'abandoned';
+    };
+
+/** Deletes every token of a client and announces the access tokens (the gateway drops its cache entries). */
+export async function revokeClientTokens(store: AuthStore, clientId: string): Promise<void> {
+  const hashes = await store.revokeClientTokens(clientId);
+  if (hashes.length > 0)
+    await store.publishRevocation({
+      type: 'revocation',
+      reason: 'revoked',
+      access_token_sha256: hashes,
+      revoked_at: nowSeconds(),
+    });
+}
 
 /** Issue, rotation, introspection and revocation of tokens; the only code that sees tokens in clear. */
 export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
-  const mint = (
-    clientId: string,
-    username: string,
-    scope: string[],
-    family: string,
-    accessToken = generateToken(),
-    refreshToken = generateToken(),
-  ) => {
+  const mint = (clientId: string, username: string, scope: string[], family: string) => {
     const iat = nowSeconds();
-    const base = { clientId, username, scope, iat, family };
-    const access = { ...base, exp: iat + lifetimes.accessSeconds };
-    const refresh = { ...base, exp: iat + lifetimes.refreshSeconds };
-    const issued: IssuedTokens = {
-      accessHash: hashToken(accessToken),
-      access,
-      refreshHash: hashToken(refreshToken),
-      refresh: { ...refresh, spent: false },
+    const access = { clientId, username, scope, iat, family, exp: iat + lifetimes.accessSeconds };
+    return { accessToken: generateToken(), access };
+  };
+  const withRefresh = (pair: ReturnType<typeof mint>) => {
+    const refreshToken = generateToken();
+    const refresh = { ...pair.access, exp: pair.access.iat + lifetimes.refreshSeconds, spent: false };
+    const issued: RotatedTokens = {
+      accessHash: hashToken(pair.accessToken),
+      access: pair.access,
+      refresh: { hash: hashToken(refreshToken), record: refresh },
     };
-    return { tokens: { accessToken, refreshToken, access, refresh }, issued };
+    return { refreshToken, issued };
   };
 
   const announce = async (hashes: string[], reason: RevocationMessage['reason']) => {
@@ -57,34 +74,38 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
   };
 
   return {
-    /** Password grant: the first tokens of a new family (the token strings may come from the caller). */
+    /**
+     * Password grant: the first tokens of a new family; a refresh token only when `withRefreshToken` (the
+     * client may use the refresh_token grant).
+     */
     async issue(
       clientId: string,
       username: string,
       scope: string[],
-      preset?: { accessToken: string; refreshToken: string },
-    ): Promise<TokenPair> {
-      const { tokens, issued } = mint(
-        clientId,
-        username,
-        scope,
-        randomUUID(),
-        preset?.accessToken,
-        preset?.refreshToken,
-      );
+      withRefreshToken: boolean,
+    ): Promise<IssuedPair> {
+      const pair = mint(clientId, username, scope, randomUUID());
+      if (!withRefreshToken) {
+        await store.saveTokens({ accessHash: hashToken(pair.accessToken), access: pair.access });
+        return pair;
+      }
+      const { refreshToken, issued } = withRefresh(pair);
       await store.saveTokens(issued);
-      return tokens;
+      return { ...pair, refreshToken };
     },
 
     /**
      * Refresh grant with rotation (RFC 9700 §4.14.2). Every check that can fail runs before the token is
      * consumed, so a failed refresh leaves it usable; presenting a spent token revokes its whole family.
+     * When `signal` is aborted (the client went away) nothing is consumed; the answer carries `undo` for
+     * when it cannot be delivered after all (see the README, "Refresh rotation and lost answers").
      */
     async refresh(
       refreshToken: string,
       clientId: string,
       requestedScope: string[] | undefined,
       userExists: (username: string) => Promise<boolean>,
+      signal: AbortSignal,
     ): Promise<RefreshOutcome> {
       const hash = hashToken(refreshToken);
       const record = await store.getRefreshToken(hash);
@@ -97,11 +118,16 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
       const scope = refreshedScope(requestedScope, record.scope);
       if (!scope) return { ok: false, reason: 'wider_scope' };
       if (!(await userExists(record.username))) return { ok: false, reason: 'user_removed' };
-      const { tokens, issued } = mint(clientId, record.username, scope, record.family);
+      const pair = mint(clientId, record.username, scope, record.family);
+      const { refreshToken: next, issued } = withRefresh(pair);
+      if (signal.aborted) return { ok: false, reason: 'abandoned' };
       const result = await store.rotateRefreshToken(hash, issued);
       switch (result.outcome) {
         case 'rotated':
-          return { ok: true, tokens };
+          return {
+            ok: true,
+            tokens: { ...pair, refreshToken: next, undo: () => store.undoRotation(hash, issued) },
+          };
         case 'reused':
           await announce(result.revokedAccessHashes, 'refresh_token_reuse');
           return { ok: false, reason: 'reused' };
@@ -110,9 +136,12 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
       }
     },
 
-    /** RFC 7662 for the gateway: only live access tokens are active (a refresh token is never a bearer). */
+    /**
+     * RFC 7662 for the gateway: only live access tokens of existing clients are active (a refresh token is
+     * never a bearer).
+     */
     async introspect(token: string): Promise<Introspection> {
-      const record = await store.getAccessToken(hashToken(token));
+      const record = await store.getActiveAccessToken(hashToken(token));
       if (!record || record.exp <= nowSeconds()) return { active: false };
       return {
         active: true,

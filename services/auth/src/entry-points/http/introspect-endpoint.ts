@@ -1,34 +1,12 @@
 import { requestContext } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
-import type { ClientRecord } from '../../data-access/store';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import { INTROSPECT_SCOPE } from '../../domain/scopes';
 import type { TokenService } from '../../domain/token-service';
-import { presentedCredentials } from './client-credentials';
+import { authenticateCaller } from './client-auth';
 import type { TokenMetrics } from './metrics';
-import { BASIC_CHALLENGE, sendOAuthError, type OAuthFailure } from './oauth-errors';
+import { sendOAuthError } from './oauth-errors';
 import { oauthFailure } from './token-endpoint';
-
-/** Authenticates the calling client, or answers the RFC 6749 §5.2 error itself and returns undefined. */
-export async function authenticateCaller(
-  req: Request,
-  res: Response,
-  clients: ClientAuthenticator,
-  metrics: TokenMetrics,
-): Promise<ClientRecord | undefined> {
-  const credentials = presentedCredentials(req);
-  const client = credentials && (await clients.authenticate(credentials.clientId, credentials.secret));
-  if (client) return client;
-  const failure: OAuthFailure = {
-    status: 401,
-    error: 'invalid_client',
-    description: 'invalid_client',
-    headers: { 'WWW-Authenticate': BASIC_CHALLENGE },
-  };
-  metrics.errors.inc({ error: failure.error });
-  sendOAuthError(res, failure, requestContext(res).language);
-  return undefined;
-}
 
 /** Runs an async handler; store outages become 503 `temporarily_unavailable`, bugs the kit's 500. */
 export function oauthHandler(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
@@ -36,7 +14,7 @@ export function oauthHandler(handler: (req: Request, res: Response) => Promise<v
     try {
       await handler(req, res);
     } catch (error) {
-      const failure = oauthFailure(error, req);
+      const failure = oauthFailure(error);
       if (!failure) return next(error);
       sendOAuthError(res, failure, requestContext(res).language);
     }
@@ -65,7 +43,7 @@ export function introspectEndpoint(deps: {
   metrics: TokenMetrics;
 }): RequestHandler {
   return oauthHandler(async (req, res) => {
-    const caller = await authenticateCaller(req, res, deps.clients, deps.metrics);
+    const caller = await authenticateCaller(req, res, deps, true);
     if (!caller) return;
     const language = requestContext(res).language;
     if (!caller.scopes.includes(INTROSPECT_SCOPE)) {
@@ -94,7 +72,7 @@ export function revokeEndpoint(deps: {
   metrics: TokenMetrics;
 }): RequestHandler {
   return oauthHandler(async (req, res) => {
-    const caller = await authenticateCaller(req, res, deps.clients, deps.metrics);
+    const caller = await authenticateCaller(req, res, deps, true);
     if (!caller) return;
     const token = requiredToken(req, res);
     if (token === undefined) return;

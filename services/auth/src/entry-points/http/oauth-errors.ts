@@ -1,4 +1,4 @@
-import type { Language, OAuthErrorCode } from '@spam-check/contracts';
+import { oauthErrorDescription, type Language, type OAuthErrorCode } from '@spam-check/contracts';
 import type { Response } from 'express';
 
 /** Public, localized error descriptions; the library's own (English, internal) message only goes to logs. */
@@ -48,10 +48,15 @@ const DESCRIPTIONS = {
     de: 'Der angeforderte Scope ist ungültig oder übersteigt das Erlaubte',
     fr: 'La portée demandée est invalide ou dépasse ce qui peut être accordé',
   },
-  slow_down: {
-    en: 'Too many failed logins; retry after the time in Retry-After',
-    de: 'Zu viele fehlgeschlagene Anmeldungen; versuchen Sie es nach Retry-After erneut',
-    fr: 'Trop d’échecs de connexion ; réessayez après le délai indiqué par Retry-After',
+  one_client_method: {
+    en: 'Client credentials were sent both as HTTP Basic and in the body; use one method (RFC 6749 section 2.3)',
+    de: 'Client-Zugangsdaten wurden sowohl per HTTP Basic als auch im Rumpf gesendet; verwenden Sie nur eine Methode (RFC 6749 Abschnitt 2.3)',
+    fr: 'Les identifiants du client ont été envoyés en HTTP Basic et dans le corps ; utilisez une seule méthode (RFC 6749 section 2.3)',
+  },
+  too_many_attempts: {
+    en: 'Too many failed attempts; retry after the time in Retry-After',
+    de: 'Zu viele fehlgeschlagene Versuche; versuchen Sie es nach Retry-After erneut',
+    fr: 'Trop de tentatives échouées ; réessayez après le délai indiqué par Retry-After',
   },
   temporarily_unavailable: {
     en: 'The token store is unavailable; retry after the time in Retry-After',
@@ -78,11 +83,29 @@ export function describe(key: DescriptionKey, language: Language): string {
 
 export const BASIC_CHALLENGE = 'Basic realm="spam-check", charset="UTF-8"';
 
+/** The `error_description` as sent: localized, then folded to the characters RFC 6749 §5.2 allows. */
+export function errorDescription(failure: Pick<OAuthFailure, 'description' | 'detail'>, language: Language) {
+  const text = describe(failure.description, language);
+  return oauthErrorDescription(failure.detail ? `${text}: ${failure.detail}` : text);
+}
+
 /** RFC 6749 §5.2 error body; never cached. */
 export function sendOAuthError(res: Response, failure: OAuthFailure, language: Language): void {
-  const text = describe(failure.description, language);
   res
     .status(failure.status)
     .set({ 'Cache-Control': 'no-store', Pragma: 'no-cache', ...failure.headers })
-    .json({ error: failure.error, error_description: failure.detail ? `${text}: ${failure.detail}` : text });
+    .json({ error: failure.error, error_description: errorDescription(failure, language) });
+}
+
+/**
+ * Brute-force refusal. RFC 6749 §5.2 has no code for it (`slow_down` belongs to the device grant, RFC 8628):
+ * the code is `invalid_request`, the status 429 and Retry-After say what happened and when to retry.
+ */
+export function tooManyAttempts(retryAfterSeconds: number): OAuthFailure {
+  return {
+    status: 429,
+    error: 'invalid_request',
+    description: 'too_many_attempts',
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  };
 }

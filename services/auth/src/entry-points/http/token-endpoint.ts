@@ -1,22 +1,25 @@
-import type ExpressOAuthServer from '@node-oauth/express-oauth-server';
-import { OAuthError, Request as OAuthRequest, Response as OAuthResponse } from '@node-oauth/oauth2-server';
+import { OAuthError } from '@node-oauth/oauth2-server';
 import type { OAuthErrorCode } from '@spam-check/contracts';
 import { requestContext } from '@spam-check/service-kit';
-import type { Request, RequestHandler } from 'express';
-import { StoreUnavailableError } from '../../data-access/store';
+import type { Request, RequestHandler, Response } from 'express';
+import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../data-access/store';
 import { GRANT_TYPES } from '../../domain/accounts';
-import type { LoginGuard } from '../../domain/login-guard';
-import type { Lifetimes } from '../../domain/token-service';
+import type { AttemptGuard } from '../../domain/attempt-guard';
+import type { ClientAuthenticator } from '../../domain/client-authenticator';
+import type { IssuedPair, Lifetimes, TokenService } from '../../domain/token-service';
+import { authenticateCaller, clientIp } from './client-auth';
+import type { TokenMetrics } from './metrics';
+import type { PasswordGrant } from './oauth-server';
 import {
-  BASIC_CHALLENGE,
   DESCRIPTION_KEYS,
   sendOAuthError,
+  tooManyAttempts,
   type DescriptionKey,
   type OAuthFailure,
 } from './oauth-errors';
-import type { TokenMetrics } from './metrics';
 
 const RETRY_AFTER_UNAVAILABLE = '5';
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
 export function unavailable(): OAuthFailure {
   return {
@@ -34,95 +37,170 @@ function storeFailure(error: unknown): boolean {
   );
 }
 
-/**
- * Maps the library's errors to RFC 6749 §5.2 answers; undefined for anything else (a bug: the kit's 500).
- * `invalid_client` is 401 with a Basic challenge whenever the client tried the Authorization header.
- */
-export function oauthFailure(error: unknown, req: Request): OAuthFailure | undefined {
+/** Maps store outages and the library's errors to RFC 6749 §5.2 answers; undefined for a bug (the kit's 500). */
+export function oauthFailure(error: unknown): OAuthFailure | undefined {
   if (storeFailure(error)) return unavailable();
   if (!(error instanceof OAuthError) || error.name === 'server_error') return undefined;
   const code = error.name as OAuthErrorCode;
-  if (code === 'invalid_client' && req.headers.authorization !== undefined)
-    return { status: 401, error: code, description: code, headers: { 'WWW-Authenticate': BASIC_CHALLENGE } };
-  const key = (error as { description?: string }).description;
-  const description: DescriptionKey =
-    key && (DESCRIPTION_KEYS as string[]).includes(key)
-      ? (key as DescriptionKey)
-      : (DESCRIPTION_KEYS as string[]).includes(code)
-        ? code
-        : 'invalid_request';
+  const description: DescriptionKey = (DESCRIPTION_KEYS as string[]).includes(code)
+    ? code
+    : 'invalid_request';
   // The library's messages for invalid_request name the parameter; they carry nothing secret.
   const detail = code === 'invalid_request' ? error.message : undefined;
   return { status: error.code, error: code, description, ...(detail ? { detail } : {}) };
 }
 
-/**
- * POST /oauth/token. The library (through our model) authenticates the client and runs the password grant;
- * this handler adds what it cannot: brute-force accounting around the password check, exact lifetimes,
- * our error rendering (localized, 503 when Redis is down, Basic challenge).
- */
-export function tokenEndpoint(deps: {
-  oauth: ExpressOAuthServer;
-  guard: LoginGuard;
+const REFRESH_FAILURES = {
+  wider_scope: { status: 400, error: 'invalid_scope', description: 'invalid_scope' },
+  reused: { status: 400, error: 'invalid_grant', description: 'refresh_reused' },
+  unknown: { status: 400, error: 'invalid_grant', description: 'invalid_grant' },
+  other_client: { status: 400, error: 'invalid_grant', description: 'invalid_grant' },
+  user_removed: { status: 400, error: 'invalid_grant', description: 'invalid_grant' },
+} satisfies Record<string, OAuthFailure>;
+
+function sendTokens(res: Response, pair: IssuedPair, lifetimes: Lifetimes): void {
+  res
+    .status(200)
+    .set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' })
+    .json({
+      access_token: pair.accessToken,
+      token_type: 'Bearer',
+      expires_in: lifetimes.accessSeconds,
+      ...(pair.refreshToken === undefined ? {} : { refresh_token: pair.refreshToken }),
+      scope: pair.access.scope.join(' '),
+    });
+}
+
+/** Aborted when the client's connection closes before our answer has been written out in full. */
+function connectionSignal(res: Response): AbortSignal {
+  const controller = new AbortController();
+  if (res.destroyed) controller.abort();
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+  return controller.signal;
+}
+
+export interface TokenEndpointDeps {
+  clients: ClientAuthenticator;
+  guard: AttemptGuard;
+  passwordGrant: PasswordGrant;
+  tokens: TokenService;
+  store: AuthStore;
   lifetimes: Lifetimes;
   metrics: TokenMetrics;
-}): RequestHandler {
+}
+
+/**
+ * POST /oauth/token. Rules, in order: the grant type is one we offer; the client authenticates by exactly
+ * one method, within the attempt limits (429 before any scrypt); it is registered for the grant. The password
+ * grant reserves a login attempt per username and IP before the library checks the password. The refresh
+ * grant rotates only while the client is still connected, and undoes the rotation when the answer could not
+ * be written (a failed refresh never consumes the refresh token).
+ */
+export function tokenEndpoint(deps: TokenEndpointDeps): RequestHandler {
+  const { lifetimes, metrics } = deps;
+
+  async function password(req: Request, res: Response, client: ClientRecord, fail: Fail) {
+    const body = req.body as Record<string, unknown>;
+    const username = typeof body.username === 'string' && body.username !== '' ? body.username : undefined;
+    const verdict =
+      username === undefined ? undefined : await deps.guard.reserve({ username, ip: clientIp(req) });
+    if (verdict && !verdict.allowed) {
+      requestContext(res).log.warn({ ip: clientIp(req) }, 'login throttled');
+      return fail(tooManyAttempts(verdict.retryAfterSeconds));
+    }
+    let pair: IssuedPair;
+    try {
+      pair = await deps.passwordGrant(req, res, client);
+    } catch (error) {
+      const wrongPassword = error instanceof OAuthError && error.name === 'invalid_grant';
+      if (verdict && !wrongPassword) await verdict.attempt.release().catch(() => undefined);
+      throw error;
+    }
+    await verdict?.attempt.succeeded();
+    metrics.issued.inc({ grant: 'password' });
+    sendTokens(res, pair, lifetimes);
+  }
+
+  async function refresh(req: Request, res: Response, client: ClientRecord, fail: Fail, signal: AbortSignal) {
+    const { log } = requestContext(res);
+    const body = req.body as Record<string, unknown>;
+    const presented = body.refresh_token;
+    if (typeof presented !== 'string' || presented === '')
+      return fail({
+        status: 400,
+        error: 'invalid_request',
+        description: 'invalid_request',
+        detail: 'refresh_token',
+      });
+    const scope = typeof body.scope === 'string' ? body.scope.split(' ').filter(Boolean) : undefined;
+    if (scope?.some((token) => !SCOPE_TOKEN.test(token)))
+      return fail({ status: 400, error: 'invalid_scope', description: 'invalid_scope' });
+    const outcome = await deps.tokens.refresh(
+      presented,
+      client.id,
+      scope,
+      async (username) => (await deps.store.getUser(username)) !== undefined,
+      signal,
+    );
+    if (!outcome.ok) {
+      if (outcome.reason === 'abandoned') {
+        log.warn('refresh abandoned: the client went away before the token was consumed');
+        return;
+      }
+      log.info({ reason: outcome.reason }, 'refresh refused');
+      return fail(REFRESH_FAILURES[outcome.reason]);
+    }
+    const undo = (why: string) => {
+      outcome.tokens.undo().then(
+        (undone) => log.warn({ undone }, `refresh answer not delivered (${why}): rotation undone`),
+        (error: unknown) =>
+          log.error({ err: error }, 'refresh answer not delivered; undoing the rotation failed'),
+      );
+    };
+    if (signal.aborted) return undo('client gone before the answer');
+    signal.addEventListener('abort', () => undo('connection closed while answering'));
+    metrics.issued.inc({ grant: 'refresh_token' });
+    sendTokens(res, outcome.tokens, lifetimes);
+  }
+
   return async (req, res, next) => {
     const { language, log } = requestContext(res);
-    const body = req.body as Record<string, string | undefined>;
-    const grant = body.grant_type ?? '';
-    const username = grant === 'password' && body.username ? body.username : undefined;
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const fail = (failure: OAuthFailure) => {
-      deps.metrics.errors.inc({ error: failure.error });
+    const signal = connectionSignal(res);
+    const fail: Fail = (failure) => {
+      metrics.errors.inc({ error: failure.error });
       sendOAuthError(res, failure, language);
     };
+    const grant = (req.body as Record<string, unknown>).grant_type;
     try {
-      // The library knows more grants (authorization_code, client_credentials) than this server offers.
-      if (grant !== '' && !(GRANT_TYPES as readonly string[]).includes(grant))
-        return fail({ status: 400, error: 'unsupported_grant_type', description: 'unsupported_grant_type' });
-      if (username !== undefined) {
-        const verdict = await deps.guard.check(username, ip);
-        if (!verdict.allowed) {
-          log.warn({ ip }, 'login throttled');
-          return fail({
-            status: 429,
-            error: 'slow_down',
-            description: 'slow_down',
-            headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
-          });
-        }
-      }
-      const token = await deps.oauth.server.token(new OAuthRequest(req), new OAuthResponse(res));
-      if (username !== undefined) await deps.guard.succeeded(username);
-      deps.metrics.issued.inc({ grant });
-      res
-        .status(200)
-        .set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' })
-        .json({
-          access_token: token.accessToken,
-          token_type: 'Bearer',
-          expires_in: deps.lifetimes.accessSeconds,
-          refresh_token: token.refreshToken,
-          scope: (token.scope ?? []).join(' '),
+      if (typeof grant !== 'string' || grant === '')
+        return fail({
+          status: 400,
+          error: 'invalid_request',
+          description: 'invalid_request',
+          detail: 'grant_type',
         });
+      // The library knows more grants (authorization_code, client_credentials) than this server offers.
+      if (!(GRANT_TYPES as readonly string[]).includes(grant))
+        return fail({ status: 400, error: 'unsupported_grant_type', description: 'unsupported_grant_type' });
+      const client = await authenticateCaller(req, res, deps, false);
+      if (!client) return;
+      if (!client.grants.includes(grant))
+        return fail({ status: 400, error: 'unauthorized_client', description: 'unauthorized_client' });
+      if (grant === 'password') await password(req, res, client, fail);
+      else await refresh(req, res, client, fail, signal);
     } catch (error) {
-      let outcome: unknown = error;
-      const name = error instanceof OAuthError ? error.name : undefined;
-      if (grant === 'password' && (name === 'invalid_grant' || name === 'invalid_client')) {
-        try {
-          await deps.guard.failed(name === 'invalid_grant' ? username : undefined, ip);
-        } catch (guardError) {
-          outcome = guardError;
-        }
-      }
-      const failure = oauthFailure(outcome, req);
-      if (!failure) return next(outcome);
+      const failure = oauthFailure(error);
+      if (!failure) return next(error);
       log.info(
-        { error: failure.error, internal: outcome instanceof Error ? outcome.message : undefined },
+        { error: failure.error, internal: error instanceof Error ? error.message : undefined },
         'token refused',
       );
       fail(failure);
     }
   };
 }
+
+type Fail = (failure: OAuthFailure) => void;

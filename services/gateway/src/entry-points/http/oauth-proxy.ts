@@ -1,26 +1,46 @@
 import type http from 'node:http';
-import { errorMessages } from '@spam-check/contracts';
+import { errorMessages, oauthErrorDescription } from '@spam-check/contracts';
 import { requestContext } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { removeHopByHopHeaders, replaceHopByHopAnswerHeaders } from './hop-by-hop';
 
 /**
+ * The client's address: the socket's, or with `trustedHops` proxies of ours in front of the gateway, the
+ * `X-Forwarded-For` entry that many hops back (what those proxies appended; anything before it was written
+ * by the client and is ignored), as Express's numeric `trust proxy` does.
+ */
+export function clientAddress(req: http.IncomingMessage, trustedHops: number): string {
+  const socket = req.socket.remoteAddress ?? 'unknown';
+  if (trustedHops === 0) return socket;
+  const chain = [req.headers['x-forwarded-for'] ?? []]
+    .flat()
+    .join(',')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  return chain[chain.length - trustedHops] ?? chain[0] ?? socket;
+}
+
+/**
  * `/oauth/token` and `/oauth/revoke`, proxied to the auth service as they are: the form body is streamed,
  * never parsed here, and the answer (RFC 6749 JSON, `Cache-Control: no-store`) is passed through.
- * `X-Forwarded-For` carries the client address (the auth service limits failed logins per IP) and
- * `Accept-Language` the language of the path prefix. When the auth service cannot be reached the answer is an
- * RFC 6749-shaped `temporarily_unavailable` with 503 and Retry-After, since token clients parse `error`.
+ * `X-Forwarded-For` is replaced by the one client address the gateway vouches for (`clientAddress`), so
+ * auth trusts exactly one hop and a client cannot choose the address its failed logins count against;
+ * `Accept-Language` carries the language of the path prefix. When the auth service cannot be reached the
+ * answer is an RFC 6749-shaped `temporarily_unavailable` with 503 and Retry-After, since token clients parse
+ * `error`.
  */
 export function oauthProxy(options: {
   authUrl: string;
   agent: http.Agent;
   timeoutMs: number;
+  trustedProxyHops: number;
 }): RequestHandler {
   const proxy = createProxyMiddleware<Request, Response>({
     target: options.authUrl,
     changeOrigin: true,
-    xfwd: true,
+    xfwd: false,
     agent: options.agent,
     proxyTimeout: options.timeoutMs,
     on: {
@@ -29,6 +49,7 @@ export function oauthProxy(options: {
         const context = requestContext(res);
         proxyReq.setHeader('X-Request-Id', context.requestId);
         proxyReq.setHeader('Accept-Language', context.language);
+        proxyReq.setHeader('X-Forwarded-For', clientAddress(req, options.trustedProxyHops));
       },
       proxyRes: (proxyRes, req, res) => replaceHopByHopAnswerHeaders(proxyRes, req, res),
       error: (error, _req, res) => {
@@ -44,7 +65,9 @@ export function oauthProxy(options: {
           .set({ 'Retry-After': '5', 'Cache-Control': 'no-store', Pragma: 'no-cache' })
           .json({
             error: 'temporarily_unavailable',
-            error_description: errorMessages('SERVICE_UNAVAILABLE', context.language).detail,
+            error_description: oauthErrorDescription(
+              errorMessages('SERVICE_UNAVAILABLE', context.language).detail,
+            ),
           });
       },
     },
