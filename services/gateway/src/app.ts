@@ -68,7 +68,12 @@ export function createApp(deps: AppDeps): Express {
     path,
     handlers: [authenticated, limited, ...handlers] as [RequestHandler, ...RequestHandler[]],
   });
-  const authenticated = authenticate(deps.introspector, deps.failedTokens, refusals);
+  const authenticated = authenticate(
+    deps.introspector,
+    deps.failedTokens,
+    refusals,
+    config.TRUSTED_PROXY_HOPS,
+  );
   const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
   const rawBody = rawJsonBody(config.MAX_BODY_BYTES);
 

@@ -4,6 +4,7 @@ import type { RequestHandler, Response } from 'express';
 import { authorize, bearerToken, missingToken, type Caller } from '../../domain/authorization';
 import type { TokenIntrospector } from '../../data-access/introspection';
 import type { FailedTokenLimit } from '../../domain/failed-token-limit';
+import { clientAddress } from './client-address';
 
 export function callerOf(res: Response): Caller {
   return res.locals.caller as Caller;
@@ -17,6 +18,7 @@ export function authenticate(
   introspector: TokenIntrospector,
   failedTokens: FailedTokenLimit,
   refusals: Counter<'code'>,
+  trustedProxyHops: number,
 ): RequestHandler {
   return (req, res, next) => {
     const refuse = (error: unknown) => {
@@ -25,7 +27,7 @@ export function authenticate(
     };
     const token = bearerToken(req.headers.authorization);
     if (!token) return refuse(missingToken());
-    const address = req.ip ?? 'unknown';
+    const address = clientAddress(req, trustedProxyHops);
     let asked = false;
     introspector
       .introspect(token, () => {
