@@ -111,7 +111,8 @@ describe('the LLM is asked about unfamiliar texts and told the language', () => 
   });
 
   it('when the text is Polish, the request names Polish and asks for a Polish-language website', async () => {
-    await post(detector.url, OUT_OF_DEPTH[0][2]);
+    // Another Polish text than above: that one's answer is cached.
+    await post(detector.url, `${OUT_OF_DEPTH[0][2]} Pozdrawiam serdecznie, Anna.`);
     const messages = messagesOf(0);
     expect(messages.map((message) => message.role)).toEqual(['system', 'system', 'user']);
     expect(messages[1]?.content).toContain('written in Polish (pl)');

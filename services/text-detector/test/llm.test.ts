@@ -135,17 +135,16 @@ describe('LLM band mode', () => {
       expect(sure).toMatchObject({ engine: 'model', degraded: false });
       expect(fake.requests).toHaveLength(0);
 
-      // Shouting and repetition put the local score at 0.51 at least; the model keeps it below 0.8 here.
+      // A soft offer: the model is unsure (its probability is the local score).
       const unsure = textResultSchema.parse(
         (
           await check(detector.url, {
-            title: 'HELLO FRIENDS',
-            body: 'SEE YOU ALL AT THE MEETING TOMORROW MORNING!!! OK!!! zzzzzzzzzzzz',
+            title: '',
+            body: 'Great offer for our members this week, reply if you are interested in the new plan',
           })
         ).body,
       );
-      const local =
-        1 - (1 - (unsure.signals.model_probability as number)) * (1 - (unsure.signals.rule_score as number));
+      const local = unsure.signals.model_probability as number;
       expect(local).toBeGreaterThanOrEqual(0.3);
       expect(local).toBeLessThan(0.8);
       expect(unsure.engine).toBe('llm');
