@@ -34,7 +34,7 @@ describe('the token endpoint through the gateway, under faults', () => {
         users: [user],
       }),
     );
-    const [authPort, gatewayPort] = await Promise.all([freePort(), freePort()]);
+    const [authPort, gatewayPort, managementPort] = await Promise.all([freePort(), freePort(), freePort()]);
     const shared = {
       LOG_LEVEL: 'warn',
       REDIS_URL: redisUrl(),
@@ -63,6 +63,7 @@ describe('the token endpoint through the gateway, under faults', () => {
         REDIS_KEY_PREFIX: `faults-${run}:gateway:`,
         REVOCATION_CHANNEL: `faults-${run}:revocations`,
         AMQP_URL: undefined,
+        GATEWAY_MANAGEMENT_PORT: String(managementPort),
       },
       gatewayPort,
     );
