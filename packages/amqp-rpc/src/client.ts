@@ -135,7 +135,10 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     }
   }
 
-  /** The queue's state, checked again when older than `probeIntervalMs` (one check at a time per queue). */
+  /**
+   * The queue's state: a `consumed` answer younger than `probeIntervalMs` is reused, anything else is checked
+   * again, so a consumer that comes back is used at once (one check at a time per queue).
+   */
   function queueState(queue: string, fresh: boolean): Promise<QueueState> {
     let entry = watched.get(queue);
     if (!entry) {
@@ -143,7 +146,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       watched.set(queue, entry);
     }
     if (entry.checking) return entry.checking;
-    if (!fresh && entry.state && Date.now() - entry.checkedAt < probeIntervalMs)
+    if (!fresh && entry.state === 'consumed' && Date.now() - entry.checkedAt < probeIntervalMs)
       return Promise.resolve(entry.state);
     const target = entry;
     target.checking = checkQueue(queue)
