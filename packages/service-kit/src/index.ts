@@ -6,6 +6,9 @@ export {
   checkLimitsShape,
   checkLimitsOf,
   servicePort,
+  secretProblems,
+  PUBLISHED_SECRETS,
+  MIN_SECRET_LENGTH,
   type Env,
 } from './config';
 export { createLogger, REDACTED_PATHS, type Logger } from './logger';

@@ -3,6 +3,7 @@ import {
   commonConfigShape,
   env,
   loadConfig,
+  secretProblems,
   servicePort,
   type Env,
 } from '@spam-check/service-kit';
@@ -12,11 +13,6 @@ import { z } from 'zod';
 export const DEFAULT_GATEWAY_CLIENT = { id: 'gateway', secret: 'gateway-secret' } as const;
 export const DEMO_CLIENT = { id: 'demo-client', secret: 'demo-secret' } as const;
 export const DEMO_USER = { username: 'demo', password: 'demo-password' } as const;
-export const DEFAULT_SECRETS: readonly string[] = [
-  DEFAULT_GATEWAY_CLIENT.secret,
-  DEMO_CLIENT.secret,
-  DEMO_USER.password,
-];
 
 /** Every variable the auth service reads (documented in the README's configuration table). */
 export const configSchema = z.object({
@@ -53,9 +49,8 @@ export function loadServiceConfig(source: Env = process.env) {
   if (config.NODE_ENV === 'production') {
     if (!config.REDIS_URL)
       problems.push('REDIS_URL: required in production (the in-memory store is for development)');
-    if (config.GATEWAY_CLIENT_SECRET && DEFAULT_SECRETS.includes(config.GATEWAY_CLIENT_SECRET))
-      problems.push('GATEWAY_CLIENT_SECRET: the development default is refused in production');
   }
+  problems.push(...secretProblems(config.NODE_ENV, { GATEWAY_CLIENT_SECRET: config.GATEWAY_CLIENT_SECRET }));
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     ...config,

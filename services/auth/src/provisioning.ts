@@ -1,12 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { ConfigError, type Logger } from '@spam-check/service-kit';
-import {
-  DEFAULT_GATEWAY_CLIENT,
-  DEFAULT_SECRETS,
-  DEMO_CLIENT,
-  DEMO_USER,
-  type ServiceConfig,
-} from './config';
+import { ConfigError, secretProblems, type Logger } from '@spam-check/service-kit';
+import { DEFAULT_GATEWAY_CLIENT, DEMO_CLIENT, DEMO_USER, type ServiceConfig } from './config';
 import { bootstrapSchema, createAccounts, type BootstrapFile } from './domain/accounts';
 import { INTROSPECT_SCOPE } from './domain/scopes';
 import type { AuthStore } from './data-access/store';
@@ -32,7 +26,7 @@ async function readBootstrapFile(path: string): Promise<BootstrapFile> {
  * client and user (DESIGN.md §4), whichever store is used, so that `pnpm start` works with or without
  * REDIS_URL. The gateway's introspection client comes from GATEWAY_CLIENT_ID/SECRET, defaulting to
  * gateway/gateway-secret outside production. Each default is logged as a warning; production refuses the
- * default secrets wherever they appear. Safe to run at every start (idempotent).
+ * secrets published in this repository, and short ones, wherever they appear (service kit `secretProblems`). Safe to run at every start (idempotent).
  */
 export async function provision(
   config: ServiceConfig,
@@ -69,18 +63,20 @@ export async function provision(
     ];
   }
 
-  if (config.NODE_ENV === 'production') {
-    const weak = [
-      ...(file.clients ?? []).filter((c) => DEFAULT_SECRETS.includes(c.secret)).map((c) => `client ${c.id}`),
-      ...(file.users ?? [])
-        .filter((u) => DEFAULT_SECRETS.includes(u.password))
-        .map((u) => `user ${u.username}`),
-    ];
-    if (weak.length > 0)
-      throw new ConfigError(
-        weak.map((who) => `AUTH_BOOTSTRAP_FILE: ${who} uses a development default secret`),
-      );
-  }
+  const weak = secretProblems(
+    config.NODE_ENV,
+    Object.fromEntries([
+      ...(file.clients ?? []).map((c): [string, string] => [
+        `AUTH_BOOTSTRAP_FILE: client ${c.id} secret`,
+        c.secret,
+      ]),
+      ...(file.users ?? []).map((u): [string, string] => [
+        `AUTH_BOOTSTRAP_FILE: user ${u.username} password`,
+        u.password,
+      ]),
+    ]),
+  );
+  if (weak.length > 0) throw new ConfigError(weak);
 
   const changes = await accounts.apply(file);
   logger.info(changes, 'clients and users provisioned');
