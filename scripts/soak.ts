@@ -317,7 +317,10 @@ function report(rssStart: Record<string, string>, rssEnd: Record<string, string>
     const seconds = [...new Set(times.map(Math.floor))].join(', ');
     console.log(`  ${key}: ${times.length} (at ${seconds} s)`);
   }
-  console.log('\nRSS (the restarted e-mail detector is a new process)   start     end');
+  console.log(
+    '\nRSS at the start and the end of the traffic (the restarted e-mail detector is a new process):',
+  );
+  console.log(`${'process'.padEnd(15)} ${'start'.padStart(8)} ${'end'.padStart(8)}`);
   for (const name of Object.keys(rssStart)) {
     console.log(`${name.padEnd(15)} ${rssStart[name]!.padStart(8)} ${rssEnd[name]!.padStart(8)}`);
   }
