@@ -1,15 +1,41 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { DEFAULT_SECRETS } from '../../services/auth/src/config';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { secretProblems } from '@spam-check/service-kit';
 import { bootstrapSchema } from '../../services/auth/src/domain/accounts';
 import { effectiveInstructions, envOf, parseDockerfile } from './dockerfile';
-import { ROOT, interpolate, parseYamlFile, readText } from './files';
+import { ROOT, interpolate, parseEnvFile, parseYamlFile, readText } from './files';
 import type { ComposeFile } from './manifests';
 import { SERVICES, environmentProblems, serviceNamed, type Env } from './services';
 
+const secret = () => randomBytes(24).toString('hex');
+
+/** The .env an operator writes from deploy/compose.env.example: own secrets and an own bootstrap file. */
+function operatorEnv(): Record<string, string> {
+  const bootstrap = join(mkdtempSync(join(tmpdir(), 'compose-bootstrap-')), 'bootstrap.json');
+  writeFileSync(
+    bootstrap,
+    JSON.stringify({
+      clients: [
+        { id: 'shop', secret: secret(), grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+      ],
+      users: [{ username: 'shop-backend', password: secret() }],
+    }),
+  );
+  return {
+    ...parseEnvFile('deploy/compose.env.example'),
+    REDIS_PASSWORD: secret(),
+    RABBITMQ_PASSWORD: secret(),
+    GATEWAY_CLIENT_SECRET: secret(),
+    AUTH_BOOTSTRAP_SOURCE: bootstrap,
+  };
+}
+
 // `docker compose config` needs the compose plugin, which is not installed here: the file is parsed as
-// YAML (with merge keys) and its ${...} substitutions are resolved to their defaults, as on a first run.
+// YAML (with merge keys) and its ${...} substitutions are resolved as compose does, from an operator's .env.
 describe('docker-compose.yml', () => {
+  const dotEnv = operatorEnv();
   const { services } = parseYamlFile<ComposeFile>('docker-compose.yml');
   const definition = (name: string) => {
     const service = services[name];
@@ -20,11 +46,11 @@ describe('docker-compose.yml', () => {
 
   /**
    * What the container sees: the image's ENV, then compose's `environment` (null = passed through if set),
-   * with `shell` standing for the shell and .env (empty: a first run on the defaults).
+   * with `shell` standing for the shell and .env (by default the operator's .env above).
    */
   function containerEnv(
     name: string,
-    shell: Record<string, string> = {},
+    shell: Record<string, string> = dotEnv,
   ): { env: Env; passedThrough: string[] } {
     const service = definition(name);
     const image = envOf(effectiveInstructions(stages, service.build?.target ?? name));
@@ -118,7 +144,8 @@ describe('docker-compose.yml', () => {
   });
 
   it('uses one Redis and one RabbitMQ password in the servers and in the services’ URLs', () => {
-    const setting = (name: string, key: string) => interpolate(String(definition(name).environment?.[key]));
+    const setting = (name: string, key: string) =>
+      interpolate(String(definition(name).environment?.[key]), dotEnv);
     const redisPassword = setting('redis', 'REDIS_PASSWORD');
     const rabbitUser = setting('rabbitmq', 'RABBITMQ_DEFAULT_USER');
     const rabbitPassword = setting('rabbitmq', 'RABBITMQ_DEFAULT_PASS');
@@ -129,23 +156,50 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('mounts the auth bootstrap file where AUTH_BOOTSTRAP_FILE points, and the example is valid for production', () => {
+  it('mounts the bootstrap file named in .env where AUTH_BOOTSTRAP_FILE points', () => {
     const { env } = containerEnv('auth');
-    const mounts = (definition('auth').volumes ?? []).map((volume) => interpolate(volume).split(':'));
+    const mounts = (definition('auth').volumes ?? []).map((volume) => interpolate(volume, dotEnv).split(':'));
     const mount = mounts.find(([, target]) => target === env.AUTH_BOOTSTRAP_FILE);
-    expect(mount).toEqual([expect.any(String), env.AUTH_BOOTSTRAP_FILE, 'ro']);
-    expect(existsSync(join(ROOT, mount![0]!))).toBe(true);
-    const bootstrap = bootstrapSchema.parse(JSON.parse(readText(mount![0]!)));
-    expect(bootstrap.clients.length).toBeGreaterThan(0);
-    expect(bootstrap.users.length).toBeGreaterThan(0);
-    const secrets = [...bootstrap.clients.map((c) => c.secret), ...bootstrap.users.map((u) => u.password)];
-    expect(secrets.filter((secret) => DEFAULT_SECRETS.includes(secret))).toEqual([]);
+    expect(mount).toEqual([dotEnv.AUTH_BOOTSTRAP_SOURCE, env.AUTH_BOOTSTRAP_FILE, 'ro']);
+    expect(existsSync(resolve(ROOT, mount![0]!))).toBe(true);
+  });
+
+  it('without .env, or with the example copied unfilled, it stops naming every missing secret', () => {
+    const missing = (shell: Record<string, string>) => {
+      const names = new Set<string>();
+      const texts = Object.values(services).flatMap((service) => [
+        ...Object.values(service.environment ?? {}).map(String),
+        ...(service.volumes ?? []),
+      ]);
+      for (const text of texts) {
+        try {
+          interpolate(text, shell);
+        } catch (error) {
+          names.add(/compose requires (\w+)/.exec((error as Error).message)![1]!);
+        }
+      }
+      return [...names].sort();
+    };
+    const secrets = ['AUTH_BOOTSTRAP_SOURCE', 'GATEWAY_CLIENT_SECRET', 'RABBITMQ_PASSWORD', 'REDIS_PASSWORD'];
+    expect(missing({})).toEqual(secrets);
+    expect(missing(parseEnvFile('deploy/compose.env.example'))).toEqual(secrets);
+    expect(readText('docker-compose.yml')).not.toMatch(/(PASSWORD|SECRET)[A-Z_]*:-/);
+  });
+
+  it('ships a bootstrap example that is valid and refused in production until its placeholders are replaced', () => {
+    const bootstrap = bootstrapSchema.parse(JSON.parse(readText('deploy/bootstrap.example.json')));
+    const secrets = Object.fromEntries([
+      ...bootstrap.clients.map((client) => [`client ${client.id}`, client.secret]),
+      ...bootstrap.users.map((user) => [`user ${user.username}`, user.password]),
+    ]);
+    expect(Object.keys(secrets).length).toBeGreaterThan(1);
+    expect(secretProblems('production', secrets)).toHaveLength(Object.keys(secrets).length);
   });
 
   it('starts the text detector in production with the LLM on when .env gives a key', () => {
-    const shell = { TEXT_LLM_MODE: 'band', OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o-mini' };
-    const { env } = containerEnv('text-detector', shell);
-    expect(env).toMatchObject(shell);
+    const llm = { TEXT_LLM_MODE: 'band', OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o-mini' };
+    const { env } = containerEnv('text-detector', { ...dotEnv, ...llm });
+    expect(env).toMatchObject(llm);
     expect(environmentProblems(serviceNamed('text-detector'), env, 'docker-compose.yml with an LLM')).toEqual(
       [],
     );

@@ -72,7 +72,9 @@ export function interpolate(value: string, env: Record<string, string> = {}): st
     const set = env[name];
     if (op === ':-') return set ? set : (arg ?? '');
     if (op === '-') return set ?? arg ?? '';
-    if (op && set === undefined) throw new Error(`compose requires ${name}: ${arg ?? ''}`);
+    // `:?` also refuses an empty value, `?` only an unset one (as compose does).
+    if ((op === ':?' && !set) || (op === '?' && set === undefined))
+      throw new Error(`compose requires ${name}: ${arg ?? ''}`);
     return set ?? '';
   });
 }

@@ -21,3 +21,8 @@ export class RpcRemoteError extends Error {
     super(`RPC handler failed: ${problem.code}`);
   }
 }
+
+/** The queue exists but nothing consumes it (every server of it is down): the call would only time out. */
+export class RpcNoConsumerError extends RpcUnavailableError {
+  override name = 'RpcNoConsumerError';
+}

@@ -4,7 +4,7 @@
  */
 export { createRpcClient, DIRECT_REPLY_TO } from './client';
 export { createRpcServer } from './server';
-export { RpcTimeoutError, RpcUnavailableError, RpcRemoteError } from './errors';
+export { RpcTimeoutError, RpcUnavailableError, RpcNoConsumerError, RpcRemoteError } from './errors';
 export { unwrapRpcReply, problemFromError, type RpcProblem, type RpcReply } from './reply';
 export type { ReconnectOptions } from './connection';
 export type {

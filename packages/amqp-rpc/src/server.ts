@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { createManagedConnection } from './connection';
+import { createManagedConnection, DEFAULT_HEARTBEAT_SECONDS } from './connection';
 import { headersAsStrings } from './headers';
 import { encodeReply, INTERNAL_PROBLEM, problemFromError, type RpcReply } from './reply';
 import type { RpcServer, RpcServerOptions } from './types';
@@ -110,6 +110,7 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     logger: log,
     connectionName: options.connectionName ?? `spam-check-rpc-server-${randomUUID().slice(0, 8)}`,
     connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+    heartbeatSeconds: options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS,
     reconnect: options.reconnect,
     setup,
   });

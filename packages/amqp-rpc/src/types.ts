@@ -10,8 +10,8 @@ export interface RpcCallOptions {
 
 export interface RpcClient {
   /**
-   * Resolves with the handler's result; rejects with RpcTimeoutError, RpcUnavailableError, or RpcRemoteError
-   * (the handler failed; its `problem` is attached).
+   * Resolves with the handler's result; rejects with RpcTimeoutError, RpcUnavailableError (RpcNoConsumerError
+   * when nothing consumes the queue), or RpcRemoteError (the handler failed; its `problem` is attached).
    */
   call<T = unknown>(queue: string, payload: unknown, options: RpcCallOptions): Promise<T>;
   /** Resolves once connected; rejects with RpcUnavailableError if not connected within `readyTimeoutMs`. */
@@ -34,6 +34,11 @@ export interface RpcConnectionOptions {
   readyTimeoutMs?: number;
   /** Backoff between reconnect attempts. Defaults 100 ms doubling up to 5000 ms. */
   reconnect?: ReconnectOptions;
+  /**
+   * AMQP heartbeat in seconds (default 5; 0 = none). A silent connection counts as lost after two to three
+   * heartbeats. A `heartbeat` parameter in `url` wins, so operators set it in AMQP_URL.
+   */
+  heartbeatSeconds?: number;
 }
 
 export interface RpcClientOptions extends RpcConnectionOptions {
@@ -42,6 +47,16 @@ export interface RpcClientOptions extends RpcConnectionOptions {
    * reconnection, then rejects with RpcUnavailableError. Default 1000 ms; 0 fails at once.
    */
   reconnectWaitMs?: number;
+  /**
+   * How often the consumer count of a queue is checked (`queue.declare` passive) while calls to it are made or
+   * pending. Default 1000 ms. A queue found without consumer fails its calls with RpcNoConsumerError.
+   */
+  probeIntervalMs?: number;
+  /**
+   * A check the broker leaves unanswered this long means the connection is dead (partition, frozen broker):
+   * it is dropped, pending calls fail with RpcUnavailableError, and it reconnects. Default 2000 ms.
+   */
+  probeTimeoutMs?: number;
 }
 
 export interface RpcServerOptions extends RpcConnectionOptions {

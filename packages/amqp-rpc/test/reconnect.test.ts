@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { amqpUrl } from '@spam-check/test-support';
+import { amqpUrl, type TcpProxy } from '@spam-check/test-support';
 import {
   createRpcClient,
   createRpcServer,
@@ -7,13 +7,13 @@ import {
   type RpcClient,
   type RpcServer,
 } from '../src';
-import { BrokerProxy, deferred, openAdmin, uniqueQueue } from './support';
+import { startBrokerProxy, deferred, openAdmin, uniqueQueue } from './support';
 
 const logger = pino({ level: 'silent' });
 
 describe('AMQP RPC when the broker connection drops', () => {
   let admin: Awaited<ReturnType<typeof openAdmin>>;
-  let proxy: BrokerProxy;
+  let proxy: TcpProxy;
   const closers: Array<{ close: () => Promise<void> }> = [];
 
   function client(url: string, extra = {}): RpcClient {
@@ -45,7 +45,7 @@ describe('AMQP RPC when the broker connection drops', () => {
   });
 
   beforeEach(async () => {
-    proxy = await BrokerProxy.start();
+    proxy = await startBrokerProxy();
   });
 
   afterEach(async () => {

@@ -4,13 +4,15 @@ import {
   createRpcClient,
   createRpcServer,
   DIRECT_REPLY_TO,
+  RpcNoConsumerError,
   RpcRemoteError,
   RpcTimeoutError,
   RpcUnavailableError,
   type RpcClient,
   type RpcServer,
 } from '../src';
-import { capturingLogger, openAdmin, uniqueQueue } from './support';
+import type { ConsumeMessage } from 'amqplib';
+import { capturingLogger, deferred, openAdmin, uniqueQueue } from './support';
 
 const logger = pino({ level: 'silent' });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -192,18 +194,20 @@ describe('AMQP RPC against RabbitMQ', () => {
   it('publishes with direct reply-to, a UUID correlation id, the headers, and the timeout as expiration', async () => {
     const queue = admin.track(uniqueQueue('wire'));
     await admin.channel.assertQueue(queue, { durable: true });
+    const received = deferred<ConsumeMessage>();
+    const { consumerTag } = await admin.channel.consume(
+      queue,
+      (delivered) => delivered && received.resolve(delivered),
+      { noAck: true },
+    );
 
     const call = client.call(
       queue,
       { title: 'hi' },
       { timeoutMs: 4000, headers: { 'x-request-id': 'req-9' } },
     );
-    let message = await admin.channel.get(queue, { noAck: true });
-    for (let i = 0; i < 100 && !message; i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
-      message = await admin.channel.get(queue, { noAck: true });
-    }
-    if (!message) throw new Error('the request never reached the queue');
+    const message = await received.promise;
+    await admin.channel.cancel(consumerTag);
     const { properties } = message;
     admin.channel.sendToQueue(
       properties.replyTo as string,
@@ -222,21 +226,72 @@ describe('AMQP RPC against RabbitMQ', () => {
   });
 
   it('when nobody answers in time, the call rejects with RpcTimeoutError and the broker drops the request', async () => {
-    const queue = admin.track(uniqueQueue('timeout'));
-    await admin.channel.assertQueue(queue, { durable: true });
+    const queue = uniqueQueue('timeout');
+    const seen: unknown[] = [];
+    const busy = deferred();
+    const release = deferred();
+    await startServer(
+      queue,
+      async (payload) => {
+        seen.push(payload);
+        busy.resolve();
+        if ((payload as { block?: boolean }).block) await release.promise;
+        return 'served';
+      },
+      { prefetch: 1 },
+    );
+    const blocking = client.call(queue, { block: true }, { timeoutMs: 5000 });
+    await busy.promise;
 
     await expect(client.call(queue, { late: true }, { timeoutMs: 200 })).rejects.toBeInstanceOf(
       RpcTimeoutError,
     );
     await new Promise((r) => setTimeout(r, 100));
-    const seen: unknown[] = [];
-    await startServer(queue, async (payload) => {
-      seen.push(payload);
-      return 'served';
-    });
+    release.resolve();
+    await expect(blocking).resolves.toBe('served');
 
     await expect(client.call(queue, { late: false }, { timeoutMs: 5000 })).resolves.toBe('served');
-    expect(seen).toEqual([{ late: false }]);
+    expect(seen).toEqual([{ block: true }, { late: false }]);
+  });
+
+  it('when the queue exists but nothing consumes it any more, the call rejects fast with RpcNoConsumerError', async () => {
+    const queue = uniqueQueue('no-consumer');
+    const server = await startServer(queue, async () => 'served');
+    await expect(client.call(queue, {}, { timeoutMs: 5000 })).resolves.toBe('served');
+    await server.close();
+
+    const startedAt = Date.now();
+    const error: unknown = await client.call(queue, {}, { timeoutMs: 20_000 }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(RpcNoConsumerError);
+    expect(error).toBeInstanceOf(RpcUnavailableError);
+    expect((error as Error).message).toBe(`nothing consumes "${queue}"`);
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+  });
+
+  it('when a queue has never had a consumer, the first call rejects at once without publishing', async () => {
+    const queue = admin.track(uniqueQueue('never-consumed'));
+    await admin.channel.assertQueue(queue, { durable: true });
+
+    await expect(client.call(queue, {}, { timeoutMs: 20_000 })).rejects.toBeInstanceOf(RpcNoConsumerError);
+    expect((await admin.channel.checkQueue(queue)).messageCount).toBe(0);
+  });
+
+  it('when the only consumer goes away while a call is pending, the call rejects with RpcNoConsumerError', async () => {
+    const queue = admin.track(uniqueQueue('consumer-gone'));
+    await admin.channel.assertQueue(queue, { durable: true });
+    const received = deferred();
+    const { consumerTag } = await admin.channel.consume(queue, () => received.resolve(), { noAck: false });
+
+    const startedAt = Date.now();
+    const call = client.call(queue, {}, { timeoutMs: 20_000 }).catch((e: unknown) => e);
+    await received.promise;
+    await admin.channel.cancel(consumerTag);
+    await admin.channel.recover();
+    const error = await call;
+
+    expect(error).toBeInstanceOf(RpcNoConsumerError);
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
   });
 
   it('when the queue does not exist, the call rejects at once with RpcUnavailableError', async () => {

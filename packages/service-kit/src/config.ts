@@ -115,3 +115,54 @@ export function servicePort(source: Env, variable: string, fallback: number): nu
   const raw = source[variable] ?? source.PORT;
   return env.port(fallback).parse(raw);
 }
+
+/**
+ * Secrets published in this repository (README, docs, `deploy/` and `k8s/` examples, the embedded development
+ * defaults), including ones since removed: git history keeps them readable. `test/deploy/secrets.test.ts`
+ * fails when an example or doc shows a secret this list and the length rule let through.
+ */
+export const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
+  'gateway-secret',
+  'demo-secret',
+  'demo-password',
+  'demo-admin-secret',
+  'admin-password',
+  'compose-demo-secret',
+  'compose-demo-password',
+  'dev-demo-secret',
+  'dev-demo-password',
+  'local-gateway-client-secret',
+  'local-redis-password',
+  'local-rabbitmq-password',
+  'dev-gateway-client-secret',
+  'dev-redis-password',
+  'dev-rabbitmq-password',
+  'change-me-gateway',
+  'change-me-redis',
+  'change-me-rabbitmq',
+  'replace-me-with-openssl-rand-hex-32',
+  'replace-me-with-your-own-secret',
+  'replace-me-with-your-own-password',
+]);
+
+export const MIN_SECRET_LENGTH = 16;
+
+/**
+ * The one rule for secrets that clients or services present (the gateway's introspection secret, the client
+ * secrets and user passwords of auth's bootstrap file): in production, one published in this repository or
+ * shorter than MIN_SECRET_LENGTH characters is refused. Returns a problem per refused secret, named by its
+ * key and never showing the value; none outside production, where the demo secrets are the point.
+ */
+export function secretProblems(nodeEnv: string, secrets: Record<string, string | undefined>): string[] {
+  if (nodeEnv !== 'production') return [];
+  return Object.entries(secrets).flatMap(([name, secret]) => {
+    if (secret === undefined) return [];
+    if (PUBLISHED_SECRETS.has(secret.trim()))
+      return [`${name}: is published in this repository (an example or demo value); choose your own`];
+    if (secret.length < MIN_SECRET_LENGTH)
+      return [
+        `${name}: shorter than ${MIN_SECRET_LENGTH} characters; use a random one (openssl rand -hex 24)`,
+      ];
+    return [];
+  });
+}

@@ -6,9 +6,11 @@ export {
   checkLimitsShape,
   checkLimitsOf,
   servicePort,
+  secretProblems,
+  PUBLISHED_SECRETS,
+  MIN_SECRET_LENGTH,
   type Env,
 } from './config';
-export { productionSecretProblem, MIN_PRODUCTION_SECRET_LENGTH } from './secrets';
 export { createLogger, REDACTED_PATHS, type Logger } from './logger';
 export { AppError, isAppError, type FieldError } from './errors';
 export { parseBody } from './validate';

@@ -1,5 +1,6 @@
 export { redisUrl, amqpUrl } from './infrastructure';
-export { procStat, processCpuSeconds } from './proc';
+export { procStat, processCpuSeconds, processRssBytes } from './proc';
+export { TcpProxy } from './tcp-proxy';
 export {
   startStack,
   spawnService,

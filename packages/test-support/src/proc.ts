@@ -14,3 +14,9 @@ export function processCpuSeconds(pid: number): number {
   const fields = procStat(pid);
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
+
+/** Resident set size of a process in bytes (`VmRSS` of `/proc/<pid>/status`). Linux only. */
+export function processRssBytes(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : 0;
+}

@@ -3,7 +3,7 @@ import {
   commonConfigShape,
   env,
   loadConfig,
-  productionSecretProblem,
+  secretProblems,
   servicePort,
   type Env,
 } from '@spam-check/service-kit';
@@ -55,11 +55,8 @@ export function loadServiceConfig(source: Env = process.env) {
   if (config.NODE_ENV === 'production') {
     if (!config.REDIS_URL)
       problems.push('REDIS_URL: required in production (the in-memory store is for development)');
-    const gatewaySecret =
-      config.GATEWAY_CLIENT_SECRET &&
-      productionSecretProblem('GATEWAY_CLIENT_SECRET', config.GATEWAY_CLIENT_SECRET);
-    if (gatewaySecret) problems.push(gatewaySecret);
   }
+  problems.push(...secretProblems(config.NODE_ENV, { GATEWAY_CLIENT_SECRET: config.GATEWAY_CLIENT_SECRET }));
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     ...config,

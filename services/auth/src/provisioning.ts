@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ConfigError, productionSecretProblem, type Logger } from '@spam-check/service-kit';
+import { ConfigError, secretProblems, type Logger } from '@spam-check/service-kit';
 import { DEFAULT_GATEWAY_CLIENT, DEMO_CLIENT, DEMO_USER, type ServiceConfig } from './config';
 import { bootstrapSchema, createAccounts, type BootstrapFile } from './domain/accounts';
 import { INTROSPECT_SCOPE } from './domain/scopes';
@@ -63,17 +63,20 @@ export async function provision(
     ];
   }
 
-  if (config.NODE_ENV === 'production') {
-    const weak = [
-      ...(file.clients ?? []).map((c) =>
-        productionSecretProblem(`AUTH_BOOTSTRAP_FILE: client ${c.id}`, c.secret),
-      ),
-      ...(file.users ?? []).map((u) =>
-        productionSecretProblem(`AUTH_BOOTSTRAP_FILE: user ${u.username}`, u.password),
-      ),
-    ].filter((problem): problem is string => problem !== undefined);
-    if (weak.length > 0) throw new ConfigError(weak);
-  }
+  const weak = secretProblems(
+    config.NODE_ENV,
+    Object.fromEntries([
+      ...(file.clients ?? []).map((c): [string, string] => [
+        `AUTH_BOOTSTRAP_FILE: client ${c.id} secret`,
+        c.secret,
+      ]),
+      ...(file.users ?? []).map((u): [string, string] => [
+        `AUTH_BOOTSTRAP_FILE: user ${u.username} password`,
+        u.password,
+      ]),
+    ]),
+  );
+  if (weak.length > 0) throw new ConfigError(weak);
 
   const changes = await accounts.apply(file);
   logger.info(changes, 'clients and users provisioned');

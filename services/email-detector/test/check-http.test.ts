@@ -168,6 +168,38 @@ describe('POST /v1/check with DNS on, against a loopback DNS server', () => {
     ]);
   });
 
+  it.each([
+    ['a trailing CRLF', 'jane@with-mx.example\r\n'],
+    ['a leading LF', '\njane@with-mx.example'],
+    ['an injected header', 'jane@with-mx.example\r\nBcc: victim@with-mx.example'],
+    ['a NUL', 'jane\u0000@with-mx.example'],
+    ['a tab inside', 'jane\t@with-mx.example'],
+    ['a C1 control', 'jane@with-mx.example\u0085'],
+  ])('when the address carries %s, it is invalid spam with EMAIL_CONTROL_CHARACTERS', async (_, email) => {
+    const result = await check(email, { 'accept-language': 'de' });
+    expect(result).toMatchObject({
+      spam: true,
+      verdict: 'spam',
+      score: 1,
+      valid: false,
+      email: { input: email, normalized: null },
+      checks: { syntax: { status: 'fail', detail: 'control_character' }, dns: { status: 'skipped' } },
+    });
+    expect(result.reasons).toEqual([
+      {
+        code: 'EMAIL_CONTROL_CHARACTERS',
+        message:
+          'Die Adresse enthält Steuerzeichen (etwa Zeilenumbrüche), eine Technik der Header-Injection.',
+        weight: 1,
+      },
+    ]);
+  });
+
+  it('when the address is surrounded by spaces and tabs only, they are trimmed and it is checked', async () => {
+    const result = await check(' \tJane@With-MX.example\t ');
+    expect(result).toMatchObject({ spam: false, valid: true, email: { normalized: 'Jane@with-mx.example' } });
+  });
+
   it('when the domain is disposable, or a subdomain of one, it is spam without a DNS query', async () => {
     for (const email of [
       'someone@mailinator.com',

@@ -6,6 +6,7 @@ import {
   commonConfigShape,
   env,
   loadConfig,
+  secretProblems,
   servicePort,
   type Env,
 } from '@spam-check/service-kit';
@@ -55,6 +56,7 @@ export function loadServiceConfig(source: Env = process.env) {
       embedded.amqp && 'AMQP_URL: required in production (step-by-step hybrid checks run over RabbitMQ)',
       embedded.credentials &&
         'GATEWAY_CLIENT_ID / GATEWAY_CLIENT_SECRET: required in production (no embedded default credentials)',
+      ...secretProblems(config.NODE_ENV, { GATEWAY_CLIENT_SECRET: config.GATEWAY_CLIENT_SECRET }),
     ].filter((problem): problem is string => typeof problem === 'string');
     if (problems.length > 0) throw new ConfigError(problems);
   }

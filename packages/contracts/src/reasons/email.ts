@@ -7,6 +7,11 @@ export const EMAIL_REASONS = {
     de: 'Die Adresse ist syntaktisch keine gültige E-Mail-Adresse.',
     fr: "L'adresse n'est pas une adresse e-mail syntaxiquement valide.",
   },
+  EMAIL_CONTROL_CHARACTERS: {
+    en: 'The address contains control characters (such as line breaks), a header injection technique.',
+    de: 'Die Adresse enthält Steuerzeichen (etwa Zeilenumbrüche), eine Technik der Header-Injection.',
+    fr: "L'adresse contient des caractères de contrôle (comme des sauts de ligne), une technique d'injection d'en-têtes.",
+  },
   EMAIL_DISPOSABLE_DOMAIN: {
     en: 'The domain {domain} provides disposable (throw-away) mailboxes.',
     de: 'Die Domain {domain} bietet Wegwerf-Postfächer an.',

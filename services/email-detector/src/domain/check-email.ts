@@ -44,7 +44,7 @@ const flagged = (hit: boolean): Check => ({ status: hit ? 'fail' : 'pass' });
 
 /**
  * The e-mail verdict, behind both the HTTP and the RPC entry point. Order: syntax (an invalid address stops
- * here: `valid: false`, spam), operator allow/deny lists, fixtures, the local rules (disposable, role
+ * here: `valid: false`, spam, with EMAIL_CONTROL_CHARACTERS when a control character was the fault), operator allow/deny lists, fixtures, the local rules (disposable, role
  * account, free provider, typo, random local part), then DNS unless the verdict is already fixed (allow or
  * deny list, fixture, disposable domain). Every rule that fires adds a reason; scoring.ts turns them into
  * the score.
@@ -74,7 +74,7 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
 
   const address = parseAddress(input.email);
   if (!address.valid) {
-    add('EMAIL_INVALID_SYNTAX');
+    add(address.failure === 'control_character' ? 'EMAIL_CONTROL_CHARACTERS' : 'EMAIL_INVALID_SYNTAX');
     return finish({
       email: { input: input.email, normalized: null, domain: null, ascii_domain: null },
       valid: false,

@@ -8,6 +8,7 @@ import type { EmailReasonCode, Verdict } from '@spam-check/contracts';
  */
 export const REASON_WEIGHTS: Record<EmailReasonCode, number> = {
   EMAIL_INVALID_SYNTAX: 1,
+  EMAIL_CONTROL_CHARACTERS: 1,
   EMAIL_DENY_LISTED: 1,
   EMAIL_ALLOW_LISTED: -1,
   EMAIL_TEST_FIXTURE: 1,

@@ -3,7 +3,9 @@ import { domainToASCII, domainToUnicode } from 'node:url';
 /**
  * Address syntax: the RFC 5321 `Mailbox` (what a mail server accepts in RCPT TO), extended by RFC 6531 for
  * UTF-8, with these practical decisions (README "Syntax"):
- * - surrounding whitespace is trimmed (form input); any other whitespace or control character is invalid;
+ * - only surrounding spaces and tabs are trimmed (form input); a control character anywhere, also a leading
+ *   or trailing CR, LF or NUL, is `control_character` (DESIGN.md §2.4: header injection); any other
+ *   whitespace is invalid;
  * - local part: dot-atom or a quoted string (RFC 5321 §4.1.2), never mixed; UTF-8 allowed except controls,
  *   format characters (zero-width, bidi), separators, surrogates, private-use and unassigned code points;
  *   an empty quoted string is refused; case is kept (RFC 5321 §2.4), NFC-normalized in `normalized`;
@@ -15,6 +17,7 @@ import { domainToASCII, domainToUnicode } from 'node:url';
  *   counted in UTF-8 on the normalized local part (needless quotes dropped) and the ASCII domain.
  */
 export type SyntaxFailure =
+  | 'control_character'
   | 'empty'
   | 'too_long'
   | 'local_part_too_long'
@@ -57,6 +60,7 @@ const MAX_DOMAIN_OCTETS = 253;
 const ATOM = "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~\\u0080-\\u{10FFFF}]+";
 const DOT_ATOM = new RegExp(`^${ATOM}(?:\\.${ATOM})*$`, 'u');
 const QUOTED_CONTENT = /^(?:[\x20\x21\x23-\x5b\x5d-\x7e\u0080-\u{10FFFF}]|\\[\x20-\x7e])*$/u;
+const CONTROL = /\p{Cc}/u;
 const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Z}\p{Cs}\p{Co}\p{Cn}]/u;
 const NON_ASCII = /[\u0080-\u{10FFFF}]/u;
 const ASCII_DOMAIN_CHARS = /^[A-Za-z0-9.-]+$/;
@@ -66,6 +70,16 @@ const encoder = new TextEncoder();
 
 function octets(value: string): number {
   return NON_ASCII.test(value) ? encoder.encode(value).length : value.length;
+}
+
+/** Trims spaces and tabs only, by index: a `[ \t]+$` regex would be quadratic on long runs of blanks. */
+function trimBlanks(value: string): string {
+  const blank = (index: number) => value[index] === ' ' || value[index] === '\t';
+  let start = 0;
+  let end = value.length;
+  while (start < end && blank(start)) start += 1;
+  while (end > start && blank(end - 1)) end -= 1;
+  return value.slice(start, end);
 }
 
 function invalid(failure: SyntaxFailure): InvalidAddress {
@@ -131,7 +145,8 @@ function parseDomain(raw: string): { domain: string; asciiDomain: string } | Syn
 
 /** Parses an address as entered by a user; see the rules above. Never throws. */
 export function parseAddress(input: string): ParsedAddress | InvalidAddress {
-  const address = input.trim();
+  const address = trimBlanks(input);
+  if (CONTROL.test(address)) return invalid('control_character');
   if (address.length === 0) return invalid('empty');
   if (address.length > MAX_ADDRESS_OCTETS) return invalid('too_long');
   if (!address.startsWith('"') && FORBIDDEN.test(address)) return invalid('forbidden_character');

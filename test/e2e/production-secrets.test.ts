@@ -1,0 +1,69 @@
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { amqpUrl, freePort, redisUrl, spawnService, type ServiceName } from '@spam-check/test-support';
+
+/** Starts a service in production mode and waits for it to exit on its own (bounded: it must not serve). */
+async function refusal(
+  name: ServiceName,
+  env: Record<string, string>,
+): Promise<{ code: number; output: string }> {
+  const service = spawnService(
+    name,
+    { NODE_ENV: 'production', LOG_LEVEL: 'info', REDIS_URL: redisUrl(), AMQP_URL: amqpUrl(), ...env },
+    await freePort(),
+  );
+  const killer = setTimeout(() => service.child.kill('SIGKILL'), 20_000);
+  const [code] = (await once(service.child, 'exit')) as [number | null];
+  clearTimeout(killer);
+  return { code: code ?? -1, output: service.output() };
+}
+
+describe('production mode refuses secrets published in this repository and short ones', () => {
+  it.each([
+    ['published in this repository', 'local-gateway-client-secret', /GATEWAY_CLIENT_SECRET: is published/],
+    ['the embedded default', 'gateway-secret', /GATEWAY_CLIENT_SECRET: is published/],
+    ['one character long', 'x', /GATEWAY_CLIENT_SECRET: shorter than 16 characters/],
+  ])('the gateway exits at start when its client secret is %s', async (_, secret, message) => {
+    const { code, output } = await refusal('gateway', {
+      GATEWAY_CLIENT_ID: 'gateway',
+      GATEWAY_CLIENT_SECRET: secret,
+    });
+    expect(code).not.toBe(0);
+    expect(output).toMatch(message);
+    if (secret.length > 1) expect(output).not.toContain(secret);
+  });
+
+  it('auth exits at start when its bootstrap file holds a published secret or a short password', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'production-secrets-')), 'bootstrap.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        clients: [
+          {
+            id: 'shop',
+            secret: 'compose-demo-secret',
+            grants: ['password', 'refresh_token'],
+            scopes: ['spam:check'],
+          },
+        ],
+        users: [
+          { username: 'dev-user', password: 'dev-demo-password' },
+          { username: 'short-user', password: 'abc' },
+        ],
+      }),
+    );
+    const { code, output } = await refusal('auth', {
+      AUTH_BOOTSTRAP_FILE: file,
+      AUTH_REDIS_PREFIX: `production-secrets-${Date.now()}:`,
+      GATEWAY_CLIENT_ID: 'gateway',
+      GATEWAY_CLIENT_SECRET: 'a-long-enough-own-secret-for-the-test',
+    });
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/client shop secret: is published/);
+    expect(output).toMatch(/user dev-user password: is published/);
+    expect(output).toMatch(/user short-user password: shorter than 16 characters/);
+    expect(output).not.toMatch(/compose-demo-secret|dev-demo-password/);
+  });
+});
