@@ -11,7 +11,14 @@ async function refusal(
 ): Promise<{ code: number; output: string }> {
   const service = spawnService(
     name,
-    { NODE_ENV: 'production', LOG_LEVEL: 'info', REDIS_URL: redisUrl(), AMQP_URL: amqpUrl(), ...env },
+    {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      REDIS_URL: redisUrl(),
+      AMQP_URL: amqpUrl(),
+      GATEWAY_MANAGEMENT_PORT: String(await freePort()),
+      ...env,
+    },
     await freePort(),
   );
   const killer = setTimeout(() => service.child.kill('SIGKILL'), 20_000);
