@@ -17,6 +17,8 @@ class RpcProblemError extends Error {
 export interface RpcCheckContext {
   requestId: string;
   language: Language;
+  /** The calling client (`x-client-id`, set by the gateway), or undefined. */
+  clientId: string | undefined;
 }
 
 /**
@@ -35,6 +37,7 @@ export function rpcCheckHandler<S extends z.ZodType, R extends object>(options: 
     const context = {
       requestId: requestIdOf(headers['x-request-id']),
       language: pickLanguage(headers['accept-language'], options.languages, options.defaultLanguage),
+      clientId: headers['x-client-id'] || undefined,
     };
     try {
       const result = await options.check(parseBody(options.schema, payload), context);

@@ -26,6 +26,8 @@ export const configSchema = z
     ...commonConfigShape,
     ...checkLimitsShape,
     AMQP_URL: env.url(),
+    /** Where per-client settings are read (DESIGN.md §6.3); without it every client gets the defaults. */
+    REDIS_URL: env.url(),
     EMAIL_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.email),
     EMAIL_DNS_CHECK: env.flag(true),
     EMAIL_DNS_SERVERS: env

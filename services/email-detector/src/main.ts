@@ -1,3 +1,4 @@
+import { connectClientSettings } from '@spam-check/client-settings';
 import { createReadiness, runService, type Closer, type Consumer } from '@spam-check/service-kit';
 import { createApp } from './app';
 import { loadServiceConfig } from './config';
@@ -8,9 +9,12 @@ runService({
   name: 'email-detector',
   loadConfig: () => loadServiceConfig(),
   start: async ({ config, logger, metrics }) => {
-    const checker = createEmailChecker(config, metrics);
-    const readiness = createReadiness();
     const closers: Closer[] = [];
+    const settings = config.REDIS_URL ? connectClientSettings(config.REDIS_URL, logger) : undefined;
+    if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
+    else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
+    const checker = createEmailChecker(config, metrics, settings);
+    const readiness = createReadiness();
     if (!config.EMAIL_DNS_CHECK) logger.warn('EMAIL_DNS_CHECK is off: MX records are not checked');
     if (checker.mailServers) {
       const mailServers = checker.mailServers;

@@ -2,11 +2,11 @@ import { createRequestSchemas } from '@spam-check/contracts';
 import { createServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
-import type { CheckText } from './domain/check-text';
+import type { CheckClientText } from './dependencies';
 import { mountCheckRoute } from './entry-points/http/check-route';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
-  checkText: CheckText;
+  checkText: CheckClientText;
 }
 
 export function createApp(deps: AppDeps): Express {

@@ -1,14 +1,24 @@
+import { connectClientSettings } from '@spam-check/client-settings';
 import { ConfigError, type Closer, type Logger, type Metrics } from '@spam-check/service-kit';
 import { Redis } from 'ioredis';
 import type { ServiceConfig } from './config';
-import { createTextChecker, type CheckText } from './domain/check-text';
+import {
+  createTextChecker,
+  type CheckTextInput,
+  type TextCheck,
+} from './domain/check-text';
+
+/** A check for the client the gateway named (`X-Client-Id`), with that client's settings applied. */
+export type CheckClientText = (
+  input: Omit<CheckTextInput, 'settings'> & { clientId?: string | undefined },
+) => Promise<TextCheck>;
 import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cache';
 import { createLlmClient } from './data-access/llm-client';
 import { loadLanguageDetector } from './data-access/language-detector';
 import { readModelFile } from './data-access/model-file';
 
 export interface TextDetectorDeps {
-  checkText: CheckText;
+  checkText: CheckClientText;
   /** Readiness checks of the dependencies built here. */
   checks: Record<string, () => Promise<void>>;
   closers: Closer[];
@@ -69,7 +79,10 @@ export async function buildDependencies(
       logger,
     });
   }
-  const checkText = createTextChecker({
+  const settings = config.REDIS_URL ? connectClientSettings(config.REDIS_URL, logger) : undefined;
+  if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
+  else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
+  const check = createTextChecker({
     model,
     detectLanguage,
     askLlm,
@@ -81,5 +94,7 @@ export async function buildDependencies(
       denyTerms: config.TEXT_DENY_TERMS,
     },
   });
+  const checkText: CheckClientText = async ({ clientId, ...input }) =>
+    check({ ...input, settings: settings && clientId ? (await settings.get(clientId)).text : undefined });
   return { checkText, checks, closers };
 }

@@ -14,7 +14,7 @@ import { judgeMailServers, type LookupMailServers } from './mail-servers';
 import { operatorDecision, type OperatorList } from './operator-lists';
 import { looksRandom } from './random-local-part';
 import { isRoleAccount } from './role-account';
-import { REASON_WEIGHTS, scoreOf } from './scoring';
+import { REASON_WEIGHTS, scoreOf, type VerdictThresholds } from './scoring';
 import { parseAddress } from './syntax';
 import { suggestDomain } from './typo';
 
@@ -26,10 +26,18 @@ export interface EmailCheckDeps {
   lookupMailServers: LookupMailServers | null;
 }
 
+/** A client's own lists and thresholds (DESIGN.md §6.3), compiled; absent parts are the operator's. */
+export interface ClientMailSettings {
+  allow: OperatorList;
+  deny: OperatorList;
+  thresholds: VerdictThresholds;
+}
+
 export interface EmailCheckInput {
   email: string;
   language: Language;
   requestId: string;
+  client?: ClientMailSettings | undefined;
 }
 
 export type EmailCheckResult = Omit<MailResult, 'duration_ms'>;
@@ -44,7 +52,7 @@ const flagged = (hit: boolean): Check => ({ status: hit ? 'fail' : 'pass' });
 
 /**
  * The e-mail verdict, behind both the HTTP and the RPC entry point. Order: syntax (an invalid address stops
- * here: `valid: false`, spam, with EMAIL_CONTROL_CHARACTERS when a control character was the fault), operator allow/deny lists, fixtures, the local rules (disposable, role
+ * here: `valid: false`, spam, with EMAIL_CONTROL_CHARACTERS when a control character was the fault), operator allow/deny lists, fixtures, the client's own allow/deny lists (DESIGN.md §6.1 precedence), the local rules (disposable, role
  * account, free provider, typo, random local part), then DNS unless the verdict is already fixed (allow or
  * deny list, fixture, disposable domain). Every rule that fires adds a reason; scoring.ts turns them into
  * the score.
@@ -56,7 +64,10 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
   const finish = (
     fields: Omit<EmailCheckResult, 'id' | 'spam' | 'verdict' | 'score' | 'reasons' | 'request_id'>,
   ) => {
-    const { score, verdict } = scoreOf(reasons.map((reason) => reason.weight));
+    const { score, verdict } = scoreOf(
+      reasons.map((reason) => reason.weight),
+      input.client?.thresholds,
+    );
     return {
       id: randomUUID(),
       spam: verdict === 'spam',
@@ -95,6 +106,12 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
   if (decision === 'deny') add('EMAIL_DENY_LISTED');
   const fixture = decision === null ? fixtureWeight(localBase, asciiDomain) : null;
   if (fixture !== null) add('EMAIL_TEST_FIXTURE', undefined, fixture);
+  const clientDecision =
+    decision === null && fixture === null && input.client
+      ? operatorDecision(input.client, localBase, asciiDomain)
+      : null;
+  if (clientDecision === 'allow') add('EMAIL_CLIENT_ALLOW_LISTED');
+  if (clientDecision === 'deny') add('EMAIL_CLIENT_DENY_LISTED');
 
   const suggestedDomain = suggestDomain(asciiDomain);
   const suggestion = suggestedDomain ? `${address.localPart}@${suggestedDomain}` : null;
@@ -114,6 +131,8 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
   if (!deps.lookupMailServers) dns = skipped('disabled');
   else if (decision !== null) dns = skipped(decision === 'allow' ? 'allow_listed' : 'deny_listed');
   else if (fixture !== null) dns = skipped('test_fixture');
+  else if (clientDecision !== null)
+    dns = skipped(clientDecision === 'allow' ? 'client_allow_listed' : 'client_deny_listed');
   else if (disposable) dns = skipped('disposable_domain');
   else {
     const servers = await deps.lookupMailServers(asciiDomain);

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { reasonMessage, type Language, type ReasonParams, type TextResult } from '@spam-check/contracts';
+import {
+  reasonMessage,
+  type Language,
+  type ReasonParams,
+  type TextResult,
+  type TextSettings,
+} from '@spam-check/contracts';
 import type { DetectLanguage } from './language';
 import type { AskLlm, LlmOutcome } from './llm';
 import type { TextModel } from './model/classifier';
@@ -10,7 +16,8 @@ import { denyListed, fixtureVerdict, runRules, type RuleFinding } from './rules'
 
 /**
  * The text verdict, one function behind the HTTP and the RPC entry point. A cascade, cheapest first:
- * 1. normalisation; the operator deny list, then the test fixtures, decide alone;
+ * 1. normalisation; the operator deny list, then the test fixtures, then the client's deny terms decide
+ *    alone (a client's own thresholds and LLM mode, DESIGN.md §6.3, replace the operator's for its checks);
  * 2. rule signals (links, shorteners, obfuscation, contact elsewhere, shouting, repetition), reported as
  *    reasons and handed to the model as features: how much each is worth was learnt with the words;
  * 3. the local model, whose calibrated probability is the local score; on a text outside the model's own
@@ -45,6 +52,8 @@ export interface CheckTextInput {
   sub_title?: string | undefined;
   language: Language;
   requestId: string;
+  /** The calling client's own settings, if any. */
+  settings?: TextSettings | undefined;
 }
 
 export type TextCheck = Omit<TextResult, 'duration_ms'>;
@@ -75,11 +84,31 @@ interface Reason {
   params?: ReasonParams;
 }
 
+const normaliseTerms = (terms: readonly string[]) => terms.map((term) => term.normalize('NFKC').toLowerCase());
+
+/** The operator's cascade configuration with a client's settings over it. */
+function withClientSettings(config: CascadeConfig, settings: TextSettings | undefined): CascadeConfig {
+  if (!settings) return config;
+  return {
+    ...config,
+    spamThreshold: settings.spam_threshold ?? config.spamThreshold,
+    suspiciousThreshold: settings.suspicious_threshold ?? config.suspiciousThreshold,
+    llmMode: settings.llm_mode ?? config.llmMode,
+  };
+}
+
 export function createTextChecker(deps: CascadeDeps): CheckText {
-  const { config } = deps;
-  const denyTerms = config.denyTerms.map((term) => term.normalize('NFKC').toLowerCase());
+  const denyTerms = normaliseTerms(deps.config.denyTerms);
+  const clientTerms = new WeakMap<TextSettings, string[]>();
+  const clientDenyTerms = (settings: TextSettings | undefined): string[] => {
+    if (!settings?.deny_terms) return [];
+    let terms = clientTerms.get(settings);
+    if (!terms) clientTerms.set(settings, (terms = normaliseTerms(settings.deny_terms)));
+    return terms;
+  };
 
   return async (input) => {
+    const config = withClientSettings(deps.config, input.settings);
     const normalised = normaliseText(input);
     const { text, lower, findings, signals: ruleSignals, score: ruleScore } = runRules(normalised);
     const signals: TextResult['signals'] = {
@@ -126,6 +155,8 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     if (fixture !== undefined) {
       return finish(fixture === 'spam' ? 1 : 0, 'rules', [{ code: 'TEXT_TEST_FIXTURE', weight: 1 }]);
     }
+    if (denyListed(lower, clientDenyTerms(input.settings)) !== undefined)
+      return finish(1, 'rules', [{ code: 'TEXT_CLIENT_DENY_LISTED', weight: 1 }, ...findings]);
 
     signals.rule_score = round(ruleScore);
     const byWeight = [...findings].sort((a, b) => b.weight - a.weight);

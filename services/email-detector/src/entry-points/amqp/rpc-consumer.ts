@@ -25,7 +25,8 @@ export function startRpcConsumer(options: RpcConsumerOptions): RpcServer {
       languages: options.languages,
       defaultLanguage: options.defaultLanguage,
       check: async ({ email }, context) => {
-        const result = await checkEmail({ email, ...context }, options.checker.deps);
+        const client = await options.checker.clientSettings(context.clientId);
+        const result = await checkEmail({ email, ...context, client }, options.checker.deps);
         options.checker.checks.inc({ verdict: result.verdict, entry_point: 'rpc' });
         return result;
       },

@@ -13,8 +13,10 @@ export function mountCheckRoute(
   postRoute(app, '/v1/check', async (req, res) => {
     const context = requestContext(res);
     const { email } = parseBody(schema, req.body);
+    const clientId = req.headers['x-client-id'];
+    const client = await checker.clientSettings(typeof clientId === 'string' ? clientId : undefined);
     const result = await checkEmail(
-      { email, language: context.language, requestId: context.requestId },
+      { email, language: context.language, requestId: context.requestId, client },
       checker.deps,
     );
     checker.checks.inc({ verdict: result.verdict, entry_point: 'http' });
