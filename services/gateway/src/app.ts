@@ -1,8 +1,11 @@
 import type http from 'node:http';
-import { createRequestSchemas, mailResultSchema, textResultSchema } from '@spam-check/contracts';
+import type { ClientSettingsStore } from '@spam-check/client-settings';
+import { ADMIN_SCOPE, createRequestSchemas, mailResultSchema, textResultSchema } from '@spam-check/contracts';
 import {
   AppError,
   Counter,
+  elapsedMs,
+  requestContext,
   createServiceApp,
   jsonBodyParser,
   parseBody,
@@ -10,14 +13,18 @@ import {
   rawJsonBody,
   type ServiceBase,
 } from '@spam-check/service-kit';
-import type { Express, RequestHandler } from 'express';
+import type { Express, RequestHandler, Response } from 'express';
+import type { Verdict } from '@spam-check/contracts';
 import type { z } from 'zod';
 import type { ServiceConfig } from './config';
+import type { AuthAdmin } from './data-access/auth-admin';
 import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './data-access/rate-limit-store';
+import type { UsageStore } from './data-access/usage-store';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
 import type { DetectorTransport } from './domain/hybrid-check';
-import { authenticate } from './entry-points/http/authenticate';
+import { ADMIN_PREFIX, adminRouter } from './entry-points/http/admin-routes';
+import { authenticate, callerOf } from './entry-points/http/authenticate';
 import { detectorProxy } from './entry-points/http/detector-proxy';
 import { mountDocs } from './entry-points/http/docs';
 import { hybridCheck } from './entry-points/http/hybrid-check';
@@ -32,6 +39,11 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   agents: { auth: http.Agent; email: http.Agent; text: http.Agent };
   /** Parallel hybrid checks (HTTP) and step-by-step ones (RPC, or HTTP in embedded mode). */
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
+  /** The auth service's client administration (DESIGN.md §6.3). */
+  authAdmin: AuthAdmin;
+  /** Per-client settings and usage; absent without Redis. */
+  settings?: ClientSettingsStore | undefined;
+  usage?: UsageStore | undefined;
 }
 
 export const CHECK_PATHS = {
@@ -74,6 +86,22 @@ export function createApp(deps: AppDeps): Express {
     refusals,
     config.TRUSTED_PROXY_HOPS,
   );
+  const authenticatedAdmin = authenticate(
+    deps.introspector,
+    deps.failedTokens,
+    refusals,
+    config.TRUSTED_PROXY_HOPS,
+    ADMIN_SCOPE,
+  );
+  const count =
+    (kind: 'mail' | 'text') => (res: Response, result: { verdict: Verdict; reasons: { code: string }[] }) =>
+      deps.usage?.recordCheck({
+        clientId: callerOf(res).clientId,
+        kind,
+        verdict: result.verdict,
+        reasons: result.reasons.map((reason) => reason.code),
+        durationMs: elapsedMs(requestContext(res)),
+      });
   const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
   const rawBody = rawJsonBody(config.MAX_BODY_BYTES);
 
@@ -92,6 +120,7 @@ export function createApp(deps: AppDeps): Express {
           agent: deps.agents.email,
           timeoutMs,
           schema: mailResultSchema,
+          onResult: count('mail'),
         }),
       ),
       checkRoute(
@@ -103,13 +132,14 @@ export function createApp(deps: AppDeps): Express {
           agent: deps.agents.text,
           timeoutMs,
           schema: textResultSchema,
+          onResult: count('text'),
         }),
       ),
       checkRoute(
         CHECK_PATHS.hybrid,
         jsonBodyParser(config.MAX_BODY_BYTES),
         validate(createRequestSchemas(config.limits).hybrid),
-        hybridCheck(deps.transports),
+        hybridCheck(deps.transports, deps.settings, deps.usage),
       ),
     ],
     beforeBodyParser: (app) => {
@@ -124,6 +154,16 @@ export function createApp(deps: AppDeps): Express {
       });
       postRoute(app, '/oauth/token', auth);
       postRoute(app, '/oauth/revoke', auth);
+      app.use(
+        ADMIN_PREFIX,
+        adminRouter({
+          guards: [authenticatedAdmin, limited],
+          authAdmin: deps.authAdmin,
+          settings: deps.settings,
+          usage: deps.usage,
+          maxBodyBytes: config.MAX_BODY_BYTES,
+        }),
+      );
       app.use((req, _res, next) => next(known.has(req.path) ? undefined : new AppError('NOT_FOUND')));
     },
     routes: () => undefined,

@@ -2,11 +2,7 @@ import { connectClientSettings } from '@spam-check/client-settings';
 import { ConfigError, type Closer, type Logger, type Metrics } from '@spam-check/service-kit';
 import { Redis } from 'ioredis';
 import type { ServiceConfig } from './config';
-import {
-  createTextChecker,
-  type CheckTextInput,
-  type TextCheck,
-} from './domain/check-text';
+import { createTextChecker, type CheckTextInput, type TextCheck } from './domain/check-text';
 
 /** A check for the client the gateway named (`X-Client-Id`), with that client's settings applied. */
 export type CheckClientText = (

@@ -84,7 +84,8 @@ interface Reason {
   params?: ReasonParams;
 }
 
-const normaliseTerms = (terms: readonly string[]) => terms.map((term) => term.normalize('NFKC').toLowerCase());
+const normaliseTerms = (terms: readonly string[]) =>
+  terms.map((term) => term.normalize('NFKC').toLowerCase());
 
 /** The operator's cascade configuration with a client's settings over it. */
 function withClientSettings(config: CascadeConfig, settings: TextSettings | undefined): CascadeConfig {
