@@ -64,9 +64,10 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
   const finish = (
     fields: Omit<EmailCheckResult, 'id' | 'spam' | 'verdict' | 'score' | 'reasons' | 'request_id'>,
   ) => {
+    // A fixture's verdict is fixed for every client (DESIGN.md §2.4): the client's thresholds do not apply.
     const { score, verdict } = scoreOf(
       reasons.map((reason) => reason.weight),
-      input.client?.thresholds,
+      fixture === null ? input.client?.thresholds : undefined,
     );
     return {
       id: randomUUID(),
@@ -83,6 +84,7 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
     };
   };
 
+  let fixture: number | null = null;
   const address = parseAddress(input.email);
   if (!address.valid) {
     add(address.failure === 'control_character' ? 'EMAIL_CONTROL_CHARACTERS' : 'EMAIL_INVALID_SYNTAX');
@@ -104,7 +106,7 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
   const decision = operatorDecision({ allow: deps.allowList, deny: deps.denyList }, localBase, asciiDomain);
   if (decision === 'allow') add('EMAIL_ALLOW_LISTED');
   if (decision === 'deny') add('EMAIL_DENY_LISTED');
-  const fixture = decision === null ? fixtureWeight(localBase, asciiDomain) : null;
+  fixture = decision === null ? fixtureWeight(localBase, asciiDomain) : null;
   if (fixture !== null) add('EMAIL_TEST_FIXTURE', undefined, fixture);
   const clientDecision =
     decision === null && fixture === null && input.client
