@@ -23,11 +23,25 @@ describe('the OpenAPI document', () => {
         '/api/v1/spam/text',
         '/oauth/revoke',
         '/oauth/token',
+        '/api/v1/admin/clients',
+        '/api/v1/admin/clients/{id}',
+        '/api/v1/admin/clients/{id}/secret',
+        '/api/v1/admin/clients/{id}/settings',
+        '/api/v1/admin/clients/{id}/stats',
       ].sort(),
     );
     const mail = document.components.schemas.MailCheckRequest as { required: string[]; properties: object };
     expect(mail.required).toEqual(['email']);
     const hybrid = document.components.schemas.HybridResult as { properties: Record<string, unknown> };
     expect(hybrid.properties.email).toEqual({ $ref: '#/components/schemas/MailResult' });
+  });
+
+  it('guards every admin operation with the spam:admin scope and describes the settings document', () => {
+    const admin = Object.entries(document.paths).filter(([path]) => path.startsWith('/api/v1/admin/'));
+    for (const [, item] of admin)
+      for (const operation of Object.values(item as Record<string, { security: unknown }>))
+        expect(operation.security).toEqual([{ oauth2: ['spam:admin'] }]);
+    const settings = document.components.schemas.ClientSettings as { properties: Record<string, unknown> };
+    expect(Object.keys(settings.properties).sort()).toEqual(['hybrid', 'mail', 'text']);
   });
 });
