@@ -99,6 +99,13 @@ describe('the admin API, end to end over HTTP', () => {
   afterAll(async () => {
     if (second) await Promise.all(Object.values(second).map(stopService));
     await stack?.stop();
+    const redis = new Redis(redisUrl());
+    const keys = [
+      ...(await redis.keys(`spam-check:client-settings:*-${run}`)),
+      ...(await redis.keys(`admin-${run}:*`)),
+    ];
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
   });
 
   const adminCall = (
