@@ -7,6 +7,7 @@ import {
 import type { ClientSettingsStore } from '@spam-check/client-settings';
 import { AppError, jsonBodyParser, parseBody, requestContext } from '@spam-check/service-kit';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
 import type { AdminCallMeta, AuthAdmin } from '../../data-access/auth-admin';
 import type { UsageStore } from '../../data-access/usage-store';
 import { callerOf } from './authenticate';
@@ -44,8 +45,10 @@ function metaOf(res: Response): AdminCallMeta {
   };
 }
 
+const idParameter = z.object({ id: clientIdSchema });
+
 function clientIdParam(req: Request): string {
-  return parseBody(clientIdSchema, req.params.id);
+  return parseBody(idParameter, req.params).id;
 }
 
 /**
