@@ -17,6 +17,10 @@ import {
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request, type HttpResult } from './client';
 
+const clientIds = (body: { clients: { id: string }[] }) => body.clients.map((client) => client.id);
+const errorPaths = (body: { errors: { path: string }[] }) => body.errors.map((error) => error.path);
+const reasonCodes = (body: { reasons: { code: string }[] }) => body.reasons.map((reason) => reason.code);
+
 // The admin API (DESIGN.md §6.3) through two gateway processes, each with its own e-mail and text detector
 // processes, all four detectors consuming the same RPC queues; the real auth service, Redis and RabbitMQ.
 describe('the admin API, end to end over HTTP', () => {
@@ -199,12 +203,12 @@ describe('the admin API, end to end over HTTP', () => {
 
       const listed = await adminCall('GET', '/frapi/v1/admin/clients');
       expect(listed.status).toBe(200);
-      const mine = listed.body.clients.find((client: { id: string }) => client.id === id);
+      const mine = (listed.body.clients as { id: string }[]).find((client) => client.id === id);
       expect(mine).toEqual({ id, grants: ['password', 'refresh_token'], scopes: ['spam:check'] });
       const text = JSON.stringify(listed.body);
       expect(text).not.toContain(created.body.client_secret);
       expect(text).not.toMatch(/secret|hash|scrypt/i);
-      expect(listed.body.clients.map((client: { id: string }) => client.id)).not.toContain(`gateway-${run}`);
+      expect(clientIds(listed.body)).not.toContain(`gateway-${run}`);
 
       const again = await adminCall('POST', '/api/v1/admin/clients', { id });
       expect(again.status).toBe(409);
@@ -216,9 +220,9 @@ describe('the admin API, end to end over HTTP', () => {
       const answer = await adminCall('POST', '/api/v1/admin/clients', { id, scopes: ['auth:introspect'] });
       expect(answer.status).toBe(400);
       expect(answer.body.code).toBe('VALIDATION_FAILED');
-      expect(answer.body.errors.map((error: { path: string }) => error.path)).toContain('scopes.0');
+      expect(errorPaths(answer.body)).toContain('scopes.0');
       const listed = await adminCall('GET', '/api/v1/admin/clients');
-      expect(listed.body.clients.map((client: { id: string }) => client.id)).not.toContain(id);
+      expect(clientIds(listed.body)).not.toContain(id);
     });
 
     it('when the secret is rotated, the old one is refused at once and the new one works', async () => {
@@ -274,7 +278,7 @@ describe('the admin API, end to end over HTTP', () => {
         const answer = await adminCall('PUT', `/api/v1/admin/clients/${id}/settings`, body);
         expect(answer.status).toBe(400);
         expect(answer.body.code).toBe('VALIDATION_FAILED');
-        expect(answer.body.errors.map((error: { path: string }) => error.path)).toContain(path);
+        expect(errorPaths(answer.body)).toContain(path);
       }
       const stored = await adminCall('GET', `/api/v1/admin/clients/${id}/settings`);
       expect(stored.status).toBe(200);
@@ -321,13 +325,9 @@ describe('the admin API, end to end over HTTP', () => {
 
       for (const gateway of gateways) {
         const mailAnswer = await within(1000, mail(gateway), (r) => r.body.verdict === 'spam');
-        expect(mailAnswer.body.reasons.map((r: { code: string }) => r.code)).toContain(
-          'EMAIL_CLIENT_DENY_LISTED',
-        );
+        expect(reasonCodes(mailAnswer.body)).toContain('EMAIL_CLIENT_DENY_LISTED');
         const textAnswer = await within(1000, text(gateway), (r) => r.body.verdict === 'spam');
-        expect(textAnswer.body.reasons.map((r: { code: string }) => r.code)).toContain(
-          'TEXT_CLIENT_DENY_LISTED',
-        );
+        expect(reasonCodes(textAnswer.body)).toContain('TEXT_CLIENT_DENY_LISTED');
         // Step-by-step by default now: over RabbitMQ RPC; the spam e-mail stops the text.
         const hybridAnswer = hybridResultSchema.parse(
           (await within(1000, hybrid(gateway), (r) => r.body.mode === 'step_by_step')).body,
@@ -365,9 +365,7 @@ describe('the admin API, end to end over HTTP', () => {
           postJson(`${gateway}/api/v1/spam/mail`, token, { email: 'anna.schmidt@gmx.de' });
         expect((await within(1000, freeMail, (r) => r.body.verdict === 'spam')).body.verdict).toBe('spam');
         const blocked = await within(1000, mail(gateway), (r) => r.body.verdict !== 'spam');
-        expect(blocked.body.reasons.map((r: { code: string }) => r.code)).not.toContain(
-          'EMAIL_CLIENT_DENY_LISTED',
-        );
+        expect(reasonCodes(blocked.body)).not.toContain('EMAIL_CLIENT_DENY_LISTED');
         expect((await hybrid(gateway)()).body.mode).toBe('parallel');
       }
     });

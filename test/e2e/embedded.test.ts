@@ -165,7 +165,7 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
     const admin = { authorization: `Bearer ${issued.body.access_token}` };
     const listed = await request(`${stack.gateway}/deapi/v1/admin/clients`, { headers: admin });
     expect(listed.status).toBe(200);
-    expect(listed.body.clients.map((client: { id: string }) => client.id)).toEqual([
+    expect((listed.body.clients as { id: string }[]).map((client) => client.id)).toEqual([
       'demo-admin',
       'demo-client',
     ]);

@@ -83,8 +83,7 @@ export function redisUsageStore(options: {
         for (const code of new Set(record.reasons)) pipeline.hincrby(day, reasonField(code), 1);
         pipeline.expire(day, RETENTION_SECONDS);
         const results = (await pipeline.exec()) ?? [];
-        const failed = results.find(([error]) => error);
-        if (failed) throw failed[0];
+        for (const [error] of results) if (error) throw error;
       });
     },
     recordFeedback(clientId, label) {

@@ -128,7 +128,7 @@ export function detectorProxy<S extends z.ZodType>(options: {
               'Content-Length': body.length,
             });
             res.end(body);
-            options.onResult?.(res as Response, result);
+            options.onResult?.(res, result);
           });
         });
       },
