@@ -31,8 +31,9 @@ const NONE: ClientSettings = Object.freeze({});
  * publishes the client id so that subscribed processes drop theirs at once (a resubscription after a lost
  * connection clears the whole cache, since messages may have been missed meanwhile).
  *
- * A check never fails for want of settings: when Redis cannot answer, the last copy read is used, else the
- * operator defaults, and a warning is logged. A cached value keeps its identity, so callers may memoise
+ * A check never fails for want of settings: when Redis cannot answer (commands time out after 500 ms), the
+ * last copy read is used, else the operator defaults, for the next SETTINGS_CACHE_MS too, and a warning is
+ * logged. A cached value keeps its identity, so callers may memoise
  * what they derive from it (compiled lists) in a WeakMap.
  */
 export function createClientSettingsStore(options: {
@@ -82,7 +83,11 @@ export function createClientSettingsStore(options: {
           { err: error, client_id: clientId },
           'client settings unavailable: using the last copy read, else the operator defaults',
         );
-        return cached?.settings ?? NONE;
+        // Kept like a value read, so that an unreachable Redis costs one wait per client and period, not
+        // one per check.
+        const fallback = cached?.settings ?? NONE;
+        cache.set(clientId, { settings: fallback, until: Date.now() + cacheMs });
+        return fallback;
       }
     },
     async put(clientId, settings) {
