@@ -32,7 +32,6 @@ async function open(env: Env) {
 
 describe('the CLI', () => {
   it('when clients and users are added, rotated and removed, the token endpoint follows', async () => {
-    // Without the verified-secret cache, a rotation takes effect at once (else within its lifetime).
     const h = await startAuth('redis', { AUTH_CLIENT_AUTH_CACHE_SECONDS: '0' });
     const lines: string[] = [];
     const cli = (...argv: string[]) =>
