@@ -49,7 +49,7 @@ ${
   custom
     ? `Credentials: those of AUTH_BOOTSTRAP_FILE (${process.env.AUTH_BOOTSTRAP_FILE})`
     : `Demo credentials: client ${client} / ${secret}, user ${user} / ${password}
-Demo admin (scope spam:admin, admin API under /api/v1/admin, see docs/admin.md): client demo-admin / demo-admin-secret, user admin / admin-password`
+Demo admin (scope spam:admin, admin API under /api/v1/admin, see docs/admin.md; settings and stats need REDIS_URL): client demo-admin / demo-admin-secret, user admin / admin-password`
 }
 
 # get a token (German messages: /deoauth/token, French: /froauth/token)
