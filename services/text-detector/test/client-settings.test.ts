@@ -28,6 +28,7 @@ describe('per-client text settings', () => {
   let detector: StartedDetector;
   let server: RpcServer;
   let client: RpcClient;
+  let closers: { close: () => Promise<void> }[] = [];
 
   beforeAll(async () => {
     const env = {
@@ -47,7 +48,9 @@ describe('per-client text settings', () => {
     await settings.put(ids.terms, { text: { deny_terms: [`Quxlor-${run}`] } });
     detector = await startDetector(env);
     const config = loadServiceConfig(env);
-    const { checkText } = await buildDependencies(config, logger, createMetrics('text-detector'));
+    const built = await buildDependencies(config, logger, createMetrics('text-detector'));
+    const checkText = built.checkText;
+    closers = built.closers;
     server = startRpcConsumer({
       url: amqpUrl(),
       queue,
@@ -71,6 +74,7 @@ describe('per-client text settings', () => {
     await channel.deleteQueue(queue);
     await connection.close();
     await detector?.stop();
+    for (const closer of closers) await closer.close();
     for (const id of Object.values(ids)) await settings.remove(id);
     await settings.close();
     await fake.stop();

@@ -171,7 +171,8 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     const unfamiliarReasons: Reason[] = [];
     if (unfamiliar !== undefined) {
       signals.model_unfamiliar = unfamiliar;
-      localScore = Math.min(localScore, config.spamThreshold - SCORE_STEP);
+      // Never below 0: a client may set its spam threshold to 0 (everything is spam for it then).
+      localScore = Math.max(0, Math.min(localScore, config.spamThreshold - SCORE_STEP));
       unfamiliarReasons.push({ code: 'TEXT_MODEL_UNFAMILIAR', weight: 0 });
     }
     const modelReason: Reason =
