@@ -3,7 +3,7 @@ import type { DetectLanguage } from '../domain/language';
 /** Letters a text needs before a language is named; below, the detectors' guesses are mostly wrong. */
 const MIN_LETTERS = 12;
 /** Characters read: enough for a stable answer, bounded cost. */
-const READ_LIMIT = 1000;
+const READ_LIMIT = 500;
 const LETTER = /\p{L}/gu;
 
 /**
