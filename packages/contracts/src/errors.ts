@@ -93,7 +93,7 @@ export const ERROR_CATALOGUE = {
     detail: {
       en: 'There is no check with this id for your client: unknown, expired or made by another client.',
       de: 'Für Ihren Client gibt es keine Prüfung mit dieser ID: unbekannt, abgelaufen oder von einem anderen Client.',
-      fr: "Aucune vérification de votre client ne porte cet identifiant : inconnue, expirée ou faite par un autre client.",
+      fr: 'Aucune vérification de votre client ne porte cet identifiant : inconnue, expirée ou faite par un autre client.',
     },
   },
   METHOD_NOT_ALLOWED: {

@@ -27,7 +27,11 @@ export interface CheckMemory {
 export interface ClientMap {
   get(client: string, key: string): Promise<string | undefined>;
   /** Writes `entries` and deletes `removed`, then bumps the client's version. */
-  update(client: string, entries: readonly (readonly [string, string])[], removed?: readonly string[]): Promise<void>;
+  update(
+    client: string,
+    entries: readonly (readonly [string, string])[],
+    removed?: readonly string[],
+  ): Promise<void>;
   /** Every entry of a client, oldest first. */
   all(client: string): Promise<[string, string][]>;
   /** Changes whenever the client's entries change (0 for a client without any). */
@@ -115,20 +119,30 @@ export function redisClientMap(redis: Redis, prefix: string, cap: number): Clien
       if (removed.length > 0) transaction.hdel(hash, ...removed).zrem(order, ...removed);
       if (entries.length > 0) {
         transaction.hset(hash, Object.fromEntries(entries));
-        transaction.zadd(order, ...entries.flatMap(([key], index) => [now + index / (entries.length + 1), key]));
+        transaction.zadd(
+          order,
+          ...entries.flatMap(([key], index) => [now + index / (entries.length + 1), key]),
+        );
       }
       transaction.incr(version).sadd(`${prefix}clients`, client).zcard(order);
       const results = await transaction.exec();
       const size = Number(results?.at(-1)?.[1] ?? 0);
       if (size > cap) {
         const oldest = (await redis.zpopmin(order, size - cap)).filter((_, index) => index % 2 === 0);
-        if (oldest.length > 0) await redis.multi().hdel(hash, ...oldest).incr(version).exec();
+        if (oldest.length > 0)
+          await redis
+            .multi()
+            .hdel(hash, ...oldest)
+            .incr(version)
+            .exec();
       }
     },
     async all(client) {
       const { entries: hash, order } = keys(client);
       const [ordered, values] = await Promise.all([redis.zrange(order, 0, -1), redis.hgetall(hash)]);
-      return ordered.flatMap((key) => (key in values ? [[key, values[key] as string] as [string, string]] : []));
+      return ordered.flatMap((key) =>
+        key in values ? [[key, values[key] as string] as [string, string]] : [],
+      );
     },
     async version(client) {
       return Number((await redis.get(keys(client).version)) ?? 0);

@@ -49,3 +49,4 @@ export {
   type CheckMemory,
   type ClientMap,
 } from './feedback-store';
+export { clientIdOf, requiredClientId } from './client-id';

@@ -5,6 +5,7 @@ import {
   checkLimitsShape,
   commonConfigShape,
   env,
+  feedbackConfigShape,
   loadConfig,
   servicePort,
   type Env,
@@ -25,7 +26,10 @@ export const configSchema = z
   .object({
     ...commonConfigShape,
     ...checkLimitsShape,
+    ...feedbackConfigShape,
     AMQP_URL: env.url(),
+    REDIS_URL: env.url(),
+    EMAIL_FEEDBACK_PREFIX: z.string().default('spam-check:email-feedback:'),
     EMAIL_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.email),
     EMAIL_DNS_CHECK: env.flag(true),
     EMAIL_DNS_SERVERS: env
