@@ -2,8 +2,8 @@
  * Issue #12 point 7: text check throughput for a client with FEEDBACK_MAX_REPORTS (10,000) stored reports
  * and a full adjustment (TEXT_FEEDBACK_MAX_WEIGHTS weights), against a client with none; aim ≥ 80 %. In
  * process, LLM off, the same 200 texts for both clients, each text checked by one client right after the
- * other so that the load of the machine hits both alike. Against Redis when REDIS_URL is set (each check then reads the client's version there),
- * else in memory.
+ * other so that the load of the machine hits both alike. Against Redis when REDIS_URL is set (each check
+ * then reads the client's version there), else in memory.
  * Usage: pnpm --filter @spam-check/text-detector bench-feedback
  */
 import { randomUUID } from 'node:crypto';
