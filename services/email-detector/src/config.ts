@@ -47,6 +47,10 @@ export const configSchema = z
   .refine((config) => config.NODE_ENV !== 'production' || config.AMQP_URL !== undefined, {
     path: ['AMQP_URL'],
     message: 'is required in production (without it the RPC queue is not consumed)',
+  })
+  .refine((config) => config.NODE_ENV !== 'production' || config.REDIS_URL !== undefined, {
+    path: ['REDIS_URL'],
+    message: 'is required in production (without it the clients’ reports live in one process only)',
   });
 
 export function loadServiceConfig(source: Env = process.env) {
