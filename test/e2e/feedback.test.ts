@@ -278,6 +278,11 @@ describe.each(['redis', 'embedded'] as const)('feedback through the gateway (%s)
     );
     expect(mail.verdict).toBe('ham');
     expect(codes(mail)).toEqual(['EMAIL_TEST_FIXTURE']);
+    const text = { title: 'Fixture', body: 'Buy now!!! spam-check-test-ham' };
+    expect((await post('first', '/api/v1/spam/feedback', { ...text, label: 'spam' })).status).toBe(200);
+    const checked = textResultSchema.parse((await post('first', '/api/v1/spam/text', text)).body);
+    expect(checked.verdict).toBe('ham');
+    expect(codes(checked)).toEqual(['TEXT_TEST_FIXTURE']);
   });
 
   it('when feedback is sent, it counts against the rate limit like a check', async () => {

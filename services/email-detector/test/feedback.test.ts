@@ -95,3 +95,18 @@ describe('POST /v1/feedback of the e-mail detector with FEEDBACK_RETENTION_SECON
     expect(await codesFor(detector, 'a', 'x@example.org')).toContain('EMAIL_REPORTED_SPAM');
   });
 });
+
+describe('the e-mail detector when its Redis is down', () => {
+  let detector: StartedDetector;
+  beforeAll(async () => {
+    detector = await startDetector({ EMAIL_DNS_CHECK: 'off', REDIS_URL: 'redis://127.0.0.1:9' });
+  });
+  afterAll(() => detector.stop());
+
+  it("when a client's check or report cannot reach the store, it is 503, not a verdict without its reports", async () => {
+    const checked = await detector.check({ email: 'down@example.org' }, { 'x-client-id': 'a' });
+    expect(checked.status).toBe(503);
+    expect(checked.body.code).toBe('SERVICE_UNAVAILABLE');
+    expect((await report(detector.url, 'a', { email: 'down@example.org', label: 'spam' })).status).toBe(503);
+  });
+});
