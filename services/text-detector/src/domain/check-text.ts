@@ -2,19 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { reasonMessage, type Language, type ReasonParams, type TextResult } from '@spam-check/contracts';
 import {
   EMPTY_STATE,
+  EXPORTED_CHARACTERS,
   adjustment,
   reportedLabel,
   strongestFeatures,
-  EXPORTED_CHARACTERS,
   type ClientState,
   type Learnable,
 } from './client-feedback';
 import type { DetectLanguage } from './language';
 import type { AskLlm, LlmOutcome } from './llm';
 import type { TextModel } from './model/classifier';
-import type { ModelInput } from './model/extractor';
 import { normaliseForModel } from './model/canonical';
-import type { SparseVector } from './model/extractor';
+import type { ModelInput, SparseVector } from './model/extractor';
 import { unfamiliarity } from './model/familiarity';
 import { fingerprintOf } from './near-duplicate';
 import { normaliseText } from './normalise';
