@@ -39,6 +39,12 @@ export interface ClientMap {
   clients(): Promise<string[]>;
 }
 
+/**
+ * The shape of a check id that is looked up at all: a check id comes from the caller, and must not carry the
+ * `:` that separates the parts of a key (a crafted id could otherwise reach into another key's namespace).
+ */
+const CHECK_ID = /^[A-Za-z0-9-]{1,100}$/;
+
 /** At most this many check records in memory across clients (embedded mode); the oldest is dropped first. */
 const MEMORY_CHECKS = 100_000;
 
@@ -52,6 +58,7 @@ export function memoryCheckMemory(retentionSeconds: number, now = () => Date.now
       return Promise.resolve();
     },
     recall(client, checkId) {
+      if (!CHECK_ID.test(checkId)) return Promise.resolve(undefined);
       const key = `${client}\n${checkId}`;
       const record = records.get(key);
       if (!record || record.expires <= now()) {
@@ -71,6 +78,7 @@ export function redisCheckMemory(redis: Redis, prefix: string, retentionSeconds:
       await redis.set(key(client, checkId), value, 'EX', retentionSeconds);
     },
     async recall(client, checkId) {
+      if (!CHECK_ID.test(checkId)) return undefined;
       return (await redis.get(key(client, checkId))) ?? undefined;
     },
   };
