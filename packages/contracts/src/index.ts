@@ -7,3 +7,4 @@ export * from './problem';
 export * from './oauth';
 export { buildOpenApiDocument } from './openapi';
 export { renderApiReferenceMarkdown } from './reference';
+export * from './feedback';

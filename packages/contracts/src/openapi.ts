@@ -4,6 +4,7 @@ import { SUPPORTED_LANGUAGES } from './languages';
 import { oauthErrorSchema, revokeRequestSchema, tokenRequestSchema, tokenResponseSchema } from './oauth';
 import { problemSchema } from './problem';
 import { REASON_CATALOGUE } from './reasons';
+import { feedbackResultSchema, feedbackSchemas } from './feedback';
 import { requestSchemas } from './requests';
 import { hybridResultSchema, mailResultSchema, reasonSchema, textResultSchema } from './results';
 
@@ -14,6 +15,8 @@ const NAMED_SCHEMAS = {
   MailResult: mailResultSchema,
   TextResult: textResultSchema,
   HybridResult: hybridResultSchema,
+  FeedbackRequest: feedbackSchemas.request,
+  FeedbackResult: feedbackResultSchema,
   Reason: reasonSchema,
   Problem: problemSchema,
   TokenRequest: tokenRequestSchema,
@@ -137,6 +140,12 @@ export function buildOpenApiDocument(version = '1.0.0') {
             { $ref: '#/components/parameters/StepByStep' },
           ],
         },
+      ),
+      '/api/v1/spam/feedback': checkOperation(
+        'Report a verdict as wrong (by check id, address or text); learnt at once, for this client only',
+        'FeedbackRequest',
+        'FeedbackResult',
+        { description: '404 `CHECK_NOT_FOUND`: the check id is unknown, expired or of another client.' },
       ),
       '/oauth/token': oauthOperation(
         'Obtain or refresh tokens (password and refresh_token grants)',

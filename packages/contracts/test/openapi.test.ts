@@ -18,6 +18,7 @@ describe('the OpenAPI document', () => {
   it('describes every public path and schema generated from zod', () => {
     expect(Object.keys(document.paths).sort()).toEqual(
       [
+        '/api/v1/spam/feedback',
         '/api/v1/spam/hybrid-check',
         '/api/v1/spam/mail',
         '/api/v1/spam/text',

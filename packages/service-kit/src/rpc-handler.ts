@@ -17,11 +17,13 @@ class RpcProblemError extends Error {
 export interface RpcCheckContext {
   requestId: string;
   language: Language;
+  /** The calling client as the gateway forwards it (`x-client-id`); undefined when absent. */
+  clientId: string | undefined;
 }
 
 /**
  * Adapts a domain check to an RPC handler, as `createServiceApp` does for HTTP: the same body schema, request
- * id and language (AMQP headers `x-request-id`, `accept-language`), and the same problems for bad input or
+ * id, language and client (AMQP headers `x-request-id`, `accept-language`, `x-client-id`), and the same problems for bad input or
  * an AppError. The result gets `duration_ms` like the HTTP answer.
  */
 export function rpcCheckHandler<S extends z.ZodType, R extends object>(options: {
@@ -35,6 +37,7 @@ export function rpcCheckHandler<S extends z.ZodType, R extends object>(options: 
     const context = {
       requestId: requestIdOf(headers['x-request-id']),
       language: pickLanguage(headers['accept-language'], options.languages, options.defaultLanguage),
+      clientId: headers['x-client-id'] || undefined,
     };
     try {
       const result = await options.check(parseBody(options.schema, payload), context);

@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type { ServiceConfig } from './config';
 import type { EmailChecker } from './email-check-deps';
 import { mountCheckRoute } from './entry-points/http/check-route';
+import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
   checker: EmailChecker;
@@ -12,6 +13,9 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
 export function createApp(deps: AppDeps): Express {
   return createServiceApp({
     ...deps,
-    routes: (app) => mountCheckRoute(app, deps.checker, createRequestSchemas(deps.config.limits).mail),
+    routes: (app) => {
+      mountCheckRoute(app, deps.checker, createRequestSchemas(deps.config.limits).mail);
+      mountFeedbackRoute(app, deps.checker.feedback, deps.config.limits);
+    },
   });
 }

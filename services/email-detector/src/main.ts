@@ -1,16 +1,17 @@
 import { createReadiness, runService, type Closer, type Consumer } from '@spam-check/service-kit';
 import { createApp } from './app';
 import { loadServiceConfig } from './config';
-import { createEmailChecker } from './email-check-deps';
+import { createEmailChecker, createFeedbackStorage } from './email-check-deps';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 
 runService({
   name: 'email-detector',
   loadConfig: () => loadServiceConfig(),
   start: async ({ config, logger, metrics }) => {
-    const checker = createEmailChecker(config, metrics);
-    const readiness = createReadiness();
-    const closers: Closer[] = [];
+    const storage = createFeedbackStorage(config, logger);
+    const checker = createEmailChecker(config, metrics, storage.feedback);
+    const readiness = createReadiness(storage.checks);
+    const closers: Closer[] = [...storage.closers];
     if (!config.EMAIL_DNS_CHECK) logger.warn('EMAIL_DNS_CHECK is off: MX records are not checked');
     if (checker.mailServers) {
       const mailServers = checker.mailServers;

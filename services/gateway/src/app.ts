@@ -8,6 +8,7 @@ import {
   parseBody,
   postRoute,
   rawJsonBody,
+  type CheckMemory,
   type ServiceBase,
 } from '@spam-check/service-kit';
 import type { Express, RequestHandler } from 'express';
@@ -20,6 +21,7 @@ import type { DetectorTransport } from './domain/hybrid-check';
 import { authenticate } from './entry-points/http/authenticate';
 import { detectorProxy } from './entry-points/http/detector-proxy';
 import { mountDocs } from './entry-points/http/docs';
+import { feedback } from './entry-points/http/feedback';
 import { hybridCheck } from './entry-points/http/hybrid-check';
 import { languagePrefixRewriter } from './entry-points/http/language-prefix';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
@@ -32,12 +34,15 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   agents: { auth: http.Agent; email: http.Agent; text: http.Agent };
   /** Parallel hybrid checks (HTTP) and step-by-step ones (RPC, or HTTP in embedded mode). */
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
+  /** Hybrid check id → the ids of its parts, per client, for feedback (FEEDBACK_RETENTION_SECONDS). */
+  hybrids: CheckMemory;
 }
 
 export const CHECK_PATHS = {
   mail: '/api/v1/spam/mail',
   text: '/api/v1/spam/text',
   hybrid: '/api/v1/spam/hybrid-check',
+  feedback: '/api/v1/spam/feedback',
 } as const;
 
 function validate(schema: z.ZodType): RequestHandler {
@@ -109,7 +114,20 @@ export function createApp(deps: AppDeps): Express {
         CHECK_PATHS.hybrid,
         jsonBodyParser(config.MAX_BODY_BYTES),
         validate(createRequestSchemas(config.limits).hybrid),
-        hybridCheck(deps.transports),
+        hybridCheck(deps.transports, deps.hybrids),
+      ),
+      checkRoute(
+        CHECK_PATHS.feedback,
+        jsonBodyParser(config.MAX_BODY_BYTES),
+        feedback({
+          detectors: {
+            email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: deps.agents.email },
+            text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: deps.agents.text },
+          },
+          hybrids: deps.hybrids,
+          limits: config.limits,
+          timeoutMs,
+        }),
       ),
     ],
     beforeBodyParser: (app) => {

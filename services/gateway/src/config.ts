@@ -5,6 +5,7 @@ import {
   checkLimitsShape,
   commonConfigShape,
   env,
+  feedbackConfigShape,
   loadConfig,
   secretProblems,
   servicePort,
@@ -41,6 +42,7 @@ export const configSchema = z.object({
   FAILED_TOKEN_LIMIT: z.coerce.number().int().nonnegative().default(20),
   FAILED_TOKEN_WINDOW_SECONDS: env.positiveInt(60),
   ...checkLimitsShape,
+  FEEDBACK_RETENTION_SECONDS: feedbackConfigShape.FEEDBACK_RETENTION_SECONDS,
 });
 
 export function loadServiceConfig(source: Env = process.env) {

@@ -3,6 +3,8 @@ import { createRpcClient, type RpcClient } from '@spam-check/amqp-rpc';
 import {
   Counter,
   createReadiness,
+  memoryCheckMemory,
+  redisCheckMemory,
   type Closer,
   type Logger,
   type Metrics,
@@ -86,6 +88,7 @@ export async function startGateway({
     'text-detector': () => reachable(agents.text, config.TEXT_DETECTOR_URL),
   };
 
+  let hybrids = memoryCheckMemory(config.FEEDBACK_RETENTION_SECONDS);
   let rateLimits = memoryRateLimitStore();
   let failedTokenStore = memoryRateLimitStore();
   if (config.REDIS_URL) {
@@ -111,6 +114,7 @@ export async function startGateway({
       });
     }
     rateLimits = redisRateLimitStore(redis, config.REDIS_KEY_PREFIX, config.RATE_LIMIT_REQUESTS);
+    hybrids = redisCheckMemory(redis, `${config.REDIS_KEY_PREFIX}hybrid:`, config.FEEDBACK_RETENTION_SECONDS);
     failedTokenStore = redisRateLimitStore(
       redis,
       `${config.REDIS_KEY_PREFIX}failed-tokens:`,
@@ -165,6 +169,7 @@ export async function startGateway({
     ),
     agents,
     transports: { parallel: overHttp, stepByStep },
+    hybrids,
   });
   return { app, readiness, closers };
 }

@@ -2,16 +2,23 @@ import { createRequestSchemas } from '@spam-check/contracts';
 import { createServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
-import type { CheckText } from './domain/check-text';
+import type { CheckText, createTextLearner } from './domain/check-text';
+import type { TextFeedbackStore } from './data-access/text-feedback-store';
 import { mountCheckRoute } from './entry-points/http/check-route';
+import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
   checkText: CheckText;
+  feedback: TextFeedbackStore;
+  learnText: ReturnType<typeof createTextLearner>;
 }
 
 export function createApp(deps: AppDeps): Express {
   return createServiceApp({
     ...deps,
-    routes: (app) => mountCheckRoute(app, deps.checkText, createRequestSchemas(deps.config.limits).text),
+    routes: (app) => {
+      mountCheckRoute(app, deps.checkText, createRequestSchemas(deps.config.limits).text);
+      mountFeedbackRoute(app, deps.feedback, deps.learnText, deps.config.limits);
+    },
   });
 }

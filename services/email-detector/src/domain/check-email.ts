@@ -14,6 +14,7 @@ import { judgeMailServers, type LookupMailServers } from './mail-servers';
 import { operatorDecision, type OperatorList } from './operator-lists';
 import { looksRandom } from './random-local-part';
 import { isRoleAccount } from './role-account';
+import type { ReportsOf } from './reports';
 import { REASON_WEIGHTS, scoreOf } from './scoring';
 import { parseAddress } from './syntax';
 import { suggestDomain } from './typo';
@@ -25,6 +26,9 @@ export interface EmailCheckDeps {
   /** null when DNS checks are switched off (EMAIL_DNS_CHECK=off). */
   lookupMailServers: LookupMailServers | null;
 }
+
+/** The caller's own reports (./reports.ts); absent when the caller is unknown. */
+export type EmailCheckOptions = { reportsOf?: ReportsOf | undefined };
 
 export interface EmailCheckInput {
   email: string;
@@ -44,12 +48,17 @@ const flagged = (hit: boolean): Check => ({ status: hit ? 'fail' : 'pass' });
 
 /**
  * The e-mail verdict, behind both the HTTP and the RPC entry point. Order: syntax (an invalid address stops
- * here: `valid: false`, spam, with EMAIL_CONTROL_CHARACTERS when a control character was the fault), operator allow/deny lists, fixtures, the local rules (disposable, role
+ * here: `valid: false`, spam, with EMAIL_CONTROL_CHARACTERS when a control character was the fault),
+ * operator allow/deny lists, fixtures, the caller's reports (./reports.ts), the local rules (disposable, role
  * account, free provider, typo, random local part), then DNS unless the verdict is already fixed (allow or
- * deny list, fixture, disposable domain). Every rule that fires adds a reason; scoring.ts turns them into
+ * deny list, fixture, report, disposable domain). Every rule that fires adds a reason; scoring.ts turns them into
  * the score.
  */
-export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): Promise<EmailCheckResult> {
+export async function checkEmail(
+  input: EmailCheckInput,
+  deps: EmailCheckDeps,
+  options: EmailCheckOptions = {},
+): Promise<EmailCheckResult> {
   const reasons: { code: EmailReasonCode; weight: number; params?: ReasonParams }[] = [];
   const add = (code: EmailReasonCode, params?: ReasonParams, weight = REASON_WEIGHTS[code]) =>
     reasons.push({ code, weight, ...(params ? { params } : {}) });
@@ -95,6 +104,9 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
   if (decision === 'deny') add('EMAIL_DENY_LISTED');
   const fixture = decision === null ? fixtureWeight(localBase, asciiDomain) : null;
   if (fixture !== null) add('EMAIL_TEST_FIXTURE', undefined, fixture);
+  const reported =
+    decision === null && fixture === null && options.reportsOf ? await options.reportsOf(address) : undefined;
+  if (reported) add(reported === 'spam' ? 'EMAIL_REPORTED_SPAM' : 'EMAIL_REPORTED_HAM');
 
   const suggestedDomain = suggestDomain(asciiDomain);
   const suggestion = suggestedDomain ? `${address.localPart}@${suggestedDomain}` : null;
@@ -114,6 +126,7 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
   if (!deps.lookupMailServers) dns = skipped('disabled');
   else if (decision !== null) dns = skipped(decision === 'allow' ? 'allow_listed' : 'deny_listed');
   else if (fixture !== null) dns = skipped('test_fixture');
+  else if (reported) dns = skipped('reported');
   else if (disposable) dns = skipped('disposable_domain');
   else {
     const servers = await deps.lookupMailServers(asciiDomain);

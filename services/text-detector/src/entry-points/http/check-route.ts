@@ -1,5 +1,5 @@
 import type { TextCheckRequest } from '@spam-check/contracts';
-import { elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
+import { clientIdOf, elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { z } from 'zod';
 import type { CheckText } from '../../domain/check-text';
@@ -12,7 +12,12 @@ export function mountCheckRoute(
   postRoute(app, '/v1/check', async (req, res) => {
     const context = requestContext(res);
     const body = parseBody(schema, req.body);
-    const result = await checkText({ ...body, language: context.language, requestId: context.requestId });
+    const result = await checkText({
+      ...body,
+      language: context.language,
+      requestId: context.requestId,
+      clientId: clientIdOf(req),
+    });
     res.json({ ...result, duration_ms: elapsedMs(context) });
   });
 }
