@@ -40,3 +40,4 @@ export {
 export { runService, type RunnableConfig, type StartedService, type Consumer } from './run';
 export { requestIdOf } from './request-id';
 export { rpcCheckHandler, type RpcCheckContext } from './rpc-handler';
+export { mapConcurrently } from './concurrency';

@@ -3,6 +3,7 @@ import { createServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
 import type { CheckText } from './domain/check-text';
+import { mountBatchRoute } from './entry-points/http/batch-route';
 import { mountCheckRoute } from './entry-points/http/check-route';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
@@ -10,8 +11,10 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
 }
 
 export function createApp(deps: AppDeps): Express {
+  const schema = createRequestSchemas(deps.config.limits).text;
   return createServiceApp({
     ...deps,
-    routes: (app) => mountCheckRoute(app, deps.checkText, createRequestSchemas(deps.config.limits).text),
+    beforeBodyParser: (app) => mountBatchRoute(app, deps.checkText, schema, deps.config.MAX_BATCH_BODY_BYTES),
+    routes: (app) => mountCheckRoute(app, deps.checkText, schema),
   });
 }
