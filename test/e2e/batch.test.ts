@@ -84,7 +84,9 @@ describe('batch checks, end to end over HTTP', () => {
     });
     expect(second.error.detail).toMatch(/Felder/);
     expect(third).toMatchObject({ valid: false, spam: true, email: { input: 'not an address' } });
-    expect(third.reasons.find((r: any) => r.code === 'EMAIL_INVALID_SYNTAX').message).toMatch(/Adresse/);
+    expect(
+      mailResultSchema.parse(third).reasons.find((r) => r.code === 'EMAIL_INVALID_SYNTAX')?.message,
+    ).toMatch(/Adresse/);
     expect(fourth.error).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'emails.3' }] });
     expect(fifth).toMatchObject({ spam: true, email: { input: 'info@mailinator.com' } });
     const verdicts = [first, third, fifth].map((r) => r.verdict as 'ham' | 'suspicious' | 'spam');

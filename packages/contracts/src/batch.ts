@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { problemSchema } from './problem';
 import { createRequestSchemas, DEFAULT_CHECK_LIMITS, type CheckLimits } from './requests';
-import { mailResultSchema, textResultSchema, verdictSchema } from './results';
+import { mailResultSchema, textResultSchema, type Verdict } from './results';
 
 /** Batch limits (DESIGN.md §6.2): items per request are fixed, the body limit is `MAX_BATCH_BODY_BYTES`. */
 export const BATCH_LIMITS = {
@@ -72,7 +72,7 @@ export type MailBatchResult = z.infer<typeof mailBatchResultSchema>;
 export type TextBatchResult = z.infer<typeof textBatchResultSchema>;
 
 /** Counts the verdicts of the results that have one. */
-export function summarize(results: readonly ({ verdict: z.infer<typeof verdictSchema> } | BatchItemError)[]) {
+export function summarize(results: readonly ({ verdict: Verdict } | BatchItemError)[]): BatchSummary {
   const summary: BatchSummary = { ham: 0, suspicious: 0, spam: 0 };
   for (const result of results) if ('verdict' in result) summary[result.verdict] += 1;
   return summary;
