@@ -20,6 +20,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Sent as `X-Request-Id` (the same on every retry); generated when absent. */
   requestId?: string;
+  /** Hears the status and headers of the last answer (e.g. `Retry-After` of a partly rate-limited batch). */
+  onAnswer?: (answer: { status: number; headers: Headers; requestId: string }) => void;
 }
 
 export interface Answer {
@@ -121,9 +123,13 @@ export async function send(url: string, init: RequestInit, options: SendOptions)
   for (let retry = 1; ; retry += 1) {
     if (options.authorization) headers.set('Authorization', await options.authorization());
     const answer = await attempt(url, { ...init, headers }, options, requestId);
-    if (!RETRIED.has(answer.status)) return answer;
-    const delay = retryDelayMs(retry, retryAfterSeconds(answer.headers.get('retry-after')), options.retry);
-    if (delay === undefined) return answer;
+    const delay = RETRIED.has(answer.status)
+      ? retryDelayMs(retry, retryAfterSeconds(answer.headers.get('retry-after')), options.retry)
+      : undefined;
+    if (delay === undefined) {
+      options.onAnswer?.(answer);
+      return answer;
+    }
     await sleep(delay, options.signal);
   }
 }

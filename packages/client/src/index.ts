@@ -5,7 +5,7 @@ export {
   type HybridOptions,
 } from './client';
 export { SpamCheckError, isSpamCheckError, type TransportErrorCode } from './errors';
-export { DEFAULT_RETRY, type CallOptions, type RetryPolicy } from './http';
+export { DEFAULT_RETRY, retryAfterSeconds, type CallOptions, type RetryPolicy } from './http';
 export {
   TokenSession,
   REFRESH_MARGIN_MS,
