@@ -190,7 +190,7 @@ export async function checkFile(client: SpamCheckClient, options: FileCheckOptio
   };
 
   let next = 0;
-  let failure: unknown;
+  let failure: Error | undefined;
   const worker = async () => {
     while (next < batches.length && failure === undefined) {
       const index = next++;
@@ -203,7 +203,7 @@ export async function checkFile(client: SpamCheckClient, options: FileCheckOptio
           ),
         );
       } catch (error) {
-        failure ??= error;
+        failure ??= error as Error;
         return;
       }
       flush();
@@ -214,7 +214,7 @@ export async function checkFile(client: SpamCheckClient, options: FileCheckOptio
   } finally {
     bar?.stop();
   }
-  if (failure !== undefined) throw failure instanceof Error ? failure : new Error(String(failure));
+  if (failure) throw failure;
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.rows_per_second = Math.round(summary.checked / Math.max(summary.seconds, 0.1));
   return summary;
