@@ -47,7 +47,7 @@ function readCsv(path: string, what: string): string[][] {
     throw new CliError(`cannot read the ${what} ${path}: ${(error as Error).message}`, EXIT.DATA);
   }
   try {
-    return parse<string[]>(text, { bom: true, relax_column_count: true, skip_empty_lines: true });
+    return parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true });
   } catch (error) {
     throw new CliError(`${path} is not valid CSV: ${(error as Error).message}`, EXIT.DATA);
   }
@@ -82,7 +82,7 @@ function resumePoint(output: string, header: string[], data: string[][], column:
     writeFileSync(output, stringify([header]));
     return 0;
   }
-  const rows = parse<string[]>(complete, { bom: true, relax_column_count: true });
+  const rows = parse(complete, { bom: true, relax_column_count: true });
   const mismatch = () =>
     new CliError(`${output} holds the results of another input: choose another --output`, EXIT.DATA);
   if (rows[0]?.join('\u0000') !== header.join('\u0000')) throw mismatch();

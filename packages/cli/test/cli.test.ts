@@ -169,7 +169,7 @@ describe('the spam-check command against the real stack', () => {
     expect(summary.spam).toBeGreaterThanOrEqual(Math.floor(ROWS / 7));
 
     const complete = readFileSync(output, 'utf8');
-    const written = parse<string[]>(complete);
+    const written = parse(complete);
     expect(written[0]).toEqual([
       'id',
       'name',
