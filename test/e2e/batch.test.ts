@@ -45,21 +45,24 @@ describe('batch checks, end to end over HTTP', () => {
         users: [{ username: main.username, password: main.password }],
       }),
     );
-    stack = await startStack({
-      REDIS_URL: redisUrl(),
-      AMQP_URL: undefined,
-      AUTH_BOOTSTRAP_FILE: bootstrap,
-      AUTH_REDIS_PREFIX: `batch-${run}:auth:`,
-      REDIS_KEY_PREFIX: `batch-${run}:gateway:`,
-      AUTH_REVOCATION_CHANNEL: `batch-${run}:revocations`,
-      REVOCATION_CHANNEL: `batch-${run}:revocations`,
-      GATEWAY_CLIENT_ID: gateway.id,
-      GATEWAY_CLIENT_SECRET: gateway.secret,
-      EMAIL_DNS_CHECK: 'off',
-      OPENAI_API_KEY: undefined,
-      RATE_LIMIT_REQUESTS: String(LIMIT),
-      MAX_BATCH_BODY_BYTES: String(1024 * 1024),
-    });
+    stack = await startStack(
+      {
+        REDIS_URL: redisUrl(),
+        AMQP_URL: undefined,
+        AUTH_BOOTSTRAP_FILE: bootstrap,
+        AUTH_REDIS_PREFIX: `batch-${run}:auth:`,
+        REDIS_KEY_PREFIX: `batch-${run}:gateway:`,
+        AUTH_REVOCATION_CHANNEL: `batch-${run}:revocations`,
+        REVOCATION_CHANNEL: `batch-${run}:revocations`,
+        GATEWAY_CLIENT_ID: gateway.id,
+        GATEWAY_CLIENT_SECRET: gateway.secret,
+        EMAIL_DNS_CHECK: 'off',
+        OPENAI_API_KEY: undefined,
+        RATE_LIMIT_REQUESTS: String(LIMIT),
+        MAX_BATCH_BODY_BYTES: String(1024 * 1024),
+      },
+      { readyTimeoutMs: 60_000 },
+    );
     token = (await obtainToken(stack.gateway, '/', main)).body.access_token;
   }, 90_000);
 

@@ -62,15 +62,18 @@ describe('the spam-check command against the real stack', () => {
     );
 
   beforeAll(async () => {
-    stack = await startStack({
-      REDIS_URL: undefined,
-      AMQP_URL: undefined,
-      OPENAI_API_KEY: undefined,
-      EMAIL_DNS_CHECK: 'off',
-      // Lower than the file's rows, so that the file run is rate limited on the way and has to wait.
-      RATE_LIMIT_REQUESTS: '6000',
-      RATE_LIMIT_WINDOW_SECONDS: '2',
-    });
+    stack = await startStack(
+      {
+        REDIS_URL: undefined,
+        AMQP_URL: undefined,
+        OPENAI_API_KEY: undefined,
+        EMAIL_DNS_CHECK: 'off',
+        // Lower than the file's rows, so that the file run is rate limited on the way and has to wait.
+        RATE_LIMIT_REQUESTS: '6000',
+        RATE_LIMIT_WINDOW_SECONDS: '2',
+      },
+      { readyTimeoutMs: 60_000 },
+    );
     home = mkdtempSync(join(tmpdir(), 'cli-home-'));
     work = mkdtempSync(join(tmpdir(), 'cli-work-'));
   }, 90_000);

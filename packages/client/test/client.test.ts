@@ -72,7 +72,7 @@ describe('@spam-check/client against the real stack', () => {
       RATE_LIMIT_REQUESTS: String(RATE_LIMIT),
       RATE_LIMIT_WINDOW_SECONDS: '2',
     };
-    stack = await startStack(env);
+    stack = await startStack(env, { readyTimeoutMs: 60_000 });
   }, 90_000);
 
   afterAll(async () => {
