@@ -205,6 +205,30 @@ describe('the spam-check command against the real stack', () => {
     expect(again.stdout).toMatch(/checked now\s+\|\s+0 \|/);
   }, 180_000);
 
+  it('when attached to a terminal, a file run shows a progress bar with the rate', async () => {
+    const input = join(work, 'terminal.csv');
+    writeFileSync(
+      input,
+      ['email', ...Array.from({ length: 3000 }, (_, i) => `tty${i}@example.org`)].join('\n'),
+    );
+    const args = [...command(), 'mail', '--input', input, '--output', join(work, 'terminal-results.csv')];
+    // script(1) runs the command on a pseudo-terminal, as a user's shell would.
+    const line = [process.execPath, ...args, '--batch-size', '500', '--concurrency', '1'].join(' ');
+    const result = await new Promise<Run>((resolve, reject) => {
+      const child = spawn('script', ['-qec', line, '/dev/null'], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '', SPAM_CHECK_CONFIG: '' },
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/checking .* 100% \| 3000\/3000 rows \| \d+ rows\/s/);
+    expect(result.stdout).toMatch(/checked now\s+\|\s+3000 \|/);
+  }, 60_000);
+
   it('when the column is missing or the output belongs to another input, it exits 65 and writes nothing', async () => {
     const input = join(work, 'other.csv');
     writeFileSync(input, 'id,address\n1,a@example.org\n');
