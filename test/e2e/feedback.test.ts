@@ -155,6 +155,33 @@ describe.each(['redis', 'embedded'] as const)('feedback through the gateway (%s)
     expect(otherBefore.score).toBeLessThan(variant.score);
   });
 
+  it('when a client has reported an address and a text, its batch checks apply the reports too, not another client', async () => {
+    const address = `batch.sender.${run}@example.org`;
+    expect((await post('first', '/api/v1/spam/feedback', { email: address, label: 'spam' })).status).toBe(
+      200,
+    );
+    expect((await post('first', '/api/v1/spam/feedback', { ...CAMPAIGN, label: 'spam' })).status).toBe(200);
+
+    const mails = await post('first', '/api/v1/spam/mail/batch', {
+      emails: [address, `other.${run}@example.org`],
+    });
+    expect(mails.status).toBe(200);
+    const [reportedMail, otherMail] = (mails.body.results as unknown[]).map((result) =>
+      mailResultSchema.parse(result),
+    );
+    expect(codes(reportedMail!)).toContain('EMAIL_REPORTED_SPAM');
+    expect(codes(otherMail!)).not.toContain('EMAIL_REPORTED_SPAM');
+    const texts = await post('first', '/api/v1/spam/text/batch', { items: [VARIANT] });
+    expect(codes(textResultSchema.parse((texts.body.results as unknown[])[0]))).toContain(
+      'TEXT_REPORTED_SPAM',
+    );
+
+    const second = await post('second', '/api/v1/spam/mail/batch', { emails: [address] });
+    expect(codes(mailResultSchema.parse((second.body.results as unknown[])[0]))).not.toContain(
+      'EMAIL_REPORTED_SPAM',
+    );
+  });
+
   it('when a step-by-step hybrid check is reported as ham by its id, both parts are ham for that client', async () => {
     const address = `hybrid.${run}@example.org`;
     const body = {

@@ -4,6 +4,7 @@ export * from './reasons';
 export * from './requests';
 export * from './results';
 export * from './problem';
+export * from './batch';
 export * from './oauth';
 export { buildOpenApiDocument } from './openapi';
 export { renderApiReferenceMarkdown } from './reference';

@@ -21,7 +21,9 @@ describe('the OpenAPI document', () => {
         '/api/v1/spam/feedback',
         '/api/v1/spam/hybrid-check',
         '/api/v1/spam/mail',
+        '/api/v1/spam/mail/batch',
         '/api/v1/spam/text',
+        '/api/v1/spam/text/batch',
         '/oauth/revoke',
         '/oauth/token',
       ].sort(),
@@ -30,5 +32,9 @@ describe('the OpenAPI document', () => {
     expect(mail.required).toEqual(['email']);
     const hybrid = document.components.schemas.HybridResult as { properties: Record<string, unknown> };
     expect(hybrid.properties.email).toEqual({ $ref: '#/components/schemas/MailResult' });
+    const batch = document.components.schemas.MailBatchRequest as any;
+    expect(batch.properties.emails).toMatchObject({ minItems: 1, maxItems: 1000 });
+    const texts = document.components.schemas.TextBatchRequest as any;
+    expect(texts.properties.items).toMatchObject({ minItems: 1, maxItems: 100 });
   });
 });

@@ -52,3 +52,4 @@ export {
   type ClientMap,
 } from './feedback-store';
 export { clientIdOf, requiredClientId } from './client-id';
+export { mapConcurrently } from './concurrency';

@@ -3,6 +3,7 @@ import { createServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
 import type { EmailChecker } from './email-check-deps';
+import { mountBatchRoute } from './entry-points/http/batch-route';
 import { mountCheckRoute } from './entry-points/http/check-route';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
@@ -11,10 +12,12 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
 }
 
 export function createApp(deps: AppDeps): Express {
+  const schema = createRequestSchemas(deps.config.limits).mail;
   return createServiceApp({
     ...deps,
+    beforeBodyParser: (app) => mountBatchRoute(app, deps.checker, schema, deps.config.MAX_BATCH_BODY_BYTES),
     routes: (app) => {
-      mountCheckRoute(app, deps.checker, createRequestSchemas(deps.config.limits).mail);
+      mountCheckRoute(app, deps.checker, schema);
       mountFeedbackRoute(app, deps.checker.feedback, deps.config.limits);
     },
   });

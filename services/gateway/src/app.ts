@@ -1,5 +1,10 @@
 import type http from 'node:http';
-import { createRequestSchemas, mailResultSchema, textResultSchema } from '@spam-check/contracts';
+import {
+  createBatchSchemas,
+  createRequestSchemas,
+  mailResultSchema,
+  textResultSchema,
+} from '@spam-check/contracts';
 import {
   AppError,
   Counter,
@@ -17,8 +22,10 @@ import type { ServiceConfig } from './config';
 import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './data-access/rate-limit-store';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
+import type { BatchTransport } from './domain/batch-check';
 import type { DetectorTransport } from './domain/hybrid-check';
 import { authenticate } from './entry-points/http/authenticate';
+import { batchCheck } from './entry-points/http/batch-check';
 import { detectorProxy } from './entry-points/http/detector-proxy';
 import { mountDocs } from './entry-points/http/docs';
 import { feedback } from './entry-points/http/feedback';
@@ -36,6 +43,8 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
   /** Hybrid check id → the ids of its parts, per client, for feedback (FEEDBACK_RETENTION_SECONDS). */
   hybrids: CheckMemory;
+  /** Batch checks: each detector's `POST /v1/check/batch` over HTTP. */
+  batches: BatchTransport;
 }
 
 export const CHECK_PATHS = {
@@ -43,6 +52,8 @@ export const CHECK_PATHS = {
   text: '/api/v1/spam/text',
   hybrid: '/api/v1/spam/hybrid-check',
   feedback: '/api/v1/spam/feedback',
+  mailBatch: '/api/v1/spam/mail/batch',
+  textBatch: '/api/v1/spam/text/batch',
 } as const;
 
 function validate(schema: z.ZodType): RequestHandler {
@@ -81,6 +92,18 @@ export function createApp(deps: AppDeps): Express {
   );
   const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
   const rawBody = rawJsonBody(config.MAX_BODY_BYTES);
+  const batchBody = jsonBodyParser(config.MAX_BATCH_BODY_BYTES);
+  const batchSchemas = createBatchSchemas(config.limits);
+  const batchLimit = {
+    store: deps.rateLimits,
+    limit: config.RATE_LIMIT_REQUESTS,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+  };
+  // A batch is rate limited by its number of items, so after its body is read (not by `limited`).
+  const batchRoute = (path: string, handler: RequestHandler) => ({
+    path,
+    handlers: [authenticated, batchBody, handler] as [RequestHandler, ...RequestHandler[]],
+  });
 
   return createServiceApp({
     ...deps,
@@ -128,6 +151,34 @@ export function createApp(deps: AppDeps): Express {
           limits: config.limits,
           timeoutMs,
         }),
+      ),
+      batchRoute(
+        CHECK_PATHS.mailBatch,
+        batchCheck(
+          {
+            field: 'emails',
+            envelope: batchSchemas.mail.envelope,
+            item: batchSchemas.mail.item,
+            check: (emails, meta) =>
+              deps.batches.checkMails(
+                emails.map((email) => ({ email })),
+                meta,
+              ),
+          },
+          batchLimit,
+        ),
+      ),
+      batchRoute(
+        CHECK_PATHS.textBatch,
+        batchCheck(
+          {
+            field: 'items',
+            envelope: batchSchemas.text.envelope,
+            item: batchSchemas.text.item,
+            check: (items, meta) => deps.batches.checkTexts(items, meta),
+          },
+          batchLimit,
+        ),
       ),
     ],
     beforeBodyParser: (app) => {

@@ -29,6 +29,8 @@ export const configSchema = z.object({
   /** Proxies of ours in front of the gateway that append to X-Forwarded-For (an ingress: 1). */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   DETECTOR_TIMEOUT_MS: env.positiveInt(10_000),
+  /** One call per detector and batch: up to 1,000 addresses, each of which may wait for DNS. */
+  DETECTOR_BATCH_TIMEOUT_MS: env.positiveInt(60_000),
   REDIS_URL: env.url(),
   REDIS_KEY_PREFIX: z.string().default('spam-check:gateway:'),
   REVOCATION_CHANNEL: z.string().min(1).default('spam-check:revocations'),

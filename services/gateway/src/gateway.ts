@@ -13,7 +13,7 @@ import {
 import { Redis } from 'ioredis';
 import { createApp } from './app';
 import type { ServiceConfig } from './config';
-import { httpTransport, rpcTransport } from './data-access/detectors';
+import { httpBatchTransport, httpTransport, rpcTransport } from './data-access/detectors';
 import { keepAliveAgent } from './data-access/http-post';
 import { createTokenIntrospector } from './data-access/introspection';
 import { memoryRateLimitStore, redisRateLimitStore } from './data-access/rate-limit-store';
@@ -89,8 +89,8 @@ export async function startGateway({
   };
 
   let hybrids = memoryCheckMemory(config.FEEDBACK_RETENTION_SECONDS);
-  let rateLimits = memoryRateLimitStore();
-  let failedTokenStore = memoryRateLimitStore();
+  let rateLimits = memoryRateLimitStore(config.RATE_LIMIT_REQUESTS);
+  let failedTokenStore = memoryRateLimitStore(config.FAILED_TOKEN_LIMIT);
   if (config.REDIS_URL) {
     const redisOptions = { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 };
     // Auto-pipelining: the rate limit hits of all requests read in one event loop turn go to Redis in one
@@ -170,6 +170,11 @@ export async function startGateway({
     agents,
     transports: { parallel: overHttp, stepByStep },
     hybrids,
+    batches: httpBatchTransport({
+      email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: agents.email },
+      text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: agents.text },
+      timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS,
+    }),
   });
   return { app, readiness, closers };
 }

@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type { ServiceConfig } from './config';
 import type { CheckText, createTextLearner } from './domain/check-text';
 import type { TextFeedbackStore } from './data-access/text-feedback-store';
+import { mountBatchRoute } from './entry-points/http/batch-route';
 import { mountCheckRoute } from './entry-points/http/check-route';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
@@ -14,10 +15,12 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
 }
 
 export function createApp(deps: AppDeps): Express {
+  const schema = createRequestSchemas(deps.config.limits).text;
   return createServiceApp({
     ...deps,
+    beforeBodyParser: (app) => mountBatchRoute(app, deps.checkText, schema, deps.config.MAX_BATCH_BODY_BYTES),
     routes: (app) => {
-      mountCheckRoute(app, deps.checkText, createRequestSchemas(deps.config.limits).text);
+      mountCheckRoute(app, deps.checkText, schema);
       mountFeedbackRoute(app, deps.feedback, deps.learnText, deps.config.limits);
     },
   });
