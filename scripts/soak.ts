@@ -105,6 +105,7 @@ async function startServices(env: Record<string, string | undefined>): Promise<S
   ) as Record<ServiceName, number>;
   const wiring = {
     ...env,
+    GATEWAY_MANAGEMENT_PORT: String(await freePort()),
     AUTH_URL: `http://127.0.0.1:${ports.auth}`,
     EMAIL_DETECTOR_URL: `http://127.0.0.1:${ports['email-detector']}`,
     TEXT_DETECTOR_URL: `http://127.0.0.1:${ports['text-detector']}`,

@@ -96,6 +96,15 @@ export const ERROR_CATALOGUE = {
       fr: "Il n'existe aucun client avec cet identifiant.",
     },
   },
+  CHECK_NOT_FOUND: {
+    status: 404,
+    title: { en: 'Check not found', de: 'Prüfung nicht gefunden', fr: 'Vérification introuvable' },
+    detail: {
+      en: 'There is no check with this id for your client: unknown, expired or made by another client.',
+      de: 'Für Ihren Client gibt es keine Prüfung mit dieser ID: unbekannt, abgelaufen oder von einem anderen Client.',
+      fr: 'Aucune vérification de votre client ne porte cet identifiant : inconnue, expirée ou faite par un autre client.',
+    },
+  },
   METHOD_NOT_ALLOWED: {
     status: 405,
     title: { en: 'Method not allowed', de: 'Methode nicht erlaubt', fr: 'Méthode non autorisée' },

@@ -13,6 +13,8 @@ import { SUPPORTED_LANGUAGES } from './languages';
 import { oauthErrorSchema, revokeRequestSchema, tokenRequestSchema, tokenResponseSchema } from './oauth';
 import { problemSchema } from './problem';
 import { REASON_CATALOGUE } from './reasons';
+import { feedbackResultSchema, feedbackSchemas } from './feedback';
+import { BATCH_LIMITS, batchSchemas, mailBatchResultSchema, textBatchResultSchema } from './batch';
 import { requestSchemas } from './requests';
 import { hybridResultSchema, mailResultSchema, reasonSchema, textResultSchema } from './results';
 
@@ -23,6 +25,12 @@ const NAMED_SCHEMAS = {
   MailResult: mailResultSchema,
   TextResult: textResultSchema,
   HybridResult: hybridResultSchema,
+  FeedbackRequest: feedbackSchemas.request,
+  FeedbackResult: feedbackResultSchema,
+  MailBatchRequest: batchSchemas.mail.request,
+  TextBatchRequest: batchSchemas.text.request,
+  MailBatchResult: mailBatchResultSchema,
+  TextBatchResult: textBatchResultSchema,
   Reason: reasonSchema,
   Problem: problemSchema,
   TokenRequest: tokenRequestSchema,
@@ -77,6 +85,14 @@ const CHECK_ERRORS: Record<string, ErrorCode[]> = {
   '503': ['SERVICE_UNAVAILABLE'],
   '504': ['DETECTOR_TIMEOUT'],
 };
+
+const BATCH_DESCRIPTION = [
+  'Results come in request order. An invalid item gets `{error: <problem>}` (`VALIDATION_FAILED`) and the',
+  'others are still checked. Each item counts as one request against the rate limit: when the window has',
+  'room for only some items, the first ones are checked, the rest get `{error}` with `RATE_LIMITED` and the',
+  'answer carries `Retry-After`; with no room at all the answer is 429. The body may be up to',
+  '`MAX_BATCH_BODY_BYTES` (default 8 MiB; 413 above); no items or too many items: 400.',
+].join(' ');
 
 function checkOperation(summary: string, request: SchemaName, result: SchemaName, extra: object = {}) {
   return {
@@ -281,6 +297,24 @@ export function buildOpenApiDocument(version = '1.0.0') {
             { $ref: '#/components/parameters/StepByStep' },
           ],
         },
+      ),
+      '/api/v1/spam/feedback': checkOperation(
+        'Report a verdict as wrong (by check id, address or text); learnt at once, for this client only',
+        'FeedbackRequest',
+        'FeedbackResult',
+        { description: '404 `CHECK_NOT_FOUND`: the check id is unknown, expired or of another client.' },
+      ),
+      '/api/v1/spam/mail/batch': checkOperation(
+        `Check 1 to ${BATCH_LIMITS.mailItems} e-mail addresses`,
+        'MailBatchRequest',
+        'MailBatchResult',
+        { description: BATCH_DESCRIPTION },
+      ),
+      '/api/v1/spam/text/batch': checkOperation(
+        `Check 1 to ${BATCH_LIMITS.textItems} texts`,
+        'TextBatchRequest',
+        'TextBatchResult',
+        { description: BATCH_DESCRIPTION },
       ),
       '/oauth/token': oauthOperation(
         'Obtain or refresh tokens (password and refresh_token grants)',

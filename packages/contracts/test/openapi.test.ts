@@ -18,9 +18,12 @@ describe('the OpenAPI document', () => {
   it('describes every public path and schema generated from zod', () => {
     expect(Object.keys(document.paths).sort()).toEqual(
       [
+        '/api/v1/spam/feedback',
         '/api/v1/spam/hybrid-check',
         '/api/v1/spam/mail',
+        '/api/v1/spam/mail/batch',
         '/api/v1/spam/text',
+        '/api/v1/spam/text/batch',
         '/oauth/revoke',
         '/oauth/token',
         '/api/v1/admin/clients',
@@ -34,6 +37,10 @@ describe('the OpenAPI document', () => {
     expect(mail.required).toEqual(['email']);
     const hybrid = document.components.schemas.HybridResult as { properties: Record<string, unknown> };
     expect(hybrid.properties.email).toEqual({ $ref: '#/components/schemas/MailResult' });
+    const batch = document.components.schemas.MailBatchRequest as any;
+    expect(batch.properties.emails).toMatchObject({ minItems: 1, maxItems: 1000 });
+    const texts = document.components.schemas.TextBatchRequest as any;
+    expect(texts.properties.items).toMatchObject({ minItems: 1, maxItems: 100 });
   });
 
   it('guards every admin operation with the spam:admin scope and describes the settings document', () => {

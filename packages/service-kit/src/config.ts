@@ -1,4 +1,5 @@
 import {
+  BATCH_LIMITS,
   DEFAULT_CHECK_LIMITS,
   DEFAULT_LANGUAGE,
   SUPPORTED_LANGUAGES,
@@ -94,6 +95,8 @@ export const checkLimitsShape = {
   MAX_TITLE_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.title),
   MAX_SUB_TITLE_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.subTitle),
   MAX_BODY_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.body),
+  /** Body limit of the batch checks (DESIGN.md §6.2), at the gateway and the detectors' batch endpoints. */
+  MAX_BATCH_BODY_BYTES: env.positiveInt(BATCH_LIMITS.bodyBytes),
 };
 
 type CheckLimitsConfig = { MAX_BODY_BYTES: number } & {

@@ -42,3 +42,14 @@ export {
 export { runService, type RunnableConfig, type StartedService, type Consumer } from './run';
 export { requestIdOf } from './request-id';
 export { rpcCheckHandler, type RpcCheckContext } from './rpc-handler';
+export {
+  feedbackConfigShape,
+  memoryCheckMemory,
+  redisCheckMemory,
+  memoryClientMap,
+  redisClientMap,
+  type CheckMemory,
+  type ClientMap,
+} from './feedback-store';
+export { clientIdOf, requiredClientId } from './client-id';
+export { mapConcurrently } from './concurrency';

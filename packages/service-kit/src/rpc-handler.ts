@@ -17,13 +17,13 @@ class RpcProblemError extends Error {
 export interface RpcCheckContext {
   requestId: string;
   language: Language;
-  /** The calling client (`x-client-id`, set by the gateway), or undefined. */
+  /** The calling client as the gateway forwards it (`x-client-id`); undefined when absent. */
   clientId: string | undefined;
 }
 
 /**
  * Adapts a domain check to an RPC handler, as `createServiceApp` does for HTTP: the same body schema, request
- * id and language (AMQP headers `x-request-id`, `accept-language`), and the same problems for bad input or
+ * id, language and client (AMQP headers `x-request-id`, `accept-language`, `x-client-id`), and the same problems for bad input or
  * an AppError. The result gets `duration_ms` like the HTTP answer.
  */
 export function rpcCheckHandler<S extends z.ZodType, R extends object>(options: {

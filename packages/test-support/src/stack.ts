@@ -105,8 +105,13 @@ export interface Stack {
 /**
  * The whole system as four processes on free ports, wired together by environment variables, as in
  * production. `env` is added to every service's environment (e.g. REDIS_URL, AMQP_URL, AUTH_BOOTSTRAP_FILE).
+ * `readyTimeoutMs` (20 s) is how long each service may take to be ready: longer for suites that start while
+ * the full test run keeps both cores busy (the text detector loads its model first).
  */
-export async function startStack(env: Record<string, string | undefined> = {}): Promise<Stack> {
+export async function startStack(
+  env: Record<string, string | undefined> = {},
+  options: { readyTimeoutMs?: number } = {},
+): Promise<Stack> {
   const ports = Object.fromEntries(
     await Promise.all(SERVICES.map(async (name) => [name, await freePort()])),
   ) as Record<ServiceName, number>;
@@ -125,7 +130,9 @@ export async function startStack(env: Record<string, string | undefined> = {}): 
     await Promise.all(Object.values(services).map(stopService));
   };
   try {
-    await Promise.all(Object.values(services).map((service) => waitForReady(service)));
+    await Promise.all(
+      Object.values(services).map((service) => waitForReady(service, options.readyTimeoutMs)),
+    );
   } catch (error) {
     await stop();
     throw error;

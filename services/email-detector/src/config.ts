@@ -5,6 +5,7 @@ import {
   checkLimitsShape,
   commonConfigShape,
   env,
+  feedbackConfigShape,
   loadConfig,
   servicePort,
   type Env,
@@ -25,9 +26,11 @@ export const configSchema = z
   .object({
     ...commonConfigShape,
     ...checkLimitsShape,
+    ...feedbackConfigShape,
     AMQP_URL: env.url(),
-    /** Where per-client settings are read (DESIGN.md §6.3); without it every client gets the defaults. */
+    /** Where per-client settings and reports are kept (DESIGN.md §6.1, §6.3). */
     REDIS_URL: env.url(),
+    EMAIL_FEEDBACK_PREFIX: z.string().default('spam-check:email-feedback:'),
     EMAIL_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.email),
     EMAIL_DNS_CHECK: env.flag(true),
     EMAIL_DNS_SERVERS: env
@@ -45,6 +48,10 @@ export const configSchema = z
   .refine((config) => config.NODE_ENV !== 'production' || config.AMQP_URL !== undefined, {
     path: ['AMQP_URL'],
     message: 'is required in production (without it the RPC queue is not consumed)',
+  })
+  .refine((config) => config.NODE_ENV !== 'production' || config.REDIS_URL !== undefined, {
+    path: ['REDIS_URL'],
+    message: 'is required in production (without it the clients’ reports live in one process only)',
   });
 
 export function loadServiceConfig(source: Env = process.env) {

@@ -1,14 +1,22 @@
 import { domainToASCII } from 'node:url';
-import { Counter, type Metrics } from '@spam-check/service-kit';
+import { Counter, type Closer, type Logger, type Metrics } from '@spam-check/service-kit';
+import { Redis } from 'ioredis';
 import { disposableEmailBlocklist } from 'disposable-email-domains-js';
 import type { ServiceConfig } from './config';
 import { createMailServerLookup, type MailServerLookup } from './data-access/mail-server-lookup';
 import type { ClientSettings } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import type { ClientMailSettings, EmailCheckDeps } from './domain/check-email';
+import {
+  checkEmail,
+  type ClientMailSettings,
+  type EmailCheckDeps,
+  type EmailCheckInput,
+  type EmailCheckResult,
+} from './domain/check-email';
 import { createDisposableDomains } from './domain/disposable';
 import { createOperatorList } from './domain/operator-lists';
 import { VERDICT_THRESHOLDS } from './domain/scoring';
+import { memoryEmailFeedback, redisEmailFeedback, type EmailFeedback } from './email-feedback';
 
 export interface EmailChecker {
   deps: EmailCheckDeps;
@@ -17,6 +25,7 @@ export interface EmailChecker {
   checks: Counter<'verdict' | 'entry_point'>;
   /** The calling client's compiled settings; undefined without a client id or without settings. */
   clientSettings(clientId: string | undefined): Promise<ClientMailSettings | undefined>;
+  feedback: EmailFeedback;
 }
 
 const toAscii = (domain: string) => domainToASCII(domain);
@@ -34,10 +43,64 @@ function compileMailSettings(settings: ClientSettings): ClientMailSettings | und
   };
 }
 
+/**
+ * One check as every entry point runs it (HTTP, RPC, each item of a batch): with the caller's settings and
+ * reports, counted, and remembered for later feedback.
+ */
+export async function runEmailCheck(
+  checker: EmailChecker,
+  input: Omit<EmailCheckInput, 'client'> & { clientId: string | undefined },
+  entryPoint: 'http' | 'rpc',
+): Promise<EmailCheckResult> {
+  const client = await checker.clientSettings(input.clientId);
+  const result = await checkEmail({ ...input, client }, checker.deps, {
+    reportsOf: checker.feedback.reportsOf(input.clientId),
+  });
+  await checker.feedback.remember(input.clientId, input.email, result);
+  checker.checks.inc({ verdict: result.verdict, entry_point: entryPoint });
+  return result;
+}
+
+/** Feedback in Redis when REDIS_URL is set, else in memory (embedded mode, with a warning). */
+export function createFeedbackStorage(
+  config: ServiceConfig,
+  logger: Logger,
+): { feedback: EmailFeedback; checks: Record<string, () => Promise<void>>; closers: Closer[] } {
+  const retention = config.FEEDBACK_RETENTION_SECONDS;
+  if (!config.REDIS_URL) {
+    logger.warn('REDIS_URL is not set: feedback is kept in memory of this process only');
+    return { feedback: memoryEmailFeedback(retention, config.FEEDBACK_MAX_REPORTS), checks: {}, closers: [] };
+  }
+  const redis = new Redis(config.REDIS_URL, {
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1000,
+    connectTimeout: 2000,
+    enableAutoPipelining: true,
+  });
+  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
+  return {
+    feedback: redisEmailFeedback(redis, config.EMAIL_FEEDBACK_PREFIX, retention, config.FEEDBACK_MAX_REPORTS),
+    checks: { redis: async () => void (await redis.ping()) },
+    closers: [
+      {
+        name: 'redis',
+        close: async () => {
+          if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+          else redis.disconnect();
+        },
+      },
+    ],
+  };
+}
+
 /** Builds what the domain function needs from the configuration: lists loaded once, the DNS lookup, metrics. */
 export function createEmailChecker(
   config: ServiceConfig,
   metrics: Metrics,
+  feedback: EmailFeedback = memoryEmailFeedback(
+    config.FEEDBACK_RETENTION_SECONDS,
+    config.FEEDBACK_MAX_REPORTS,
+  ),
   settings?: ClientSettingsStore,
 ): EmailChecker {
   const dnsLookups = new Counter({
@@ -78,5 +141,6 @@ export function createEmailChecker(
     },
     mailServers,
     checks,
+    feedback,
   };
 }

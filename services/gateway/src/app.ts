@@ -1,6 +1,12 @@
 import type http from 'node:http';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import { ADMIN_SCOPE, createRequestSchemas, mailResultSchema, textResultSchema } from '@spam-check/contracts';
+import {
+  ADMIN_SCOPE,
+  createBatchSchemas,
+  createRequestSchemas,
+  mailResultSchema,
+  textResultSchema,
+} from '@spam-check/contracts';
 import {
   AppError,
   Counter,
@@ -11,6 +17,7 @@ import {
   parseBody,
   postRoute,
   rawJsonBody,
+  type CheckMemory,
   type ServiceBase,
 } from '@spam-check/service-kit';
 import type { Express, RequestHandler, Response } from 'express';
@@ -22,11 +29,14 @@ import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './data-access/rate-limit-store';
 import type { UsageStore } from './data-access/usage-store';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
+import type { BatchTransport } from './domain/batch-check';
 import type { DetectorTransport } from './domain/hybrid-check';
 import { ADMIN_PREFIX, adminRouter } from './entry-points/http/admin-routes';
 import { authenticate, callerOf } from './entry-points/http/authenticate';
+import { batchCheck } from './entry-points/http/batch-check';
 import { detectorProxy } from './entry-points/http/detector-proxy';
 import { mountDocs } from './entry-points/http/docs';
+import { feedback } from './entry-points/http/feedback';
 import { hybridCheck } from './entry-points/http/hybrid-check';
 import { languagePrefixRewriter } from './entry-points/http/language-prefix';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
@@ -44,12 +54,19 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   /** Per-client settings and usage; absent without Redis. */
   settings?: ClientSettingsStore | undefined;
   usage?: UsageStore | undefined;
+  /** Hybrid check id → the ids of its parts, per client, for feedback (FEEDBACK_RETENTION_SECONDS). */
+  hybrids: CheckMemory;
+  /** Batch checks: each detector's `POST /v1/check/batch` over HTTP. */
+  batches: BatchTransport;
 }
 
 export const CHECK_PATHS = {
   mail: '/api/v1/spam/mail',
   text: '/api/v1/spam/text',
   hybrid: '/api/v1/spam/hybrid-check',
+  feedback: '/api/v1/spam/feedback',
+  mailBatch: '/api/v1/spam/mail/batch',
+  textBatch: '/api/v1/spam/text/batch',
 } as const;
 
 function validate(schema: z.ZodType): RequestHandler {
@@ -104,6 +121,18 @@ export function createApp(deps: AppDeps): Express {
       });
   const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
   const rawBody = rawJsonBody(config.MAX_BODY_BYTES);
+  const batchBody = jsonBodyParser(config.MAX_BATCH_BODY_BYTES);
+  const batchSchemas = createBatchSchemas(config.limits);
+  const batchLimit = {
+    store: deps.rateLimits,
+    limit: config.RATE_LIMIT_REQUESTS,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+  };
+  // A batch is rate limited by its number of items, so after its body is read (not by `limited`).
+  const batchRoute = (path: string, handler: RequestHandler) => ({
+    path,
+    handlers: [authenticated, batchBody, handler] as [RequestHandler, ...RequestHandler[]],
+  });
 
   return createServiceApp({
     ...deps,
@@ -139,7 +168,48 @@ export function createApp(deps: AppDeps): Express {
         CHECK_PATHS.hybrid,
         jsonBodyParser(config.MAX_BODY_BYTES),
         validate(createRequestSchemas(config.limits).hybrid),
-        hybridCheck(deps.transports, deps.settings, deps.usage),
+        hybridCheck(deps.transports, deps.hybrids, deps.settings, deps.usage),
+      ),
+      checkRoute(
+        CHECK_PATHS.feedback,
+        jsonBodyParser(config.MAX_BODY_BYTES),
+        feedback({
+          detectors: {
+            email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: deps.agents.email },
+            text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: deps.agents.text },
+          },
+          hybrids: deps.hybrids,
+          limits: config.limits,
+          timeoutMs,
+        }),
+      ),
+      batchRoute(
+        CHECK_PATHS.mailBatch,
+        batchCheck(
+          {
+            field: 'emails',
+            envelope: batchSchemas.mail.envelope,
+            item: batchSchemas.mail.item,
+            check: (emails, meta) =>
+              deps.batches.checkMails(
+                emails.map((email) => ({ email })),
+                meta,
+              ),
+          },
+          batchLimit,
+        ),
+      ),
+      batchRoute(
+        CHECK_PATHS.textBatch,
+        batchCheck(
+          {
+            field: 'items',
+            envelope: batchSchemas.text.envelope,
+            item: batchSchemas.text.item,
+            check: (items, meta) => deps.batches.checkTexts(items, meta),
+          },
+          batchLimit,
+        ),
       ),
     ],
     beforeBodyParser: (app) => {

@@ -5,6 +5,7 @@ import {
   checkLimitsShape,
   commonConfigShape,
   env,
+  feedbackConfigShape,
   loadConfig,
   secretProblems,
   servicePort,
@@ -28,6 +29,8 @@ export const configSchema = z.object({
   /** Proxies of ours in front of the gateway that append to X-Forwarded-For (an ingress: 1). */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   DETECTOR_TIMEOUT_MS: env.positiveInt(10_000),
+  /** One call per detector and batch: up to 1,000 addresses, each of which may wait for DNS. */
+  DETECTOR_BATCH_TIMEOUT_MS: env.positiveInt(60_000),
   REDIS_URL: env.url(),
   REDIS_KEY_PREFIX: z.string().default('spam-check:gateway:'),
   REVOCATION_CHANNEL: z.string().min(1).default('spam-check:revocations'),
@@ -41,6 +44,7 @@ export const configSchema = z.object({
   FAILED_TOKEN_LIMIT: z.coerce.number().int().nonnegative().default(20),
   FAILED_TOKEN_WINDOW_SECONDS: env.positiveInt(60),
   ...checkLimitsShape,
+  FEEDBACK_RETENTION_SECONDS: feedbackConfigShape.FEEDBACK_RETENTION_SECONDS,
 });
 
 export function loadServiceConfig(source: Env = process.env) {

@@ -4,6 +4,8 @@ import { connectClientSettings, type ClientSettingsStore } from '@spam-check/cli
 import {
   Counter,
   createReadiness,
+  memoryCheckMemory,
+  redisCheckMemory,
   type Closer,
   type Logger,
   type Metrics,
@@ -14,7 +16,7 @@ import { createApp } from './app';
 import { createAuthAdmin } from './data-access/auth-admin';
 import { redisUsageStore, type UsageStore } from './data-access/usage-store';
 import type { ServiceConfig } from './config';
-import { httpTransport, rpcTransport } from './data-access/detectors';
+import { httpBatchTransport, httpTransport, rpcTransport } from './data-access/detectors';
 import { keepAliveAgent } from './data-access/http-post';
 import { createTokenIntrospector } from './data-access/introspection';
 import { memoryRateLimitStore, redisRateLimitStore } from './data-access/rate-limit-store';
@@ -91,8 +93,9 @@ export async function startGateway({
 
   let settings: ClientSettingsStore | undefined;
   let usage: UsageStore | undefined;
-  let rateLimits = memoryRateLimitStore();
-  let failedTokenStore = memoryRateLimitStore();
+  let hybrids = memoryCheckMemory(config.FEEDBACK_RETENTION_SECONDS);
+  let rateLimits = memoryRateLimitStore(config.RATE_LIMIT_REQUESTS);
+  let failedTokenStore = memoryRateLimitStore(config.FAILED_TOKEN_LIMIT);
   if (config.REDIS_URL) {
     const redisOptions = { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 };
     // Auto-pipelining: the rate limit hits of all requests read in one event loop turn go to Redis in one
@@ -116,6 +119,7 @@ export async function startGateway({
       });
     }
     rateLimits = redisRateLimitStore(redis, config.REDIS_KEY_PREFIX, config.RATE_LIMIT_REQUESTS);
+    hybrids = redisCheckMemory(redis, `${config.REDIS_KEY_PREFIX}hybrid:`, config.FEEDBACK_RETENTION_SECONDS);
     failedTokenStore = redisRateLimitStore(
       redis,
       `${config.REDIS_KEY_PREFIX}failed-tokens:`,
@@ -193,6 +197,12 @@ export async function startGateway({
     }),
     settings,
     usage,
+    hybrids,
+    batches: httpBatchTransport({
+      email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: agents.email },
+      text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: agents.text },
+      timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS,
+    }),
   });
   return { app, readiness, closers };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { freePort, redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
-import { redisRateLimitStore } from '../src/data-access/rate-limit-store';
+import { memoryRateLimitStore, redisRateLimitStore } from '../src/data-access/rate-limit-store';
 
 describe('the Redis rate limit store, reserving batches of a window', () => {
   let redis: Redis;
@@ -96,5 +96,46 @@ describe('the Redis rate limit store, reserving batches of a window', () => {
     }
     await expect(store.hit('down', 60_000)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     down.disconnect();
+  });
+
+  it('when a batch takes more than the window has left, it gets the rest, and then nothing, shared with single hits', async () => {
+    const store = redisRateLimitStore(redis, prefix, 1000);
+    for (let i = 0; i < 10; i += 1) await store.hit('batch', 60_000);
+    // Reservations of 1, 2, 4 and 8: positions 11 to 15 are this instance's, not yet used.
+    expect(await counter('batch')).toBe(15);
+    expect(await store.take('batch', 60_000, 900)).toMatchObject({ granted: 900, count: 915 });
+    expect(await store.take('batch', 60_000, 900)).toMatchObject({ granted: 85, count: 1000 });
+    expect(await store.take('batch', 60_000, 1)).toMatchObject({ granted: 0, count: 1000 });
+    expect(await counter('batch')).toBe(1000);
+    const positions = [];
+    for (let i = 0; i < 6; i += 1) positions.push((await store.hit('batch', 60_000)).count);
+    expect(positions).toEqual([11, 12, 13, 14, 15, 1001]);
+    expect(await store.take('batch', 60_000, 5)).toMatchObject({ granted: 0 });
+  });
+
+  it('when Redis is unreachable, a batch fails with SERVICE_UNAVAILABLE', async () => {
+    const down = new Redis(`redis://127.0.0.1:${await freePort()}`, {
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    down.on('error', () => undefined);
+    const store = redisRateLimitStore(down, prefix, 10_000);
+    await expect(store.take('down', 60_000, 10)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    down.disconnect();
+  });
+});
+
+describe('the in-memory rate limit store', () => {
+  it('when a batch takes more than the window has left, it gets the rest; a new window starts over', async () => {
+    let now = 0;
+    const store = memoryRateLimitStore(100, () => now);
+    await store.hit('client', 1000);
+    expect(await store.take('client', 1000, 60)).toEqual({ count: 61, granted: 60, resetMs: 1000 });
+    expect(await store.take('client', 1000, 60)).toEqual({ count: 100, granted: 39, resetMs: 1000 });
+    expect(await store.take('client', 1000, 1)).toMatchObject({ granted: 0 });
+    expect((await store.hit('client', 1000)).count).toBe(101);
+    now = 1000;
+    expect(await store.take('client', 1000, 5)).toEqual({ count: 5, granted: 5, resetMs: 1000 });
   });
 });

@@ -8,7 +8,11 @@ runService({
   name: 'text-detector',
   loadConfig: () => loadServiceConfig(),
   start: async ({ config, logger, metrics }) => {
-    const { checkText, checks, closers } = await buildDependencies(config, logger, metrics);
+    const { checkText, feedback, learnText, checks, closers } = await buildDependencies(
+      config,
+      logger,
+      metrics,
+    );
     const readiness = createReadiness(checks);
     const consumers: Record<string, Consumer> = {};
     if (config.AMQP_URL)
@@ -23,7 +27,7 @@ runService({
         checkText,
       });
     return {
-      app: createApp({ config, logger, metrics, readiness, checkText }),
+      app: createApp({ config, logger, metrics, readiness, checkText, feedback, learnText }),
       readiness,
       closers,
       consumers,

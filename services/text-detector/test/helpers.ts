@@ -22,9 +22,13 @@ export async function startDetector(env: Env = {}): Promise<StartedDetector> {
   const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never', ...env });
   const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
   const metrics = createMetrics('text-detector');
-  const { checkText, checks, closers } = await buildDependencies(config, logger, metrics);
+  const { checkText, feedback, learnText, checks, closers } = await buildDependencies(
+    config,
+    logger,
+    metrics,
+  );
   const readiness = createReadiness(checks);
-  const app = createApp({ config, logger, metrics, readiness, checkText });
+  const app = createApp({ config, logger, metrics, readiness, checkText, feedback, learnText });
   const service = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness, closers });
   // Like an orchestrator, send traffic only once /readyz would say ready (e.g. Redis connected).
   for (let attempt = 0; !(await evaluateReadiness(readiness)).ready; attempt += 1) {

@@ -82,6 +82,16 @@ export const EMAIL_REASONS = {
     de: 'Dies ist eine dokumentierte Testadresse mit festem Ergebnis.',
     fr: "Il s'agit d'une adresse de test documentée au verdict fixe.",
   },
+  EMAIL_REPORTED_SPAM: {
+    en: 'You reported this address as spam; your report decides.',
+    de: 'Sie haben diese Adresse als Spam gemeldet; Ihre Meldung entscheidet.',
+    fr: 'Vous avez signalé cette adresse comme spam ; votre signalement décide.',
+  },
+  EMAIL_REPORTED_HAM: {
+    en: 'You reported this address as legitimate; your report decides.',
+    de: 'Sie haben diese Adresse als legitim gemeldet; Ihre Meldung entscheidet.',
+    fr: 'Vous avez signalé cette adresse comme légitime ; votre signalement décide.',
+  },
 } as const satisfies Record<string, Messages>;
 
 export type EmailReasonCode = keyof typeof EMAIL_REASONS;

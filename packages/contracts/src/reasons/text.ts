@@ -87,6 +87,21 @@ export const TEXT_REASONS = {
     de: 'Dies ist ein dokumentierter Testtext mit festem Ergebnis.',
     fr: "Il s'agit d'un texte de test documenté au verdict fixe.",
   },
+  TEXT_REPORTED_SPAM: {
+    en: 'You reported this text, or a near-duplicate of it, as spam; your report decides.',
+    de: 'Sie haben diesen Text oder einen fast gleichen als Spam gemeldet; Ihre Meldung entscheidet.',
+    fr: 'Vous avez signalé ce texte, ou un texte presque identique, comme spam ; votre signalement décide.',
+  },
+  TEXT_REPORTED_HAM: {
+    en: 'You reported this text, or a near-duplicate of it, as legitimate; your report decides.',
+    de: 'Sie haben diesen Text oder einen fast gleichen als legitim gemeldet; Ihre Meldung entscheidet.',
+    fr: 'Vous avez signalé ce texte, ou un texte presque identique, comme légitime ; votre signalement décide.',
+  },
+  TEXT_CLIENT_MODEL: {
+    en: 'What your earlier reports taught about similar texts changed the verdict (score {before} without them).',
+    de: 'Was Ihre früheren Meldungen über ähnliche Texte gelehrt haben, hat das Ergebnis geändert (Score {before} ohne sie).',
+    fr: 'Ce que vos signalements antérieurs ont appris sur des textes semblables a changé le verdict (score {before} sans eux).',
+  },
 } as const satisfies Record<string, Messages>;
 
 export type TextReasonCode = keyof typeof TEXT_REASONS;

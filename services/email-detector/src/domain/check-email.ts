@@ -14,6 +14,7 @@ import { judgeMailServers, type LookupMailServers } from './mail-servers';
 import { operatorDecision, type OperatorList } from './operator-lists';
 import { looksRandom } from './random-local-part';
 import { isRoleAccount } from './role-account';
+import type { ReportsOf } from './reports';
 import { REASON_WEIGHTS, scoreOf, type VerdictThresholds } from './scoring';
 import { parseAddress } from './syntax';
 import { suggestDomain } from './typo';
@@ -32,6 +33,9 @@ export interface ClientMailSettings {
   deny: OperatorList;
   thresholds: VerdictThresholds;
 }
+
+/** The caller's own reports (./reports.ts); absent when the caller is unknown. */
+export type EmailCheckOptions = { reportsOf?: ReportsOf | undefined };
 
 export interface EmailCheckInput {
   email: string;
@@ -53,12 +57,17 @@ const flagged = (hit: boolean): Check => ({ status: hit ? 'fail' : 'pass' });
 /**
  * The e-mail verdict, behind both the HTTP and the RPC entry point. Order: syntax (an invalid address stops
  * here: `valid: false`, spam, with EMAIL_CONTROL_CHARACTERS when a control character was the fault),
- * operator allow/deny lists, fixtures, the calling client's own allow/deny lists (DESIGN.md §6.1
- * precedence), the local rules (disposable, role account, free provider, typo, random local part), then DNS
- * unless the verdict is already fixed (a list, a fixture, a disposable domain). Every rule that fires adds a
- * reason; scoring.ts turns them into the score, with the client's thresholds unless a fixture decided.
+ * operator allow/deny lists, fixtures (operator lists before fixtures, as before: an operator may list a
+ * fixture address), the calling client's own allow/deny lists, then the caller's reports (./reports.ts) (DESIGN.md
+ * §6.1 precedence), the local rules (disposable, role account, free provider, typo, random local part), then DNS
+ * unless the verdict is already fixed (a list, a fixture, a report, a disposable domain). Every rule that fires
+ * adds a reason; scoring.ts turns them into the score, with the client's thresholds unless a fixture decided.
  */
-export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): Promise<EmailCheckResult> {
+export async function checkEmail(
+  input: EmailCheckInput,
+  deps: EmailCheckDeps,
+  options: EmailCheckOptions = {},
+): Promise<EmailCheckResult> {
   const reasons: { code: EmailReasonCode; weight: number; params?: ReasonParams }[] = [];
   const add = (code: EmailReasonCode, params?: ReasonParams, weight = REASON_WEIGHTS[code]) =>
     reasons.push({ code, weight, ...(params ? { params } : {}) });
@@ -115,6 +124,11 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
       : null;
   if (clientDecision === 'allow') add('EMAIL_CLIENT_ALLOW_LISTED');
   if (clientDecision === 'deny') add('EMAIL_CLIENT_DENY_LISTED');
+  const reported =
+    decision === null && fixture === null && clientDecision === null && options.reportsOf
+      ? await options.reportsOf(address)
+      : undefined;
+  if (reported) add(reported === 'spam' ? 'EMAIL_REPORTED_SPAM' : 'EMAIL_REPORTED_HAM');
 
   const suggestedDomain = suggestDomain(asciiDomain);
   const suggestion = suggestedDomain ? `${address.localPart}@${suggestedDomain}` : null;
@@ -136,6 +150,7 @@ export async function checkEmail(input: EmailCheckInput, deps: EmailCheckDeps): 
   else if (fixture !== null) dns = skipped('test_fixture');
   else if (clientDecision !== null)
     dns = skipped(clientDecision === 'allow' ? 'client_allow_listed' : 'client_deny_listed');
+  else if (reported) dns = skipped('reported');
   else if (disposable) dns = skipped('disposable_domain');
   else {
     const servers = await deps.lookupMailServers(asciiDomain);

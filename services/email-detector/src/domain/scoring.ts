@@ -4,7 +4,7 @@ import type { EmailReasonCode, Verdict } from '@spam-check/contracts';
  * Reasons → score and verdict. Each reason has a fixed weight in [-1, 1]. Positive weights combine like
  * independent pieces of evidence (noisy-OR: score = 1 − Π(1 − w)), so two weak signals weigh more than one
  * but never reach certainty; negative weights then damp the score by the factor (1 + w): −1 (allow list,
- * ham fixture) pins it at 0. Verdict: spam from 0.8, suspicious from 0.5, else ham. Score rounded to 0.001.
+ * ham fixture, reported ham) pins it at 0. Verdict: spam from 0.8, suspicious from 0.5, else ham. Score rounded to 0.001.
  */
 export const REASON_WEIGHTS: Record<EmailReasonCode, number> = {
   EMAIL_INVALID_SYNTAX: 1,
@@ -14,6 +14,8 @@ export const REASON_WEIGHTS: Record<EmailReasonCode, number> = {
   EMAIL_CLIENT_DENY_LISTED: 1,
   EMAIL_CLIENT_ALLOW_LISTED: -1,
   EMAIL_TEST_FIXTURE: 1,
+  EMAIL_REPORTED_SPAM: 1,
+  EMAIL_REPORTED_HAM: -1,
   EMAIL_DISPOSABLE_DOMAIN: 0.9,
   EMAIL_DOMAIN_NOT_FOUND: 0.9,
   EMAIL_NULL_MX: 0.9,

@@ -8,7 +8,7 @@ import {
 } from '@spam-check/service-kit';
 import { createApp } from '../../src/app';
 import { loadServiceConfig } from '../../src/config';
-import { createEmailChecker, type EmailChecker } from '../../src/email-check-deps';
+import { createEmailChecker, createFeedbackStorage, type EmailChecker } from '../../src/email-check-deps';
 
 type Json = any;
 
@@ -29,10 +29,17 @@ export async function startDetector(env: Env): Promise<StartedDetector> {
   const config = loadServiceConfig({ LOG_LEVEL: 'silent', ...env });
   const logger = createLogger({ service: 'email-detector', level: config.LOG_LEVEL });
   const metrics = createMetrics('email-detector');
-  const readiness = createReadiness();
-  const checker = createEmailChecker(config, metrics);
+  const storage = createFeedbackStorage(config, logger);
+  const readiness = createReadiness(storage.checks);
+  const checker = createEmailChecker(config, metrics, storage.feedback);
   const app = createApp({ config, logger, metrics, readiness, checker });
-  const service = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness });
+  const service = await serve(app, {
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    readiness,
+    closers: storage.closers,
+  });
   const url = `http://127.0.0.1:${service.port}`;
   return {
     url,

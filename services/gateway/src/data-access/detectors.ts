@@ -2,8 +2,9 @@ import type http from 'node:http';
 import { RpcRemoteError, RpcTimeoutError, RpcUnavailableError, type RpcClient } from '@spam-check/amqp-rpc';
 import { mailResultSchema, textResultSchema } from '@spam-check/contracts';
 import { AppError } from '@spam-check/service-kit';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { interpretHttpAnswer, interpretRpcProblem, interpretRpcResult } from '../domain/detector-answer';
+import type { BatchTransport } from '../domain/batch-check';
 import type { CallMeta, DetectorTransport } from '../domain/hybrid-check';
 import { UpstreamError, httpPost } from './http-post';
 
@@ -38,14 +39,15 @@ export function upstreamFailure(error: unknown, detector: string): AppError {
   return new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: `${detector} call failed` });
 }
 
-async function callOverHttp<S extends z.ZodType>(
+async function postToDetector<S extends z.ZodType>(
   detector: HttpDetector,
+  path: string,
   schema: S,
   body: unknown,
   meta: CallMeta,
   timeoutMs: number,
 ): Promise<z.output<S>> {
-  const answer = await httpPost(new URL('/v1/check', detector.url).toString(), {
+  const answer = await httpPost(new URL(path, detector.url).toString(), {
     agent: detector.agent,
     timeoutMs,
     headers: { ...forwardedHeaders(meta), 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -54,6 +56,28 @@ async function callOverHttp<S extends z.ZodType>(
     throw upstreamFailure(error, detector.name);
   });
   return interpretHttpAnswer(schema, answer.status, answer.body, detector.name);
+}
+
+const callOverHttp = <S extends z.ZodType>(
+  detector: HttpDetector,
+  schema: S,
+  body: unknown,
+  meta: CallMeta,
+  timeoutMs: number,
+) => postToDetector(detector, '/v1/check', schema, body, meta, timeoutMs);
+
+/** A detector's `POST /v1/check/batch`: the items in one call, a result of the right shape for each. */
+async function batchOverHttp<S extends z.ZodType>(
+  detector: HttpDetector,
+  schema: S,
+  items: unknown[],
+  meta: CallMeta,
+  timeoutMs: number,
+): Promise<z.output<S>[]> {
+  if (items.length === 0) return [];
+  const answer = z.object({ results: z.array(schema).length(items.length) });
+  const { results } = await postToDetector(detector, '/v1/check/batch', answer, { items }, meta, timeoutMs);
+  return results;
 }
 
 /** Both detectors over HTTP (`POST /v1/check`), with keep-alive agents and a per-call deadline. */
@@ -67,6 +91,20 @@ export function httpTransport(options: {
       callOverHttp(options.email, mailResultSchema, request, meta, options.timeoutMs),
     checkText: (request, meta) =>
       callOverHttp(options.text, textResultSchema, request, meta, options.timeoutMs),
+  };
+}
+
+/** Batches over HTTP: one call per detector and batch, on the same keep-alive agents as single checks. */
+export function httpBatchTransport(options: {
+  email: HttpDetector;
+  text: HttpDetector;
+  timeoutMs: number;
+}): BatchTransport {
+  return {
+    checkMails: (items, meta) =>
+      batchOverHttp(options.email, mailResultSchema, items, meta, options.timeoutMs),
+    checkTexts: (items, meta) =>
+      batchOverHttp(options.text, textResultSchema, items, meta, options.timeoutMs),
   };
 }
 

@@ -1,10 +1,15 @@
 import { AppError } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
-import type { WindowCount } from '../domain/rate-limit';
+import type { Allowance, WindowCount } from '../domain/rate-limit';
 
 /** Counts a client's requests in fixed windows of `windowMs`. */
 export interface RateLimitStore {
   hit(clientId: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Takes up to `want` requests of the window at once (a batch: each item counts as one request), never past
+   * the limit; `granted` says how many it got, 0 when the window is spent.
+   */
+  take(clientId: string, windowMs: number, want: number): Promise<Allowance>;
 }
 
 // Reserves up to ARGV[2] requests of the window, never past the limit ARGV[3], in one atomic round trip;
@@ -61,6 +66,9 @@ export function redisRateLimitStore(redis: Redis, prefix: string, limit: number)
   const leases = new Map<string, Lease>();
   let nextSweep = 0;
 
+  const unavailable = (error: unknown) =>
+    new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'rate limit store unavailable' });
+
   const renew = (clientId: string, windowMs: number, previous: Lease | undefined): Promise<void> => {
     const batch = previous ? Math.min(maxBatch, previous.batch * 2) : 1;
     const placeholder: Lease = previous ?? { next: 1, last: 0, batch, expiresAt: Infinity };
@@ -75,7 +83,7 @@ export function redisRateLimitStore(redis: Redis, prefix: string, limit: number)
       },
       (error: unknown) => {
         leases.delete(clientId);
-        throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'rate limit store unavailable' });
+        throw unavailable(error);
       },
     );
     leases.set(clientId, { ...placeholder, pending });
@@ -101,27 +109,55 @@ export function redisRateLimitStore(redis: Redis, prefix: string, limit: number)
         await renew(clientId, windowMs, lease);
       }
     },
+    // A batch reserves its items in Redis directly, in one round trip; this instance's lease is left as it is
+    // (its requests are already counted), and finds the window spent at its next renewal if the batch took
+    // the rest.
+    async take(clientId, windowMs, want) {
+      const lease = leases.get(clientId);
+      const now = Date.now();
+      if (lease && !lease.pending && lease.expiresAt > now && lease.last >= limit && lease.next > lease.last)
+        return { count: limit, granted: 0, resetMs: lease.expiresAt - now };
+      const [count, granted, ttl] = await reserve(
+        `${prefix}ratelimit:${clientId}`,
+        windowMs,
+        want,
+        limit,
+      ).catch((error: unknown) => {
+        throw unavailable(error);
+      });
+      return { count, granted, resetMs: ttl };
+    },
   };
 }
 
 /** Embedded mode: counters in this process only (one gateway). */
-export function memoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
+export function memoryRateLimitStore(limit: number, now: () => number = Date.now): RateLimitStore {
   const windows = new Map<string, { count: number; endsAt: number }>();
   let nextSweep = 0;
+  const windowOf = (clientId: string, windowMs: number) => {
+    const time = now();
+    if (time >= nextSweep) {
+      for (const [key, window] of windows) if (window.endsAt <= time) windows.delete(key);
+      nextSweep = time + windowMs;
+    }
+    let window = windows.get(clientId);
+    if (!window || window.endsAt <= time) {
+      window = { count: 0, endsAt: time + windowMs };
+      windows.set(clientId, window);
+    }
+    return { window, resetMs: window.endsAt - time };
+  };
   return {
     async hit(clientId, windowMs) {
-      const time = now();
-      if (time >= nextSweep) {
-        for (const [key, window] of windows) if (window.endsAt <= time) windows.delete(key);
-        nextSweep = time + windowMs;
-      }
-      let window = windows.get(clientId);
-      if (!window || window.endsAt <= time) {
-        window = { count: 0, endsAt: time + windowMs };
-        windows.set(clientId, window);
-      }
+      const { window, resetMs } = windowOf(clientId, windowMs);
       window.count += 1;
-      return { count: window.count, resetMs: window.endsAt - time };
+      return { count: window.count, resetMs };
+    },
+    async take(clientId, windowMs, want) {
+      const { window, resetMs } = windowOf(clientId, windowMs);
+      const granted = Math.max(0, Math.min(want, limit - window.count));
+      window.count += granted;
+      return { count: window.count, granted, resetMs };
     },
   };
 }

@@ -7,6 +7,11 @@ export interface WindowCount {
   resetMs: number;
 }
 
+/** What a batch got of the window: `granted` of the requests it asked for, and the window after them. */
+export interface Allowance extends WindowCount {
+  granted: number;
+}
+
 /**
  * Rate limit headers (draft-ietf-httpapi-ratelimit-headers: RateLimit-Limit, -Remaining, -Reset in seconds,
  * RateLimit-Policy) for a fixed window; over the limit, RATE_LIMITED with Retry-After.
@@ -25,5 +30,22 @@ export function rateLimitHeaders(
   };
   if (window.count > limit)
     throw new AppError('RATE_LIMITED', { headers: { ...headers, 'Retry-After': String(reset) } });
+  return headers;
+}
+
+/**
+ * A batch counts one request per item (DESIGN.md §6.2). Nothing granted: RATE_LIMITED, as for a single
+ * request. Some granted: the headers, plus `Retry-After` saying when the items that did not fit can be sent.
+ */
+export function batchRateLimitHeaders(
+  allowance: Allowance,
+  wanted: number,
+  limit: number,
+  windowSeconds: number,
+): Record<string, string> {
+  if (allowance.granted === 0)
+    return rateLimitHeaders({ count: limit + 1, resetMs: allowance.resetMs }, limit, windowSeconds);
+  const headers = rateLimitHeaders(allowance, limit, windowSeconds);
+  if (allowance.granted < wanted) headers['Retry-After'] = headers['RateLimit-Reset']!;
   return headers;
 }

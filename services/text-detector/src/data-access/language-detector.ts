@@ -3,8 +3,19 @@ import type { DetectLanguage } from '../domain/language';
 /** Letters a text needs before a language is named; below, the detectors' guesses are mostly wrong. */
 const MIN_LETTERS = 12;
 /** Characters read: enough for a stable answer, bounded cost. */
-const READ_LIMIT = 1000;
-const LETTER = /\p{L}/gu;
+const READ_LIMIT = 300;
+
+function hasLetters(text: string, needed: number): boolean {
+  let letters = 0;
+  for (let i = 0; i < text.length && letters < needed; i++) {
+    const code = text.charCodeAt(i);
+    // ASCII letters on a fast path; anything else above ASCII through the Unicode letter test.
+    if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) letters++;
+    else if (code > 127 && LETTER.test(text[i] as string)) letters++;
+  }
+  return letters >= needed;
+}
+const LETTER = /\p{L}/u;
 
 /**
  * Language detection with eld (Efficient Language Detector, 60 languages, n-gram profiles, the `small`
@@ -16,7 +27,7 @@ export async function loadLanguageDetector(): Promise<DetectLanguage> {
   const { eld } = await import('eld/small');
   return (text) => {
     const sample = text.slice(0, READ_LIMIT);
-    if ((sample.match(LETTER)?.length ?? 0) < MIN_LETTERS) return null;
+    if (!hasLetters(sample, MIN_LETTERS)) return null;
     const { language } = eld.detect(sample);
     return language === '' ? null : language;
   };

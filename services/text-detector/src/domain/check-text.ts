@@ -6,22 +6,36 @@ import {
   type TextResult,
   type TextSettings,
 } from '@spam-check/contracts';
+import {
+  EMPTY_STATE,
+  EXPORTED_CHARACTERS,
+  adjustment,
+  reportedLabel,
+  strongestFeatures,
+  type ClientState,
+  type Learnable,
+} from './client-feedback';
 import type { DetectLanguage } from './language';
 import type { AskLlm, LlmOutcome } from './llm';
 import type { TextModel } from './model/classifier';
-import type { ModelInput } from './model/extractor';
+import { normaliseForModel } from './model/canonical';
+import type { ModelInput, SparseVector } from './model/extractor';
 import { unfamiliarity } from './model/familiarity';
+import { fingerprintOf } from './near-duplicate';
 import { normaliseText } from './normalise';
 import { denyListed, fixtureVerdict, runRules, type RuleFinding } from './rules';
 
 /**
  * The text verdict, one function behind the HTTP and the RPC entry point. A cascade, cheapest first:
  * 1. normalisation; the operator deny list, then the test fixtures, then the client's deny terms decide
- *    alone (a client's own thresholds and LLM mode, DESIGN.md §6.3, replace the operator's for its checks);
+ *    alone; then the caller's own reports on the same text or a near-duplicate of it (./client-feedback.ts)
+ *    (DESIGN.md §6.1 precedence; a client's own thresholds and LLM mode, §6.3, replace the operator's for its
+ *    checks);
  * 2. rule signals (links, shorteners, obfuscation, contact elsewhere, shouting, repetition), reported as
  *    reasons and handed to the model as features: how much each is worth was learnt with the words;
  * 3. the local model, whose calibrated probability is the local score; on a text outside the model's own
- *    ground (language, vocabulary, form: ./model/familiarity.ts) that score stays below `spam`;
+ *    ground (language, vocabulary, form: ./model/familiarity.ts) that score stays below `spam`; the caller's
+ *    adjustment, learnt from its reports, moves the margin before calibration, on top of that limit;
  * 4. the LLM, when the local score falls in the configured band or the text is unfamiliar (or always /
  *    never); its answer decides. When it was wanted but could not answer, the local score stands and
  *    `degraded` is true.
@@ -44,6 +58,18 @@ export interface CascadeDeps {
   /** Absent when no LLM is configured. */
   askLlm: AskLlm | undefined;
   config: CascadeConfig;
+  /** Per-client reports and adjustments; absent, every caller is judged alike. */
+  feedback?: TextFeedback | undefined;
+}
+
+/** The store of the callers' reports as the cascade sees it (../data-access/text-feedback-store.ts). */
+export interface TextFeedback {
+  stateOf(client: string): Promise<ClientState>;
+  /**
+   * Keeps what a report on this check would learn from (null: the check teaches nothing); `learnable` is
+   * only called when something is kept.
+   */
+  remember(client: string, checkId: string, learnable: () => Learnable | null): Promise<void>;
 }
 
 export interface CheckTextInput {
@@ -52,6 +78,8 @@ export interface CheckTextInput {
   sub_title?: string | undefined;
   language: Language;
   requestId: string;
+  /** The calling client (forwarded by the gateway); its reports apply and the check is kept for feedback. */
+  clientId?: string | undefined;
   /** The calling client's own settings, if any. */
   settings?: TextSettings | undefined;
 }
@@ -84,9 +112,6 @@ interface Reason {
   params?: ReasonParams;
 }
 
-const normaliseTerms = (terms: readonly string[]) =>
-  terms.map((term) => term.normalize('NFKC').toLowerCase());
-
 /** The operator's cascade configuration with a client's settings over it. */
 function withClientSettings(config: CascadeConfig, settings: TextSettings | undefined): CascadeConfig {
   if (!settings) return config;
@@ -98,20 +123,75 @@ function withClientSettings(config: CascadeConfig, settings: TextSettings | unde
   };
 }
 
+type TextInput = Pick<CheckTextInput, 'title' | 'body' | 'sub_title'>;
+
+/**
+ * What every use of a text starts with: normalisation, rules, language, and whether the operator or a
+ * fixture fixes its verdict.
+ */
+function prepare(input: TextInput, deps: Pick<CascadeDeps, 'detectLanguage'>, denyTerms: string[]) {
+  const normalised = normaliseText(input);
+  const rules = runRules(normalised);
+  const language = deps.detectLanguage(rules.text);
+  const denied = denyListed(rules.lower, denyTerms) !== undefined;
+  const fixture = denied ? undefined : fixtureVerdict(rules.lower);
+  return { normalised, rules, language, denied, fixture };
+}
+
+function learnableOf(
+  view: ModelInput,
+  prediction: { margin: number; vector: SparseVector },
+  language: string | null,
+): Learnable {
+  return {
+    fingerprint: fingerprintOf(view.title, view.body),
+    features: strongestFeatures(prediction.vector),
+    margin: prediction.margin,
+    language,
+    text: {
+      title: normaliseForModel(view.title, EXPORTED_CHARACTERS),
+      body: normaliseForModel(view.body, EXPORTED_CHARACTERS),
+    },
+  };
+}
+
+const lowered = (terms: readonly string[]) => terms.map((term) => term.normalize('NFKC').toLowerCase());
+
+/** What a report on a text (without a check id) learns from; null when the text teaches nothing. */
+export function createTextLearner(
+  deps: Pick<CascadeDeps, 'model' | 'detectLanguage' | 'config'>,
+): (input: TextInput) => Learnable | null {
+  const denyTerms = lowered(deps.config.denyTerms);
+  return (input) => {
+    const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyTerms);
+    if (denied || fixture !== undefined) return null;
+    const modelView = modelInput(normalised, rules.findings);
+    return learnableOf(modelView, deps.model.predict(modelView, language), language);
+  };
+}
+
 export function createTextChecker(deps: CascadeDeps): CheckText {
-  const denyTerms = normaliseTerms(deps.config.denyTerms);
+  const denyTerms = lowered(deps.config.denyTerms);
   const clientTerms = new WeakMap<TextSettings, string[]>();
   const clientDenyTerms = (settings: TextSettings | undefined): string[] => {
     if (!settings?.deny_terms) return [];
     let terms = clientTerms.get(settings);
-    if (!terms) clientTerms.set(settings, (terms = normaliseTerms(settings.deny_terms)));
+    if (!terms) clientTerms.set(settings, (terms = lowered(settings.deny_terms)));
     return terms;
   };
 
   return async (input) => {
     const config = withClientSettings(deps.config, input.settings);
-    const normalised = normaliseText(input);
-    const { text, lower, findings, signals: ruleSignals, score: ruleScore } = runRules(normalised);
+    const verdictOf = (score: number) =>
+      score >= config.spamThreshold ? 'spam' : score >= config.suspiciousThreshold ? 'suspicious' : 'ham';
+    const client = deps.feedback && input.clientId !== undefined ? input.clientId : undefined;
+    const state = client !== undefined && deps.feedback ? await deps.feedback.stateOf(client) : EMPTY_STATE;
+    const remember = async (check: TextCheck, learnable: () => Learnable | null): Promise<TextCheck> => {
+      if (client !== undefined && deps.feedback) await deps.feedback.remember(client, check.id, learnable);
+      return check;
+    };
+    const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyTerms);
+    const { text, lower, findings, signals: ruleSignals, score: ruleScore } = rules;
     const signals: TextResult['signals'] = {
       links: 0,
       link_density: 0,
@@ -121,7 +201,6 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       html_tags: normalised.htmlTags,
       ...ruleSignals,
     };
-    const language = deps.detectLanguage(text);
 
     const finish = (
       score: number,
@@ -129,8 +208,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       reasons: Reason[],
       degraded = false,
     ): TextCheck => {
-      const verdict =
-        score >= config.spamThreshold ? 'spam' : score >= config.suspiciousThreshold ? 'suspicious' : 'ham';
+      const verdict = verdictOf(score);
       return {
         id: randomUUID(),
         spam: verdict === 'spam',
@@ -149,32 +227,53 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       };
     };
 
-    const denied = denyListed(lower, denyTerms);
-    if (denied !== undefined)
-      return finish(1, 'rules', [{ code: 'TEXT_DENY_LISTED', weight: 1 }, ...findings]);
-    const fixture = fixtureVerdict(lower);
+    if (denied)
+      return remember(finish(1, 'rules', [{ code: 'TEXT_DENY_LISTED', weight: 1 }, ...findings]), () => null);
     if (fixture !== undefined) {
-      return finish(fixture === 'spam' ? 1 : 0, 'rules', [{ code: 'TEXT_TEST_FIXTURE', weight: 1 }]);
+      const check = finish(fixture === 'spam' ? 1 : 0, 'rules', [{ code: 'TEXT_TEST_FIXTURE', weight: 1 }]);
+      return remember(check, () => null);
     }
-    if (denyListed(lower, clientDenyTerms(input.settings)) !== undefined)
-      return finish(1, 'rules', [{ code: 'TEXT_CLIENT_DENY_LISTED', weight: 1 }, ...findings]);
+    if (denyListed(lower, clientDenyTerms(input.settings)) !== undefined) {
+      const check = finish(1, 'rules', [{ code: 'TEXT_CLIENT_DENY_LISTED', weight: 1 }, ...findings]);
+      return remember(check, () => null);
+    }
 
     signals.rule_score = round(ruleScore);
     const byWeight = [...findings].sort((a, b) => b.weight - a.weight);
 
-    const { probability, coverage } = deps.model.predict(modelInput(normalised, findings), language);
+    const modelView = modelInput(normalised, findings);
+    const prediction = deps.model.predict(modelView, language);
+    const { probability, coverage, margin, vector } = prediction;
+    let learnt: Learnable | undefined;
+    const learnable = () => (learnt ??= learnableOf(modelView, prediction, language));
+    const reported = state.reports.length > 0 ? reportedLabel(state, learnable().fingerprint) : undefined;
+    if (reported !== undefined) {
+      const code = reported === 'spam' ? 'TEXT_REPORTED_SPAM' : 'TEXT_REPORTED_HAM';
+      return remember(
+        finish(reported === 'spam' ? 1 : 0, 'rules', [{ code, weight: 1 }, ...byWeight]),
+        learnable,
+      );
+    }
+
     signals.model_probability = round(probability);
     signals.model_coverage = round(coverage);
     const unfamiliar = unfamiliarity(text, language, coverage, deps.model.header);
     // The model weighs the rule findings itself (they are features of it), so its probability is the score.
-    let localScore = probability;
+    let modelScore = probability;
     const unfamiliarReasons: Reason[] = [];
     if (unfamiliar !== undefined) {
       signals.model_unfamiliar = unfamiliar;
       // Never below 0: a client may set its spam threshold to 0 (everything is spam for it then).
-      localScore = Math.max(0, Math.min(localScore, config.spamThreshold - SCORE_STEP));
+      modelScore = Math.max(0, Math.min(modelScore, config.spamThreshold - SCORE_STEP));
       unfamiliarReasons.push({ code: 'TEXT_MODEL_UNFAMILIAR', weight: 0 });
     }
+    // The client's adjustment moves the margin; its effect is added on top of the model's own (limited) score.
+    const correction = adjustment(state.weights, vector);
+    const shift = correction === 0 ? 0 : deps.model.calibrate(margin + correction, language) - probability;
+    const localScore = Math.min(1, Math.max(0, modelScore + shift));
+    const clientReasons: Reason[] = [];
+    if (shift !== 0 && verdictOf(localScore) !== verdictOf(modelScore))
+      clientReasons.push({ code: 'TEXT_CLIENT_MODEL', weight: shift, params: { before: round(modelScore) } });
     const modelReason: Reason =
       probability >= 0.5
         ? { code: 'TEXT_MODEL_SPAM', weight: probability, params: { probability: probability.toFixed(2) } }
@@ -183,13 +282,13 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
             weight: 1 - probability,
             params: { probability: probability.toFixed(2) },
           };
-    const localReasons = [...byWeight, modelReason, ...unfamiliarReasons];
+    const localReasons = [...clientReasons, ...byWeight, modelReason, ...unfamiliarReasons];
 
     const wanted =
       config.llmMode === 'always' ||
       (config.llmMode === 'band' &&
         (unfamiliar !== undefined || (localScore >= config.llmBand[0] && localScore < config.llmBand[1])));
-    if (!wanted) return finish(localScore, 'model', localReasons);
+    if (!wanted) return remember(finish(localScore, 'model', localReasons), learnable);
 
     const outcome: LlmOutcome = deps.askLlm
       ? await deps.askLlm({
@@ -201,12 +300,13 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       : { ok: false, failure: 'not_configured' };
     if (!outcome.ok) {
       signals.llm = outcome.failure;
-      return finish(
+      const check = finish(
         localScore,
         'model',
         [...localReasons, { code: 'TEXT_LLM_UNAVAILABLE', weight: 0 }],
         true,
       );
+      return remember(check, learnable);
     }
     const { answer } = outcome;
     signals.llm = outcome.cached ? 'cached' : 'answered';
@@ -217,6 +317,6 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       weight: answer.confidence,
       params: { reason: answer.reason.slice(0, 300) },
     };
-    return finish(llmScore, 'llm', [llmReason, ...localReasons]);
+    return remember(finish(llmScore, 'llm', [llmReason, ...localReasons]), learnable);
   };
 }

@@ -1,8 +1,7 @@
 import { createRequestSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
 import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
 import { rpcCheckHandler, type Logger } from '@spam-check/service-kit';
-import { checkEmail } from '../../domain/check-email';
-import type { EmailChecker } from '../../email-check-deps';
+import { runEmailCheck, type EmailChecker } from '../../email-check-deps';
 
 export interface RpcConsumerOptions {
   url: string;
@@ -24,12 +23,7 @@ export function startRpcConsumer(options: RpcConsumerOptions): RpcServer {
       schema: createRequestSchemas(options.limits).mail,
       languages: options.languages,
       defaultLanguage: options.defaultLanguage,
-      check: async ({ email }, context) => {
-        const client = await options.checker.clientSettings(context.clientId);
-        const result = await checkEmail({ email, ...context, client }, options.checker.deps);
-        options.checker.checks.inc({ verdict: result.verdict, entry_point: 'rpc' });
-        return result;
-      },
+      check: ({ email }, context) => runEmailCheck(options.checker, { email, ...context }, 'rpc'),
     }),
   });
 }

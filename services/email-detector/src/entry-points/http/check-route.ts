@@ -1,9 +1,8 @@
 import type { MailCheckRequest } from '@spam-check/contracts';
-import { elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
+import { clientIdOf, elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { z } from 'zod';
-import { checkEmail } from '../../domain/check-email';
-import type { EmailChecker } from '../../email-check-deps';
+import { runEmailCheck, type EmailChecker } from '../../email-check-deps';
 
 export function mountCheckRoute(
   app: Express,
@@ -13,13 +12,11 @@ export function mountCheckRoute(
   postRoute(app, '/v1/check', async (req, res) => {
     const context = requestContext(res);
     const { email } = parseBody(schema, req.body);
-    const clientId = req.headers['x-client-id'];
-    const client = await checker.clientSettings(typeof clientId === 'string' ? clientId : undefined);
-    const result = await checkEmail(
-      { email, language: context.language, requestId: context.requestId, client },
-      checker.deps,
+    const result = await runEmailCheck(
+      checker,
+      { email, language: context.language, requestId: context.requestId, clientId: clientIdOf(req) },
+      'http',
     );
-    checker.checks.inc({ verdict: result.verdict, entry_point: 'http' });
     res.json({ ...result, duration_ms: elapsedMs(context) });
   });
 }

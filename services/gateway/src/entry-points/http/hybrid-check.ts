@@ -6,7 +6,7 @@ import {
   type HybridResult,
 } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import { AppError, elapsedMs, requestContext } from '@spam-check/service-kit';
+import { AppError, elapsedMs, requestContext, type CheckMemory } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
 import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
@@ -16,9 +16,11 @@ import { callerOf } from './authenticate';
  * `POST /api/v1/spam/hybrid-check`: `X-Internal-Step-By-Step` picks the mode (DESIGN.md §2.3); without it
  * (or empty) the client's `hybrid.step_by_step` setting does, else parallel. Parallel runs over HTTP,
  * step-by-step over RabbitMQ RPC when configured (else over HTTP, one after the other).
+ * The ids of the parts are kept under the hybrid id in `hybrids`, for feedback on the hybrid id.
  */
 export function hybridCheck(
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport },
+  hybrids: CheckMemory,
   settings?: ClientSettingsStore,
   usage?: UsageStore,
 ): RequestHandler {
@@ -49,9 +51,17 @@ export function hybridCheck(
           meta,
         ),
       )
-      .then((verdict) => {
+      .then(async (verdict) => {
+        const id = randomUUID();
+        const parts = { email: verdict.email.id, text: verdict.text?.id ?? null };
+        await hybrids.remember(meta.clientId, id, JSON.stringify(parts)).catch((error: unknown) => {
+          throw new AppError('SERVICE_UNAVAILABLE', {
+            cause: error,
+            internal: 'hybrid check store unavailable',
+          });
+        });
         const result: HybridResult = {
-          id: randomUUID(),
+          id,
           ...verdict,
           request_id: context.requestId,
           duration_ms: elapsedMs(context),
@@ -64,6 +74,7 @@ export function hybridCheck(
           reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code),
           durationMs: result.duration_ms,
         });
-      }, next);
+      })
+      .catch(next);
   };
 }

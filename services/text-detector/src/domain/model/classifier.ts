@@ -30,6 +30,9 @@ export interface ModelAnswer {
   probability: number;
   /** Share of the text's words the model has a weight for (1 for a text without words). */
   coverage: number;
+  /** The uncalibrated margin and the feature vector it was computed from (for per-client adjustments). */
+  margin: number;
+  vector: SparseVector;
 }
 
 export interface TextModel {
@@ -39,6 +42,8 @@ export interface TextModel {
   margin(vector: SparseVector): number;
   /** The calibrated probability of a margin for a language. */
   calibrate(margin: number, language: string | null): number;
+  /** The margin whose calibrated probability for a language is `probability` (the inverse of calibrate). */
+  marginFor(probability: number, language: string | null): number;
 }
 
 const MAGIC = 'SCTM';
@@ -82,17 +87,26 @@ export function loadModel(file: Buffer): TextModel {
     }
     return z;
   };
+  const keyOf = (language: string | null) =>
+    language !== null && known.has(language) ? language : OTHER_LANGUAGE;
   const calibrate = (value: number, language: string | null): number => {
-    const key = language !== null && known.has(language) ? language : OTHER_LANGUAGE;
+    const key = keyOf(language);
     const logOdds = slope * value + (intercepts[key] ?? 0);
     return 1 / (1 + Math.exp(-(logOdds < 0 ? logOdds : (topScale[key] ?? 1) * logOdds)));
+  };
+  const marginFor = (probability: number, language: string | null): number => {
+    const key = keyOf(language);
+    const logit = Math.log(probability / (1 - probability));
+    const logOdds = logit < 0 ? logit : logit / (topScale[key] ?? 1);
+    return (logOdds - (intercepts[key] ?? 0)) / slope;
   };
   const predict = (input: ModelInput, language: string | null): ModelAnswer => {
     const { vector, wordBuckets } = extractor.extract(input);
     let weighted = 0;
     for (const bucket of wordBuckets) if (weights[bucket] !== 0) weighted++;
     const coverage = wordBuckets.length === 0 ? 1 : weighted / wordBuckets.length;
-    return { probability: calibrate(margin(vector), language), coverage };
+    const value = margin(vector);
+    return { probability: calibrate(value, language), coverage, margin: value, vector };
   };
-  return { header, predict, margin, calibrate };
+  return { header, predict, margin, calibrate, marginFor };
 }

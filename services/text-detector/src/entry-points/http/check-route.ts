@@ -1,5 +1,5 @@
 import type { TextCheckRequest } from '@spam-check/contracts';
-import { elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
+import { clientIdOf, elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { z } from 'zod';
 import type { CheckClientText } from '../../dependencies';
@@ -12,12 +12,11 @@ export function mountCheckRoute(
   postRoute(app, '/v1/check', async (req, res) => {
     const context = requestContext(res);
     const body = parseBody(schema, req.body);
-    const clientId = req.headers['x-client-id'];
     const result = await checkText({
       ...body,
       language: context.language,
       requestId: context.requestId,
-      clientId: typeof clientId === 'string' ? clientId : undefined,
+      clientId: clientIdOf(req),
     });
     res.json({ ...result, duration_ms: elapsedMs(context) });
   });

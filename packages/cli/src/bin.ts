@@ -1,0 +1,5 @@
+import { main } from './program';
+
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+});

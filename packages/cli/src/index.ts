@@ -1,0 +1,3 @@
+export { main, buildProgram } from './program';
+export { EXIT } from './exit-codes';
+export { configPath } from './config-file';

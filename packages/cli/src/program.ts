@@ -1,0 +1,223 @@
+import { readFileSync } from 'node:fs';
+import { SpamCheckClient, type Language } from '@spam-check/client';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { checkFile } from './check-file';
+import { configPath, readConfig, removeConfig, writeConfig, type CliConfig } from './config-file';
+import { CliError, EXIT, exitCodeOf } from './exit-codes';
+import { formatResult, formatSummary } from './output';
+
+const DEFAULT_URL = 'http://127.0.0.1:8080';
+const LANGUAGES = ['de', 'fr', 'en'];
+
+interface Common {
+  json?: boolean;
+  lang?: Language;
+  url?: string;
+}
+
+const positiveInt = (max: number) => (value: string) => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > max)
+    throw new InvalidArgumentError(`expected a whole number from 1 to ${max}`);
+  return parsed;
+};
+
+function withCommon(command: Command): Command {
+  return command
+    .option('--json', 'print the answer as JSON')
+    .addOption(new Option('--lang <language>', 'language of messages').choices(LANGUAGES))
+    .option('--url <url>', 'gateway URL (default: the one of spam-check login)');
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${path}: ${(error as Error).message}`, EXIT.DATA);
+  }
+}
+
+/** The client of the signed-in user; rotated tokens are written back to the config file at once. */
+function signedInClient(options: Common, env: NodeJS.ProcessEnv): SpamCheckClient {
+  const path = configPath(env);
+  const config = readConfig(path);
+  if (!config?.tokens) throw new CliError('not signed in: run spam-check login', EXIT.NOT_SIGNED_IN);
+  let current: CliConfig = config;
+  const language = options.lang ?? config.language;
+  return new SpamCheckClient({
+    baseUrl: options.url ?? config.url,
+    client: { clientId: config.client_id, clientSecret: config.client_secret },
+    tokens: config.tokens,
+    ...(language ? { language } : {}),
+    onTokens: (tokens) => {
+      current = { ...current, tokens };
+      writeConfig(path, current);
+    },
+  });
+}
+
+function print(
+  options: Common,
+  kind: 'mail' | 'text' | 'hybrid',
+  result: Parameters<typeof formatResult>[1],
+) {
+  process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatResult(kind, result));
+  return result.verdict === 'spam' ? EXIT.SPAM : EXIT.OK;
+}
+
+/** Builds the `spam-check` program; each action resolves to the exit code. */
+export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number) => void): Command {
+  const program = new Command('spam-check')
+    .description('Check e-mail addresses and texts for spam with the spam check API')
+    .showHelpAfterError()
+    .exitOverride();
+  const done = (code: number) => setExitCode(code);
+
+  withCommon(program.command('login'))
+    .description('sign in with the password grant and keep the tokens (not the password) in the config file')
+    .option('--client-id <id>', 'OAuth client id (or SPAM_CHECK_CLIENT_ID)')
+    .option('--client-secret <secret>', 'OAuth client secret (or SPAM_CHECK_CLIENT_SECRET)')
+    .option('--username <name>', 'user name (or SPAM_CHECK_USERNAME)')
+    .option('--password <password>', 'password (or SPAM_CHECK_PASSWORD, or --password-stdin)')
+    .option('--password-stdin', 'read the password from standard input')
+    .action(async (options: Common & Record<string, string | boolean | undefined>) => {
+      const pick = (name: string, variable: string) => {
+        const value = (options[name] as string | undefined) ?? env[variable];
+        if (!value)
+          throw new CliError(
+            `missing --${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} (or ${variable})`,
+            EXIT.USAGE,
+          );
+        return value;
+      };
+      const clientId = pick('clientId', 'SPAM_CHECK_CLIENT_ID');
+      const clientSecret = pick('clientSecret', 'SPAM_CHECK_CLIENT_SECRET');
+      const username = pick('username', 'SPAM_CHECK_USERNAME');
+      const password = options.passwordStdin
+        ? readText('-').replace(/\r?\n$/, '')
+        : pick('password', 'SPAM_CHECK_PASSWORD');
+      const url = options.url ?? env.SPAM_CHECK_URL ?? DEFAULT_URL;
+      const client = new SpamCheckClient({
+        baseUrl: url,
+        client: { clientId, clientSecret },
+        user: { username, password },
+        ...(options.lang ? { language: options.lang } : {}),
+      });
+      const tokens = await client.signIn();
+      const path = configPath(env);
+      writeConfig(path, {
+        url,
+        client_id: clientId,
+        client_secret: clientSecret,
+        ...(options.lang ? { language: options.lang } : {}),
+        tokens,
+      });
+      if (options.json) process.stdout.write(`${JSON.stringify({ signed_in: true, url, config: path })}\n`);
+      else process.stdout.write(`signed in to ${url} as ${username}; tokens kept in ${path}\n`);
+      done(EXIT.OK);
+    });
+
+  withCommon(program.command('logout'))
+    .description('revoke the kept tokens and remove the config file')
+    .action(async (options: Common) => {
+      const path = configPath(env);
+      if (readConfig(path)?.tokens) await signedInClient(options, env).signOut();
+      removeConfig(path);
+      if (!options.json) process.stdout.write('signed out\n');
+      done(EXIT.OK);
+    });
+
+  withCommon(program.command('mail'))
+    .description('check one address, or a CSV file of addresses (--input, --output)')
+    .argument('[address]', 'the address to check')
+    .option('--input <file.csv>', 'a CSV file with a header row')
+    .option('--column <name>', 'the column holding the addresses', 'email')
+    .option(
+      '--output <results.csv>',
+      'where the results go (the input plus result columns); run again to resume',
+    )
+    .option('--batch-size <n>', 'addresses per batch (1 to 1000)', positiveInt(1000), 1000)
+    .option('--concurrency <n>', 'batches in flight at once (1 to 16)', positiveInt(16), 4)
+    .action(
+      async (address: string | undefined, options: Common & Record<string, string | number | undefined>) => {
+        if (options.input === undefined) {
+          if (address === undefined)
+            throw new CliError('give an address, or --input and --output', EXIT.USAGE);
+          done(print(options, 'mail', await signedInClient(options, env).checkMail(address)));
+          return;
+        }
+        if (address !== undefined || options.output === undefined)
+          throw new CliError('with --input, give --output and no address', EXIT.USAGE);
+        const summary = await checkFile(signedInClient(options, env), {
+          input: String(options.input),
+          output: String(options.output),
+          column: String(options.column),
+          batchSize: Number(options.batchSize),
+          concurrency: Number(options.concurrency),
+          progress: !options.json && Boolean(process.stderr.isTTY),
+        });
+        process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
+        done(summary.failed > 0 ? EXIT.ROWS_FAILED : EXIT.OK);
+      },
+    );
+
+  withCommon(program.command('text'))
+    .description('check a text')
+    .requiredOption('--title <title>', 'title or subject')
+    .requiredOption('--body-file <path>', 'file holding the body (- for standard input)')
+    .option('--sub-title <subtitle>', 'optional subtitle')
+    .action(async (options: Common & { title: string; bodyFile: string; subTitle?: string }) => {
+      const request = {
+        title: options.title,
+        body: readText(options.bodyFile),
+        ...(options.subTitle === undefined ? {} : { sub_title: options.subTitle }),
+      };
+      done(print(options, 'text', await signedInClient(options, env).checkText(request)));
+    });
+
+  withCommon(program.command('hybrid'))
+    .description('check an address and a text together')
+    .requiredOption('--email <address>', 'the address')
+    .requiredOption('--title <title>', 'title or subject')
+    .requiredOption('--body-file <path>', 'file holding the body (- for standard input)')
+    .option('--sub-title <subtitle>', 'optional subtitle')
+    .option('--step-by-step', 'the address first; the text only if the address is not spam')
+    .action(
+      async (
+        options: Common & {
+          email: string;
+          title: string;
+          bodyFile: string;
+          subTitle?: string;
+          stepByStep?: boolean;
+        },
+      ) => {
+        const request = {
+          email: options.email,
+          title: options.title,
+          body: readText(options.bodyFile),
+          ...(options.subTitle === undefined ? {} : { sub_title: options.subTitle }),
+        };
+        const result = await signedInClient(options, env).checkHybrid(request, {
+          stepByStep: Boolean(options.stepByStep),
+        });
+        done(print(options, 'hybrid', result));
+      },
+    );
+
+  return program;
+}
+
+/** Runs `spam-check` with `argv` (as `process.argv`) and resolves to its exit code. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let exitCode: number = EXIT.OK;
+  const program = buildProgram(env, (code) => (exitCode = code));
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    process.stderr.write(`spam-check: ${(error as Error).message}\n`);
+    return exitCodeOf(error);
+  }
+}

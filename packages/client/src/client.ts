@@ -1,0 +1,186 @@
+import type {
+  HybridCheckRequest,
+  HybridResult,
+  Language,
+  MailBatchResult,
+  MailResult,
+  TextBatchRequest,
+  TextCheckRequest,
+  TextBatchResult,
+  TextResult,
+} from '@spam-check/contracts';
+import type { FeedbackRequest, FeedbackResult } from './feedback';
+import { DEFAULT_RETRY, answerError, send, type CallOptions, type RetryPolicy } from './http';
+import {
+  TokenSession,
+  basicAuthorization,
+  type ClientCredentials,
+  type StoredTokens,
+  type UserCredentials,
+} from './tokens';
+
+export interface SpamCheckClientOptions {
+  /** Where the gateway answers, e.g. `https://spam-check.example.com`. */
+  baseUrl: string;
+  /** The OAuth client (confidential, first party: DESIGN.md §2.2). */
+  client: ClientCredentials;
+  /** The user of the password grant; without it the client needs `tokens` and cannot sign in again. */
+  user?: UserCredentials;
+  /** Tokens kept from an earlier run (see `onTokens`). */
+  tokens?: StoredTokens;
+  /** Called with every new pair of tokens, e.g. to keep them: refresh tokens rotate on every use. */
+  onTokens?: (tokens: StoredTokens) => void | Promise<void>;
+  /** Language of messages in results and problems (the path prefix, e.g. `/deapi/...`). */
+  language?: Language;
+  /** Deadline of each attempt of a single check or token request (default 10 s). */
+  timeoutMs?: number;
+  /** Deadline of each attempt of a batch (default 120 s). */
+  batchTimeoutMs?: number;
+  /** Retries of 429 and 503 answers (default: 3 retries, waits of at most 30 s). */
+  retry?: Partial<RetryPolicy>;
+  /** A `fetch` of your own (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+export interface CheckOptions extends CallOptions {
+  /** This call's language, instead of the client's. */
+  language?: Language;
+}
+
+export interface HybridOptions extends CheckOptions {
+  /** `X-Internal-Step-By-Step`: the e-mail first, the text only if the e-mail is not spam. */
+  stepByStep?: boolean;
+}
+
+/**
+ * The spam check API from code: every check, batches and feedback, each typed from the contracts. Tokens are
+ * handled by a `TokenSession`; every call retries 429 and 503 as the policy says, has a deadline, takes an
+ * `AbortSignal`, sends `X-Request-Id`, and fails with a `SpamCheckError`.
+ */
+export class SpamCheckClient {
+  private readonly session: TokenSession;
+  private readonly baseUrl: string;
+  private readonly retry: RetryPolicy;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: SpamCheckClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.session = new TokenSession({
+      client: options.client,
+      ...(options.user ? { user: options.user } : {}),
+      ...(options.tokens ? { tokens: options.tokens } : {}),
+      ...(options.onTokens ? { onTokens: options.onTokens } : {}),
+      post: (endpoint, form, call) =>
+        send(
+          this.url(`oauth/${endpoint}`, this.options.language),
+          {
+            method: 'POST',
+            headers: {
+              Authorization: basicAuthorization(options.client),
+              'Content-Type': 'application/x-www-form-urlencoded',
+              Accept: 'application/json',
+            },
+            body: form.toString(),
+          },
+          { ...call, fetch: this.fetch, retry: this.retry, timeoutMs: call.timeoutMs ?? this.timeoutMs() },
+        ),
+    });
+  }
+
+  checkMail(email: string, options: CheckOptions = {}): Promise<MailResult> {
+    return this.call('api/v1/spam/mail', { email }, options);
+  }
+
+  checkText(request: TextCheckRequest, options: CheckOptions = {}): Promise<TextResult> {
+    return this.call('api/v1/spam/text', request, options);
+  }
+
+  checkHybrid(request: HybridCheckRequest, options: HybridOptions = {}): Promise<HybridResult> {
+    const headers: Record<string, string> = {};
+    if (options.stepByStep !== undefined)
+      headers['X-Internal-Step-By-Step'] = options.stepByStep ? 'true' : 'false';
+    return this.call('api/v1/spam/hybrid-check', request, options, headers);
+  }
+
+  /** 1 to 1,000 addresses; each counts against the rate limit (DESIGN.md §6.2). */
+  checkMailBatch(emails: readonly string[], options: CheckOptions = {}): Promise<MailBatchResult> {
+    return this.call('api/v1/spam/mail/batch', { emails }, this.batchOptions(options));
+  }
+
+  /** 1 to 100 texts; each counts against the rate limit (DESIGN.md §6.2). */
+  checkTextBatch(items: TextBatchRequest['items'], options: CheckOptions = {}): Promise<TextBatchResult> {
+    return this.call('api/v1/spam/text/batch', { items }, this.batchOptions(options));
+  }
+
+  /** Reports a check (by id), an address or a text as spam or ham (DESIGN.md §6.1). */
+  sendFeedback(request: FeedbackRequest, options: CheckOptions = {}): Promise<FeedbackResult> {
+    return this.call('api/v1/spam/feedback', request, options);
+  }
+
+  /** Signs in with the password grant now (otherwise the first call does). */
+  signIn(options: CallOptions = {}): Promise<StoredTokens> {
+    return this.session.signIn(options);
+  }
+
+  /** Revokes the refresh token and its family (RFC 7009) and forgets the tokens. */
+  signOut(options: CallOptions = {}): Promise<void> {
+    return this.session.revoke(options);
+  }
+
+  /** The current tokens, e.g. to keep them; undefined before the first sign-in. */
+  tokens(): StoredTokens | undefined {
+    return this.session.current();
+  }
+
+  private timeoutMs(): number {
+    return this.options.timeoutMs ?? 10_000;
+  }
+
+  private batchOptions(options: CheckOptions): CheckOptions {
+    return { ...options, timeoutMs: options.timeoutMs ?? this.options.batchTimeoutMs ?? 120_000 };
+  }
+
+  private url(path: string, language: Language | undefined): string {
+    return `${this.baseUrl}/${language ?? ''}${path}`;
+  }
+
+  /**
+   * A JSON POST with a bearer token. A 401 `INVALID_TOKEN` (the token was revoked, or expired early) drops
+   * the token and tries once more with a renewed one.
+   */
+  private async call<T>(
+    path: string,
+    body: unknown,
+    options: CheckOptions,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
+    const url = this.url(path, options.language ?? this.options.language);
+    for (let renewed = false; ; renewed = true) {
+      let token = '';
+      const answer = await send(
+        url,
+        {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: JSON.stringify(body),
+        },
+        {
+          ...options,
+          fetch: this.fetch,
+          retry: this.retry,
+          timeoutMs: options.timeoutMs ?? this.timeoutMs(),
+          authorization: async () => {
+            token = await this.session.accessToken(options);
+            return `Bearer ${token}`;
+          },
+        },
+      );
+      if (answer.status === 200) return answer.body as T;
+      const error = answerError(answer, url);
+      if (error.code !== 'INVALID_TOKEN' || renewed) throw error;
+      this.session.drop(token);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+export {
+  SpamCheckClient,
+  type SpamCheckClientOptions,
+  type CheckOptions,
+  type HybridOptions,
+} from './client';
+export { SpamCheckError, isSpamCheckError, type TransportErrorCode } from './errors';
+export { DEFAULT_RETRY, retryAfterSeconds, type CallOptions, type RetryPolicy } from './http';
+export {
+  TokenSession,
+  REFRESH_MARGIN_MS,
+  type ClientCredentials,
+  type StoredTokens,
+  type UserCredentials,
+} from './tokens';
+export type { FeedbackLabel, FeedbackRequest, FeedbackResult } from './feedback';
+export type {
+  HybridCheckRequest,
+  HybridResult,
+  Language,
+  MailBatchResult,
+  MailResult,
+  Problem,
+  TextBatchRequest,
+  TextBatchResult,
+  TextCheckRequest,
+  TextResult,
+} from '@spam-check/contracts';

@@ -1,0 +1,25 @@
+import type { FeedbackLabel } from '@spam-check/contracts';
+import { fixtureWeight } from './fixtures';
+import { parseAddress, type ParsedAddress } from './syntax';
+
+/**
+ * What a client's reports about addresses decide. The rules:
+ * - a report is about a mailbox: the lower-case local part without its `+tag` at the ASCII domain, so
+ *   `Jo+News@Exämple.de` and `jo@xn--exmple-cua.de` are the same address;
+ * - an address that is not syntactically valid, or a test fixture, teaches nothing: the feedback is accepted
+ *   and nothing is stored (its verdict is fixed by the rules);
+ * - a report decides the verdict of the same address, after the operator lists and the fixtures, before the
+ *   other rules (check-email.ts).
+ */
+export function reportKey(address: ParsedAddress): string {
+  return `${address.localBase}@${address.asciiDomain}`;
+}
+
+/** The key a report on this input is stored under, or null when the input teaches nothing. */
+export function learnableKey(email: string): string | null {
+  const address = parseAddress(email);
+  if (!address.valid || fixtureWeight(address.localBase, address.asciiDomain) !== null) return null;
+  return reportKey(address);
+}
+
+export type ReportsOf = (address: ParsedAddress) => Promise<FeedbackLabel | undefined>;

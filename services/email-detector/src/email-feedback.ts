@@ -1,0 +1,80 @@
+import type { FeedbackLabel } from '@spam-check/contracts';
+import {
+  AppError,
+  memoryCheckMemory,
+  memoryClientMap,
+  redisCheckMemory,
+  redisClientMap,
+  type CheckMemory,
+  type ClientMap,
+} from '@spam-check/service-kit';
+import type { Redis } from 'ioredis';
+import type { EmailCheckResult } from './domain/check-email';
+import { learnableKey, reportKey, type ReportsOf } from './domain/reports';
+
+/**
+ * The e-mail detector's side of feedback (DESIGN.md §6.1). A check keeps, per client and for the retention
+ * time, only the key a report would be stored under (the address as `local@ascii-domain`, see
+ * ./domain/reports.ts), or an empty marker when the check teaches nothing (invalid address, fixture). A
+ * report is that key with its label, in a capped map per client.
+ */
+export interface EmailFeedback {
+  reportsOf(client: string | undefined): ReportsOf | undefined;
+  remember(client: string | undefined, email: string, result: EmailCheckResult): Promise<void>;
+  /** false when the client has no such check (unknown, expired or another client's). */
+  reportCheck(client: string, checkId: string, label: FeedbackLabel): Promise<boolean>;
+  reportAddress(client: string, email: string, label: FeedbackLabel): Promise<void>;
+  /** Every report of a client, oldest first. */
+  reports(client: string): Promise<{ email: string; label: FeedbackLabel }[]>;
+  clients(): Promise<string[]>;
+}
+
+/** A store failure is a down dependency: 503, never a verdict without the client's reports. */
+function unavailable(error: unknown): never {
+  throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'feedback store unavailable' });
+}
+
+export function createEmailFeedback(checks: CheckMemory, reports: ClientMap): EmailFeedback {
+  const store = async (client: string, key: string | null, label: FeedbackLabel) => {
+    if (key !== null) await reports.update(client, [[key, label]]).catch(unavailable);
+  };
+  return {
+    reportsOf: (client) =>
+      client === undefined
+        ? undefined
+        : async (address) =>
+            (await reports.get(client, reportKey(address)).catch(unavailable)) as FeedbackLabel | undefined,
+    async remember(client, email, result) {
+      if (client === undefined) return;
+      await checks.remember(client, result.id, learnableKey(email) ?? '').catch(unavailable);
+    },
+    async reportCheck(client, checkId, label) {
+      const key = await checks.recall(client, checkId).catch(unavailable);
+      if (key === undefined) return false;
+      await store(client, key === '' ? null : key, label);
+      return true;
+    },
+    reportAddress: (client, email, label) => store(client, learnableKey(email), label),
+    async reports(client) {
+      const entries = await reports.all(client);
+      return entries.map(([email, label]) => ({ email, label: label as FeedbackLabel }));
+    },
+    clients: () => reports.clients(),
+  };
+}
+
+export function memoryEmailFeedback(retentionSeconds: number, maxReports: number): EmailFeedback {
+  return createEmailFeedback(memoryCheckMemory(retentionSeconds), memoryClientMap(maxReports));
+}
+
+export function redisEmailFeedback(
+  redis: Redis,
+  prefix: string,
+  retentionSeconds: number,
+  maxReports: number,
+): EmailFeedback {
+  return createEmailFeedback(
+    redisCheckMemory(redis, prefix, retentionSeconds),
+    redisClientMap(redis, `${prefix}reports:`, maxReports),
+  );
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import {
+  createFeedbackSchemas,
+  detectorFeedbackAnswerSchema,
+  type CheckLimits,
+  type FeedbackPart,
+  type FeedbackResult,
+} from '@spam-check/contracts';
+import { AppError, isAppError, parseBody, requestContext, type CheckMemory } from '@spam-check/service-kit';
+import type { RequestHandler } from 'express';
+import { forwardedHeaders, upstreamFailure } from '../../data-access/detectors';
+import { httpPost } from '../../data-access/http-post';
+import { interpretHttpAnswer } from '../../domain/detector-answer';
+import { routeFeedback, type HybridParts } from '../../domain/feedback';
+import { callerOf } from './authenticate';
+
+export interface FeedbackDetector {
+  name: 'email-detector' | 'text-detector';
+  url: string;
+  agent: http.Agent;
+}
+
+/**
+ * `POST /api/v1/spam/feedback` (DESIGN.md §6.1): validated here, then handed to the detector(s) concerned
+ * (`POST /v1/feedback` with the caller's client id), which learn from it at once. Hybrid check ids are
+ * resolved to their parts from `hybrids`.
+ */
+export function feedback(options: {
+  detectors: Record<FeedbackPart, FeedbackDetector>;
+  hybrids: CheckMemory;
+  limits: CheckLimits;
+  timeoutMs: number;
+}): RequestHandler {
+  const schemas = createFeedbackSchemas(options.limits);
+  return (req, res, next) => {
+    const context = requestContext(res);
+    const clientId = callerOf(res).clientId;
+    const meta = { requestId: context.requestId, language: context.language, clientId };
+    const send = async (part: FeedbackPart, body: object): Promise<boolean> => {
+      const detector = options.detectors[part];
+      const answer = await httpPost(new URL('/v1/feedback', detector.url).toString(), {
+        agent: detector.agent,
+        timeoutMs: options.timeoutMs,
+        headers: {
+          ...forwardedHeaders(meta),
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+        },
+        body: JSON.stringify(body),
+      }).catch((error: unknown) => {
+        throw upstreamFailure(error, detector.name);
+      });
+      try {
+        interpretHttpAnswer(detectorFeedbackAnswerSchema, answer.status, answer.body, detector.name);
+        return true;
+      } catch (error) {
+        if (isAppError(error) && error.code === 'CHECK_NOT_FOUND') return false;
+        throw error;
+      }
+    };
+    const hybridParts = async (checkId: string) => {
+      const record = await options.hybrids.recall(clientId, checkId).catch((error: unknown) => {
+        throw new AppError('SERVICE_UNAVAILABLE', {
+          cause: error,
+          internal: 'hybrid check store unavailable',
+        });
+      });
+      return record === undefined ? undefined : (JSON.parse(record) as HybridParts);
+    };
+    Promise.resolve()
+      .then(async () => {
+        const request = parseBody(schemas.formOf(req.body), req.body);
+        const applied = await routeFeedback(request, hybridParts, send);
+        const result: FeedbackResult = {
+          id: randomUUID(),
+          check_id: 'check_id' in request ? request.check_id : null,
+          label: request.label,
+          applied_to: applied,
+          request_id: context.requestId,
+        };
+        res.json(result);
+      })
+      .catch(next);
+  };
+}

@@ -1,0 +1,37 @@
+import { writeFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import { loadServiceConfig } from './config';
+import { createFeedbackStore } from './dependencies';
+import { readModelFile } from './data-access/model-file';
+import { exportLines } from './entry-points/cli/export';
+
+/** `pnpm --filter @spam-check/text-detector feedback export ...`: reads the Redis of REDIS_URL. */
+async function cli(): Promise<number> {
+  const config = loadServiceConfig();
+  if (!config.REDIS_URL) {
+    console.error('REDIS_URL is not set: without Redis, feedback lives in the service process only.');
+    return 2;
+  }
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    const store = createFeedbackStore(config, readModelFile(config.TEXT_MODEL_PATH), redis);
+    const { lines, out } = await exportLines(process.argv.slice(2), store);
+    const text = lines.map((line) => `${line}\n`).join('');
+    if (out === undefined) process.stdout.write(text);
+    else {
+      writeFileSync(out, text);
+      console.error(`wrote ${lines.length} reports to ${out}`);
+    }
+    return 0;
+  } finally {
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}
+
+cli().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(error instanceof Error && error.message.startsWith('usage:') ? 2 : 1);
+  },
+);

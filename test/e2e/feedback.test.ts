@@ -1,0 +1,327 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  feedbackResultSchema,
+  hybridResultSchema,
+  mailResultSchema,
+  problemSchema,
+  textResultSchema,
+} from '@spam-check/contracts';
+import { amqpUrl, redisUrl, startStack, type Stack } from '@spam-check/test-support';
+import { obtainToken, postJson } from './client';
+
+// Feedback (DESIGN.md §6.1) through the gateway, with two clients of one run: what one reports changes its
+// own verdicts at once and nobody else's. Once with Redis and RabbitMQ (step-by-step hybrid checks over RPC),
+// once in embedded mode (memory, step-by-step over HTTP).
+
+/** One campaign, two copies: other name, city, amounts and reply address (the near-duplicate case). */
+const CAMPAIGN = {
+  title: 'Remote assistant wanted',
+  body:
+    'Hello Anna, we are hiring remote assistants for our team in Berlin. Flexible hours, weekly pay of ' +
+    '450 EUR, no experience needed. Reply to jobs@staffing-example.com to apply today.',
+};
+const VARIANT = {
+  title: 'Remote assistant wanted',
+  body:
+    'Hello   Peter, we are hiring remote assistants for our team in Hamburg. Flexible hours, weekly pay of ' +
+    '520 EUR, no experience needed. Reply to work@staffing-example.net to apply today!',
+};
+
+function setUp(mode: 'redis' | 'embedded') {
+  const run = randomUUID().slice(0, 8);
+  const user = (name: string) => ({
+    client: `${name}-${run}`,
+    secret: `secret-${randomUUID()}`,
+    username: `${name}-user-${run}`,
+    password: `pw-${randomUUID()}`,
+  });
+  const first = user('first');
+  const second = user('second');
+  const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
+  const state: { stack?: Stack; tokens: Record<'first' | 'second', string> } = {
+    tokens: { first: '', second: '' },
+  };
+
+  beforeAll(async () => {
+    const bootstrap = join(mkdtempSync(join(tmpdir(), 'feedback-')), 'bootstrap.json');
+    const client = (account: typeof first) => ({
+      id: account.client,
+      secret: account.secret,
+      grants: ['password'],
+      scopes: ['spam:check'],
+    });
+    writeFileSync(
+      bootstrap,
+      JSON.stringify({
+        clients: [
+          client(first),
+          client(second),
+          { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
+        ],
+        users: [first, second].map(({ username, password }) => ({ username, password })),
+      }),
+    );
+    const infrastructure =
+      mode === 'redis'
+        ? {
+            REDIS_URL: redisUrl(),
+            AMQP_URL: amqpUrl(),
+            AUTH_REDIS_PREFIX: `fb-${run}:auth:`,
+            REDIS_KEY_PREFIX: `fb-${run}:gateway:`,
+            EMAIL_FEEDBACK_PREFIX: `fb-${run}:email-feedback:`,
+            TEXT_FEEDBACK_PREFIX: `fb-${run}:text-feedback:`,
+            AUTH_REVOCATION_CHANNEL: `fb-${run}:revocations`,
+            REVOCATION_CHANNEL: `fb-${run}:revocations`,
+            EMAIL_RPC_QUEUE: `fb-${run}.email`,
+            TEXT_RPC_QUEUE: `fb-${run}.text`,
+          }
+        : { REDIS_URL: undefined, AMQP_URL: undefined };
+    state.stack = await startStack({
+      ...infrastructure,
+      AUTH_BOOTSTRAP_FILE: bootstrap,
+      GATEWAY_CLIENT_ID: gateway.id,
+      GATEWAY_CLIENT_SECRET: gateway.secret,
+      EMAIL_DNS_CHECK: 'off',
+      OPENAI_API_KEY: undefined,
+    });
+    for (const [name, account] of [
+      ['first', first],
+      ['second', second],
+    ] as const) {
+      const issued = await obtainToken(state.stack.gateway, '/', account);
+      expect(issued.status).toBe(200);
+      state.tokens[name] = issued.body.access_token;
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await state.stack?.stop();
+  });
+
+  const post = (who: 'first' | 'second', path: string, body: unknown, headers: Record<string, string> = {}) =>
+    postJson(`${state.stack!.gateway}${path}`, state.tokens[who], body, headers);
+  return { post, run };
+}
+
+const codes = (result: { reasons: { code: string }[] }) => result.reasons.map((reason) => reason.code);
+
+describe.each(['redis', 'embedded'] as const)('feedback through the gateway (%s)', (mode) => {
+  const { post, run } = setUp(mode);
+
+  it('when a client reports a mail check as spam, the same address (other case, +tag) is spam for it at once, not for another client', async () => {
+    const address = `promo.sender.${run}@example.org`;
+    const before = mailResultSchema.parse(
+      (await post('first', '/deapi/v1/spam/mail', { email: address })).body,
+    );
+    expect(before.verdict).not.toBe('spam');
+
+    const reported = await post('first', '/deapi/v1/spam/feedback', { check_id: before.id, label: 'spam' });
+    expect(reported.status).toBe(200);
+    expect(feedbackResultSchema.parse(reported.body)).toMatchObject({
+      check_id: before.id,
+      label: 'spam',
+      applied_to: ['email'],
+    });
+
+    const again = mailResultSchema.parse(
+      (await post('first', '/api/v1/spam/mail', { email: `Promo.Sender.${run}+news@EXAMPLE.org` })).body,
+    );
+    expect(again).toMatchObject({ spam: true, verdict: 'spam' });
+    expect(codes(again)).toContain('EMAIL_REPORTED_SPAM');
+
+    const other = mailResultSchema.parse(
+      (await post('second', '/api/v1/spam/mail', { email: address })).body,
+    );
+    expect(other.verdict).toBe(before.verdict);
+    expect(codes(other)).not.toContain('EMAIL_REPORTED_SPAM');
+  });
+
+  it('when a client reports a text check as spam, a near-duplicate of it is spam for it, not for another client', async () => {
+    const before = textResultSchema.parse((await post('first', '/frapi/v1/spam/text', CAMPAIGN)).body);
+    const reported = await post('first', '/fr/api/v1/spam/feedback', { check_id: before.id, label: 'spam' });
+    expect(reported.status).toBe(200);
+    expect(reported.body.applied_to).toEqual(['text']);
+
+    const variant = textResultSchema.parse((await post('first', '/frapi/v1/spam/text', VARIANT)).body);
+    expect(variant).toMatchObject({ spam: true, verdict: 'spam' });
+    expect(codes(variant)).toContain('TEXT_REPORTED_SPAM');
+    expect(variant.reasons[0]!.message).toMatch(/signalé/);
+
+    const otherBefore = textResultSchema.parse((await post('second', '/api/v1/spam/text', VARIANT)).body);
+    expect(codes(otherBefore)).not.toContain('TEXT_REPORTED_SPAM');
+    expect(otherBefore.score).toBeLessThan(variant.score);
+  });
+
+  it('when a client has reported an address and a text, its batch checks apply the reports too, not another client', async () => {
+    const address = `batch.sender.${run}@example.org`;
+    expect((await post('first', '/api/v1/spam/feedback', { email: address, label: 'spam' })).status).toBe(
+      200,
+    );
+    expect((await post('first', '/api/v1/spam/feedback', { ...CAMPAIGN, label: 'spam' })).status).toBe(200);
+
+    const mails = await post('first', '/api/v1/spam/mail/batch', {
+      emails: [address, `other.${run}@example.org`],
+    });
+    expect(mails.status).toBe(200);
+    const [reportedMail, otherMail] = (mails.body.results as unknown[]).map((result) =>
+      mailResultSchema.parse(result),
+    );
+    expect(codes(reportedMail!)).toContain('EMAIL_REPORTED_SPAM');
+    expect(codes(otherMail!)).not.toContain('EMAIL_REPORTED_SPAM');
+    const texts = await post('first', '/api/v1/spam/text/batch', { items: [VARIANT] });
+    expect(codes(textResultSchema.parse((texts.body.results as unknown[])[0]))).toContain(
+      'TEXT_REPORTED_SPAM',
+    );
+
+    const second = await post('second', '/api/v1/spam/mail/batch', { emails: [address] });
+    expect(codes(mailResultSchema.parse((second.body.results as unknown[])[0]))).not.toContain(
+      'EMAIL_REPORTED_SPAM',
+    );
+  });
+
+  it('when a step-by-step hybrid check is reported as ham by its id, both parts are ham for that client', async () => {
+    const address = `hybrid.${run}@example.org`;
+    const body = {
+      email: address,
+      title: 'Cheap meds',
+      body: `Buy cheap pills online now ${run}, best prices, order at https://pills.example/${run} !!!`,
+    };
+    const first = hybridResultSchema.parse(
+      (await post('first', '/api/v1/spam/hybrid-check', body, { 'X-Internal-Step-By-Step': 'yes' })).body,
+    );
+    expect(first.mode).toBe('step_by_step');
+    expect(first.text).not.toBeNull();
+
+    const reported = await post('first', '/api/v1/spam/feedback', { check_id: first.id, label: 'ham' });
+    expect(reported.status).toBe(200);
+    expect(reported.body.applied_to).toEqual(['email', 'text']);
+
+    const again = hybridResultSchema.parse(
+      (await post('first', '/api/v1/spam/hybrid-check', body, { 'X-Internal-Step-By-Step': 'on' })).body,
+    );
+    expect(again).toMatchObject({ spam: false, verdict: 'ham' });
+    expect(codes(again.email)).toContain('EMAIL_REPORTED_HAM');
+    expect(codes(again.text!)).toContain('TEXT_REPORTED_HAM');
+
+    const other = hybridResultSchema.parse(
+      (await post('second', '/api/v1/spam/hybrid-check', body, { 'X-Internal-Step-By-Step': 'yes' })).body,
+    );
+    expect(codes(other.email)).not.toContain('EMAIL_REPORTED_HAM');
+    expect(other.text && codes(other.text)).not.toContain('TEXT_REPORTED_HAM');
+  });
+
+  it("when a client reports a hybrid result's part by the part's id, only that part changes", async () => {
+    const body = {
+      email: `part.${run}@example.org`,
+      title: 'Garden club',
+      body: `The garden club meets on Saturday ${run}; bring gloves and seeds to share with the others.`,
+    };
+    const hybrid = hybridResultSchema.parse((await post('first', '/api/v1/spam/hybrid-check', body)).body);
+    const reported = await post('first', '/api/v1/spam/feedback', {
+      check_id: hybrid.email.id,
+      label: 'spam',
+    });
+    expect(reported.status).toBe(200);
+    expect(reported.body.applied_to).toEqual(['email']);
+    const again = hybridResultSchema.parse((await post('first', '/api/v1/spam/hybrid-check', body)).body);
+    expect(codes(again.email)).toContain('EMAIL_REPORTED_SPAM');
+    expect(codes(again.text!)).not.toContain('TEXT_REPORTED_SPAM');
+  });
+
+  it('when a client reports content without a check id, the address and the text get its label', async () => {
+    const address = `content.${run}@example.org`;
+    const mail = await post('first', '/api/v1/spam/feedback', { email: address, label: 'spam' });
+    expect(mail.status).toBe(200);
+    expect(mail.body).toMatchObject({ check_id: null, applied_to: ['email'] });
+    const text = {
+      title: 'Weekly digest',
+      body: `Our weekly digest ${run}: five new recipes for the autumn and a short note from the editors.`,
+    };
+    const reported = await post('first', '/api/v1/spam/feedback', { ...text, label: 'spam' });
+    expect(reported.body).toMatchObject({ check_id: null, applied_to: ['text'] });
+
+    expect(
+      codes(mailResultSchema.parse((await post('first', '/api/v1/spam/mail', { email: address })).body)),
+    ).toContain('EMAIL_REPORTED_SPAM');
+    const checked = textResultSchema.parse((await post('first', '/api/v1/spam/text', text)).body);
+    expect(checked.verdict).toBe('spam');
+    expect(codes(checked)).toContain('TEXT_REPORTED_SPAM');
+  });
+
+  it("when the check id is unknown or another client's, it is 404 CHECK_NOT_FOUND in the caller's language", async () => {
+    const theirs = mailResultSchema.parse(
+      (await post('second', '/api/v1/spam/mail', { email: `x.${run}@example.org` })).body,
+    );
+    for (const id of [randomUUID(), theirs.id]) {
+      const response = await post('first', '/deapi/v1/spam/feedback', { check_id: id, label: 'spam' });
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(problemSchema.parse(response.body)).toMatchObject({ code: 'CHECK_NOT_FOUND', status: 404 });
+      expect(response.body.detail).toMatch(/Prüfung|Client/);
+    }
+    const after = mailResultSchema.parse(
+      (await post('second', '/api/v1/spam/mail', { email: `x.${run}@example.org` })).body,
+    );
+    expect(codes(after)).not.toContain('EMAIL_REPORTED_SPAM');
+  });
+
+  it('when the body is malformed, it is a localised 400 and nothing is stored', async () => {
+    const address = `bad.${run}@example.org`;
+    for (const body of [
+      { email: address, label: 'maybe' },
+      { email: address },
+      { check_id: 7, label: 'spam' },
+      { title: 'only a title', label: 'spam' },
+      [address],
+    ]) {
+      const response = await post('first', '/frapi/v1/spam/feedback', body);
+      expect(response.status).toBe(400);
+      expect(problemSchema.parse(response.body).code).toBe('VALIDATION_FAILED');
+      expect(response.body.detail).toMatch(/champs/);
+    }
+    const oversized = await post('first', '/api/v1/spam/feedback', {
+      email: address,
+      label: 'spam',
+      pad: 'x'.repeat(300_000),
+    });
+    expect(oversized.status).toBe(413);
+    const checked = mailResultSchema.parse(
+      (await post('first', '/api/v1/spam/mail', { email: address })).body,
+    );
+    expect(codes(checked)).not.toContain('EMAIL_REPORTED_SPAM');
+  });
+
+  it('when a test fixture is reported, the report is accepted and its verdict stays fixed', async () => {
+    const fixture = await post('first', '/api/v1/spam/feedback', {
+      email: 'ham@spam-check.test',
+      label: 'spam',
+    });
+    expect(fixture.status).toBe(200);
+    const mail = mailResultSchema.parse(
+      (await post('first', '/api/v1/spam/mail', { email: 'ham@spam-check.test' })).body,
+    );
+    expect(mail.verdict).toBe('ham');
+    expect(codes(mail)).toEqual(['EMAIL_TEST_FIXTURE']);
+    const text = { title: 'Fixture', body: 'Buy now!!! spam-check-test-ham' };
+    expect((await post('first', '/api/v1/spam/feedback', { ...text, label: 'spam' })).status).toBe(200);
+    const checked = textResultSchema.parse((await post('first', '/api/v1/spam/text', text)).body);
+    expect(checked.verdict).toBe('ham');
+    expect(codes(checked)).toEqual(['TEXT_TEST_FIXTURE']);
+  });
+
+  it('when feedback is sent, it counts against the rate limit like a check', async () => {
+    const first = await post('first', '/api/v1/spam/feedback', {
+      email: `rl.${run}@example.org`,
+      label: 'ham',
+    });
+    const second = await post('first', '/api/v1/spam/feedback', {
+      email: `rl.${run}@example.org`,
+      label: 'ham',
+    });
+    const remaining = (response: typeof first) => Number(response.headers.get('ratelimit-remaining'));
+    expect(remaining(second)).toBeLessThan(remaining(first));
+  });
+});
