@@ -1,4 +1,6 @@
 import type {
+  FeedbackRequest,
+  FeedbackResult,
   HybridCheckRequest,
   HybridResult,
   Language,
@@ -9,7 +11,6 @@ import type {
   TextBatchResult,
   TextResult,
 } from '@spam-check/contracts';
-import type { FeedbackRequest, FeedbackResult } from './feedback';
 import { DEFAULT_RETRY, answerError, send, type CallOptions, type RetryPolicy } from './http';
 import {
   TokenSession,

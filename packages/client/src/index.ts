@@ -13,8 +13,10 @@ export {
   type StoredTokens,
   type UserCredentials,
 } from './tokens';
-export type { FeedbackLabel, FeedbackRequest, FeedbackResult } from './feedback';
 export type {
+  FeedbackLabel,
+  FeedbackRequest,
+  FeedbackResult,
   HybridCheckRequest,
   HybridResult,
   Language,

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  feedbackResultSchema,
   hybridResultSchema,
   mailBatchResultSchema,
   mailResultSchema,
@@ -17,7 +18,13 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/test-support';
-import { SpamCheckClient, SpamCheckError, type SpamCheckClientOptions, type StoredTokens } from '../src';
+import {
+  SpamCheckClient,
+  SpamCheckError,
+  isSpamCheckError,
+  type SpamCheckClientOptions,
+  type StoredTokens,
+} from '../src';
 
 const USER = { username: 'client-user', password: 'client-password' };
 const CLIENTS = ['app', 'rotating', 'throttled', 'capped'] as const;
@@ -106,6 +113,24 @@ describe('@spam-check/client against the real stack', () => {
     expect(recorded.calls.find((call) => call.url.endsWith('/deapi/v1/spam/mail'))?.requestId).toBe(
       'client-test-1',
     );
+  });
+
+  it('when it reports a check as spam, the feedback is typed and the same address is then spam for it', async () => {
+    const api = client('app', { language: 'fr' });
+    const before = await api.checkMail('feedback.client@example.org');
+    expect(before.verdict).not.toBe('spam');
+    const feedback = await api.sendFeedback({ check_id: before.id, label: 'spam' });
+    expect(feedbackResultSchema.parse(feedback)).toMatchObject({
+      check_id: before.id,
+      label: 'spam',
+      applied_to: ['email'],
+    });
+    const after = await api.checkMail('feedback.client@example.org');
+    expect(after.reasons.map((reason) => reason.code)).toContain('EMAIL_REPORTED_SPAM');
+    const unknown = await api
+      .sendFeedback({ check_id: 'no-such-check', label: 'ham' })
+      .catch((e: unknown) => e);
+    expect(isSpamCheckError(unknown) && unknown.problem?.code).toBe('CHECK_NOT_FOUND');
   });
 
   it('when many calls find the token due, one refresh serves them all and the rotated tokens are reported', async () => {
