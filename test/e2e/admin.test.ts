@@ -369,6 +369,55 @@ describe('the admin API, end to end over HTTP', () => {
         expect((await hybrid(gateway)()).body.mode).toBe('parallel');
       }
     });
+    it("applies a client's lists before its reports, on single and batch checks over every gateway", async () => {
+      const id = `reported-${run}`;
+      const token = await checkToken(id, await createClient(id));
+      const listed = `anna@listed-${run}.example`;
+      const reported = `bert@reported-${run}.example`;
+      const text = { title: 'Hallo', body: `Danke für den Artikel über quorbl-${run}, er hat mir geholfen.` };
+      const put = await adminCall('PUT', `/api/v1/admin/clients/${id}/settings`, {
+        mail: { deny: [`listed-${run}.example`] },
+        text: { deny_terms: [`QUORBL-${run}`] },
+      });
+      expect(put.status).toBe(200);
+      // The client reports its own listed address and text as ham: its lists still decide (DESIGN.md §6.1).
+      for (const report of [
+        { email: listed, label: 'ham' },
+        { email: reported, label: 'spam' },
+        { ...text, label: 'ham' },
+      ]) {
+        const answer = await postJson(`${stack.gateway}/api/v1/spam/feedback`, token, report);
+        expect(answer.status).toBe(200);
+      }
+
+      for (const gateway of gateways) {
+        const mails = await within(
+          1000,
+          () => postJson(`${gateway}/api/v1/spam/mail/batch`, token, { emails: [listed, reported] }),
+          (r) => r.body.results?.[0]?.verdict === 'spam',
+        );
+        expect(mails.status).toBe(200);
+        expect(reasonCodes(mails.body.results[0])).toContain('EMAIL_CLIENT_DENY_LISTED');
+        expect(reasonCodes(mails.body.results[0])).not.toContain('EMAIL_REPORTED_HAM');
+        expect(mails.body.results[1].verdict).toBe('spam');
+        expect(reasonCodes(mails.body.results[1])).toContain('EMAIL_REPORTED_SPAM');
+        const single = await postJson(`${gateway}/api/v1/spam/mail`, token, { email: listed });
+        expect(reasonCodes(single.body)).toEqual(['EMAIL_CLIENT_DENY_LISTED']);
+
+        const texts = await postJson(`${gateway}/api/v1/spam/text/batch`, token, { items: [text] });
+        expect(texts.status).toBe(200);
+        expect(texts.body.results[0].verdict).toBe('spam');
+        expect(reasonCodes(texts.body.results[0])).toContain('TEXT_CLIENT_DENY_LISTED');
+        expect(reasonCodes(texts.body.results[0])).not.toContain('TEXT_REPORTED_HAM');
+      }
+      // Another client is judged by neither these lists nor these reports.
+      const othersToken = await checkToken(other.client, other.secret);
+      const others = await postJson(`${stack.gateway}/api/v1/spam/mail/batch`, othersToken, {
+        emails: [listed, reported],
+      });
+      expect(others.body.results.flatMap(reasonCodes)).not.toContain('EMAIL_CLIENT_DENY_LISTED');
+      expect(others.body.results.flatMap(reasonCodes)).not.toContain('EMAIL_REPORTED_SPAM');
+    });
   });
 
   describe('stats and the admin log', () => {
