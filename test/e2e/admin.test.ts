@@ -484,6 +484,51 @@ describe('the admin API, end to end over HTTP', () => {
       expect(logs).not.toContain(secret);
     });
 
+    it('counts each checked item of a batch and each accepted feedback report', async () => {
+      const id = `batched-${run}`;
+      const token = await checkToken(id, await createClient(id));
+      const mails = await postJson(`${stack.gateway}/api/v1/spam/mail/batch`, token, {
+        emails: ['a@example.org', 'b@example.org', 'not an address', 42],
+      });
+      expect(mails.status).toBe(200);
+      const texts = await postJson(`${second.gateway.url}/api/v1/spam/text/batch`, token, {
+        items: [
+          { title: 'Hallo', body: 'Schöner Beitrag, danke.' },
+          { title: 'Hi', body: 'Nice post, thanks.' },
+        ],
+      });
+      expect(texts.status).toBe(200);
+      for (const report of [
+        { email: 'a@example.org', label: 'spam' },
+        { email: 'b@example.org', label: 'ham' },
+        { check_id: texts.body.results[0].id, label: 'spam' },
+      ]) {
+        expect((await postJson(`${stack.gateway}/api/v1/spam/feedback`, token, report)).status).toBe(200);
+      }
+      const unknown = await postJson(`${stack.gateway}/api/v1/spam/feedback`, token, {
+        check_id: randomUUID(),
+        label: 'ham',
+      });
+      expect(unknown.status).toBe(404);
+
+      const total = (counts: Record<string, number>) => counts.ham + counts.suspicious + counts.spam;
+      const answer = await within(
+        5000,
+        () => adminCall('GET', `/api/v1/admin/clients/${id}/stats?interval=hour`),
+        (r) =>
+          r.body?.totals?.mail !== undefined &&
+          total(r.body.totals.mail) >= 3 &&
+          total(r.body.totals.text) >= 2 &&
+          r.body.feedback.spam + r.body.feedback.ham >= 3,
+      );
+      const body = clientStatsSchema.parse(answer.body);
+      // The bad address is a result (valid: false) and counts; the number is refused in the batch and does not.
+      expect(total(body.totals.mail)).toBe(3);
+      expect(total(body.totals.text)).toBe(2);
+      expect(body.latency_ms.text.p50).not.toBeNull();
+      expect(body.feedback).toEqual({ spam: 2, ham: 1 });
+    });
+
     it('keeps a client hour within a bounded size in Redis', async () => {
       const redis = new Redis(redisUrl());
       try {

@@ -119,6 +119,19 @@ export function createApp(deps: AppDeps): Express {
         reasons: result.reasons.map((reason) => reason.code),
         durationMs: elapsedMs(requestContext(res)),
       });
+  // A batch counts each checked item as one check of its kind, with the item's own (detector) duration.
+  const countItems =
+    (kind: 'mail' | 'text') =>
+    (res: Response, results: { verdict: Verdict; reasons: { code: string }[]; duration_ms: number }[]) => {
+      for (const result of results)
+        deps.usage?.recordCheck({
+          clientId: callerOf(res).clientId,
+          kind,
+          verdict: result.verdict,
+          reasons: result.reasons.map((reason) => reason.code),
+          durationMs: result.duration_ms,
+        });
+    };
   const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
   const rawBody = rawJsonBody(config.MAX_BODY_BYTES);
   const batchBody = jsonBodyParser(config.MAX_BATCH_BODY_BYTES);
@@ -179,6 +192,7 @@ export function createApp(deps: AppDeps): Express {
             text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: deps.agents.text },
           },
           hybrids: deps.hybrids,
+          usage: deps.usage,
           limits: config.limits,
           timeoutMs,
         }),
@@ -195,6 +209,7 @@ export function createApp(deps: AppDeps): Express {
                 emails.map((email) => ({ email })),
                 meta,
               ),
+            onResults: countItems('mail'),
           },
           batchLimit,
         ),
@@ -207,6 +222,7 @@ export function createApp(deps: AppDeps): Express {
             envelope: batchSchemas.text.envelope,
             item: batchSchemas.text.item,
             check: (items, meta) => deps.batches.checkTexts(items, meta),
+            onResults: countItems('text'),
           },
           batchLimit,
         ),
