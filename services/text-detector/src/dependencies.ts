@@ -19,16 +19,16 @@ import {
 } from './domain/check-text';
 import type { TextModel } from './domain/model/classifier';
 import { createTextFeedbackStore, type TextFeedbackStore } from './data-access/text-feedback-store';
+import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cache';
+import { createLlmClient } from './data-access/llm-client';
+import { loadLanguageDetector } from './data-access/language-detector';
+import { readModelFile } from './data-access/model-file';
 
 /**
  * A check for the client the gateway named (`X-Client-Id`), with that client's settings and reports applied:
  * what every entry point (HTTP, RPC, each item of a batch) calls.
  */
 export type CheckClientText = (input: Omit<CheckTextInput, 'settings'>) => Promise<TextCheck>;
-import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cache';
-import { createLlmClient } from './data-access/llm-client';
-import { loadLanguageDetector } from './data-access/language-detector';
-import { readModelFile } from './data-access/model-file';
 
 export interface TextDetectorDeps {
   checkText: CheckClientText;

@@ -58,10 +58,11 @@ const flagged = (hit: boolean): Check => ({ status: hit ? 'fail' : 'pass' });
  * The e-mail verdict, behind both the HTTP and the RPC entry point. Order: syntax (an invalid address stops
  * here: `valid: false`, spam, with EMAIL_CONTROL_CHARACTERS when a control character was the fault),
  * operator allow/deny lists, fixtures (operator lists before fixtures, as before: an operator may list a
- * fixture address), the calling client's own allow/deny lists, then the caller's reports (./reports.ts) (DESIGN.md
- * §6.1 precedence), the local rules (disposable, role account, free provider, typo, random local part), then DNS
- * unless the verdict is already fixed (a list, a fixture, a report, a disposable domain). Every rule that fires
- * adds a reason; scoring.ts turns them into the score, with the client's thresholds unless a fixture decided.
+ * fixture address), the calling client's own allow/deny lists, then the caller's reports (./reports.ts)
+ * (DESIGN.md §6.1 precedence), the local rules (disposable, role account, free provider, typo, random local
+ * part), then DNS unless the verdict is already fixed (a list, a fixture, a report, a disposable domain). Every
+ * rule that fires adds a reason; scoring.ts turns them into the score, with the client's thresholds unless a
+ * fixture decided.
  */
 export async function checkEmail(
   input: EmailCheckInput,
