@@ -45,7 +45,12 @@ function instructions(gateway: string): string {
   const json = `-H 'Authorization: Bearer '"$TOKEN" -H 'Content-Type: application/json'`;
   return `
 Spam check API is up at ${gateway}   (API reference: ${gateway}/docs; gateway probes and metrics on port ${process.env.GATEWAY_MANAGEMENT_PORT ?? '9080'})
-${custom ? `Credentials: those of AUTH_BOOTSTRAP_FILE (${process.env.AUTH_BOOTSTRAP_FILE})` : `Demo credentials: client ${client} / ${secret}, user ${user} / ${password}`}
+${
+  custom
+    ? `Credentials: those of AUTH_BOOTSTRAP_FILE (${process.env.AUTH_BOOTSTRAP_FILE})`
+    : `Demo credentials: client ${client} / ${secret}, user ${user} / ${password}
+Demo admin (scope spam:admin, admin API under /api/v1/admin, see docs/admin.md; settings and stats need REDIS_URL): client demo-admin / demo-admin-secret, user admin / admin-password`
+}
 
 # get a token (German messages: /deoauth/token, French: /froauth/token)
 TOKEN=$(curl -s ${gateway}/deoauth/token -u ${client}:${secret} -d grant_type=password -d username=${user} -d password=${password} | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')

@@ -153,4 +153,30 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
     expect(response.status).toBe(415);
     expect(problemSchema.parse(response.body).code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
+  it('when the demo admin signs in, it gets spam:admin and manages clients; settings and stats need Redis', async () => {
+    const issued = await obtainToken(stack.gateway, '/', {
+      client: 'demo-admin',
+      secret: 'demo-admin-secret',
+      username: 'admin',
+      password: 'admin-password',
+    });
+    expect(issued.status).toBe(200);
+    expect(issued.body.scope).toBe('spam:admin');
+    const admin = { authorization: `Bearer ${issued.body.access_token}` };
+    const listed = await request(`${stack.gateway}/deapi/v1/admin/clients`, { headers: admin });
+    expect(listed.status).toBe(200);
+    expect((listed.body.clients as { id: string }[]).map((client) => client.id)).toEqual([
+      'demo-admin',
+      'demo-client',
+    ]);
+    const settings = await request(`${stack.gateway}/api/v1/admin/clients/demo-client/settings`, {
+      headers: admin,
+    });
+    expect(settings.status).toBe(503);
+    expect(problemSchema.parse(settings.body).code).toBe('SERVICE_UNAVAILABLE');
+    const forbidden = await request(`${stack.gateway}/api/v1/admin/clients`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(forbidden.status).toBe(403);
+  });
 });

@@ -87,6 +87,15 @@ export const ERROR_CATALOGUE = {
       fr: "Aucune ressource à ce chemin (ou le préfixe de langue n'est pas configuré).",
     },
   },
+  CLIENT_NOT_FOUND: {
+    status: 404,
+    title: { en: 'Client not found', de: 'Client nicht gefunden', fr: 'Client introuvable' },
+    detail: {
+      en: 'There is no client with this id.',
+      de: 'Es gibt keinen Client mit dieser ID.',
+      fr: "Il n'existe aucun client avec cet identifiant.",
+    },
+  },
   CHECK_NOT_FOUND: {
     status: 404,
     title: { en: 'Check not found', de: 'Prüfung nicht gefunden', fr: 'Vérification introuvable' },
@@ -116,6 +125,15 @@ export const ERROR_CATALOGUE = {
       en: 'The request headers or body did not arrive in time; the connection is closed.',
       de: 'Header oder Rumpf der Anfrage kamen nicht rechtzeitig an; die Verbindung wird geschlossen.',
       fr: 'Les en-têtes ou le corps de la requête ne sont pas arrivés à temps ; la connexion est fermée.',
+    },
+  },
+  CLIENT_EXISTS: {
+    status: 409,
+    title: { en: 'Client exists', de: 'Client existiert bereits', fr: 'Le client existe déjà' },
+    detail: {
+      en: 'A client with this id exists already; rotate its secret or choose another id.',
+      de: 'Ein Client mit dieser ID existiert bereits; erneuern Sie sein Geheimnis oder wählen Sie eine andere ID.',
+      fr: 'Un client avec cet identifiant existe déjà ; renouvelez son secret ou choisissez un autre identifiant.',
     },
   },
   PAYLOAD_TOO_LARGE: {

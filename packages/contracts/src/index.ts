@@ -8,4 +8,5 @@ export * from './batch';
 export * from './oauth';
 export { buildOpenApiDocument } from './openapi';
 export { renderApiReferenceMarkdown } from './reference';
+export * from './admin';
 export * from './feedback';

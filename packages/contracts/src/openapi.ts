@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import {
+  adminActionSchema,
+  adminClientSchema,
+  clientListSchema,
+  clientSettingsSchema,
+  clientStatsSchema,
+  clientWithSecretSchema,
+  createClientRequestSchema,
+} from './admin';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors';
 import { SUPPORTED_LANGUAGES } from './languages';
 import { oauthErrorSchema, revokeRequestSchema, tokenRequestSchema, tokenResponseSchema } from './oauth';
@@ -28,6 +37,13 @@ const NAMED_SCHEMAS = {
   TokenResponse: tokenResponseSchema,
   RevokeRequest: revokeRequestSchema,
   OAuthError: oauthErrorSchema,
+  ClientSettings: clientSettingsSchema,
+  CreateClientRequest: createClientRequestSchema,
+  AdminClient: adminClientSchema,
+  ClientList: clientListSchema,
+  ClientWithSecret: clientWithSecretSchema,
+  ClientStats: clientStatsSchema,
+  AdminAction: adminActionSchema,
 } satisfies Record<string, z.ZodType>;
 
 type SchemaName = keyof typeof NAMED_SCHEMAS;
@@ -92,6 +108,134 @@ function checkOperation(summary: string, request: SchemaName, result: SchemaName
         ),
       },
       ...extra,
+    },
+  };
+}
+
+const ADMIN_ERRORS: Record<string, ErrorCode[]> = {
+  '401': ['UNAUTHORIZED', 'INVALID_TOKEN'],
+  '403': ['INSUFFICIENT_SCOPE'],
+  '404': ['NOT_FOUND', 'CLIENT_NOT_FOUND'],
+  '405': ['METHOD_NOT_ALLOWED'],
+  '429': ['RATE_LIMITED'],
+  '503': ['SERVICE_UNAVAILABLE'],
+};
+
+function adminOperation(
+  summary: string,
+  ok: { status: string; description: string; schema?: SchemaName },
+  options: { request?: SchemaName; errors?: Record<string, ErrorCode[]>; parameters?: object[] } = {},
+) {
+  const errors = { ...ADMIN_ERRORS, ...options.errors };
+  return {
+    summary,
+    security: [{ oauth2: ['spam:admin'] }],
+    parameters: [{ $ref: '#/components/parameters/RequestId' }, ...(options.parameters ?? [])],
+    ...(options.request
+      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(options.request) } } } }
+      : {}),
+    responses: {
+      [ok.status]: {
+        description: ok.description,
+        ...(ok.schema ? { content: { 'application/json': { schema: ref(ok.schema) } } } : {}),
+      },
+      ...Object.fromEntries(
+        Object.entries(errors).map(([status, codes]) => [status, problemResponse(codes)]),
+      ),
+    },
+  };
+}
+
+const CLIENT_ID_PARAMETER = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The client id.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,100}$' },
+};
+const BODY_ERRORS: Record<string, ErrorCode[]> = {
+  '400': ['MALFORMED_JSON', 'VALIDATION_FAILED'],
+  '413': ['PAYLOAD_TOO_LARGE'],
+  '415': ['UNSUPPORTED_MEDIA_TYPE'],
+};
+
+/** The administration API (DESIGN.md §6.3). */
+function adminPaths() {
+  const withId = { parameters: [CLIENT_ID_PARAMETER] };
+  return {
+    '/api/v1/admin/clients': {
+      get: adminOperation('List the clients (never a secret or its hash)', {
+        status: '200',
+        description: 'The clients, by id.',
+        schema: 'ClientList',
+      }),
+      post: adminOperation(
+        'Create a client; its generated secret is shown once',
+        {
+          status: '201',
+          description: 'Created; `client_secret` is shown this once.',
+          schema: 'ClientWithSecret',
+        },
+        { request: 'CreateClientRequest', errors: { ...BODY_ERRORS, '409': ['CLIENT_EXISTS'] } },
+      ),
+    },
+    '/api/v1/admin/clients/{id}': {
+      delete: adminOperation(
+        'Delete a client: it is disabled and all its tokens are revoked at once',
+        { status: '204', description: 'Deleted.' },
+        withId,
+      ),
+    },
+    '/api/v1/admin/clients/{id}/secret': {
+      post: adminOperation(
+        'Rotate the secret of a client; the old one is refused at once',
+        { status: '200', description: 'The new secret, shown this once.', schema: 'ClientWithSecret' },
+        withId,
+      ),
+    },
+    '/api/v1/admin/clients/{id}/settings': {
+      get: adminOperation(
+        "The client's settings (absent fields are the operator's defaults)",
+        { status: '200', description: 'The stored settings document.', schema: 'ClientSettings' },
+        withId,
+      ),
+      put: adminOperation(
+        "Replace the client's settings; every replica applies them within 1 s",
+        { status: '200', description: 'The stored settings document.', schema: 'ClientSettings' },
+        { ...withId, request: 'ClientSettings', errors: BODY_ERRORS },
+      ),
+    },
+    '/api/v1/admin/clients/{id}/stats': {
+      get: adminOperation(
+        'Usage of a client: checks per kind and verdict, top reasons, feedback, latency, recent admin actions',
+        { status: '200', description: 'The statistics (UTC intervals).', schema: 'ClientStats' },
+        {
+          parameters: [
+            CLIENT_ID_PARAMETER,
+            {
+              name: 'from',
+              in: 'query',
+              required: false,
+              description: 'Start, ISO 8601; default `to` minus 7 days; at most 31 days before `to`.',
+              schema: { type: 'string', format: 'date-time' },
+            },
+            {
+              name: 'to',
+              in: 'query',
+              required: false,
+              description: 'End, ISO 8601; default now.',
+              schema: { type: 'string', format: 'date-time' },
+            },
+            {
+              name: 'interval',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', enum: ['hour', 'day'], default: 'day' },
+            },
+          ],
+          errors: { '400': ['VALIDATION_FAILED'] },
+        },
+      ),
     },
   };
 }
@@ -183,6 +327,7 @@ export function buildOpenApiDocument(version = '1.0.0') {
       '/oauth/revoke': oauthOperation('Revoke an access or refresh token (RFC 7009)', 'RevokeRequest', {
         description: 'Revoked, or the token was unknown.',
       }),
+      ...adminPaths(),
     },
     components: {
       schemas: componentSchemas(),
@@ -210,7 +355,10 @@ export function buildOpenApiDocument(version = '1.0.0') {
             password: {
               tokenUrl: '/oauth/token',
               refreshUrl: '/oauth/token',
-              scopes: { 'spam:check': 'Run checks.' },
+              scopes: {
+                'spam:check': 'Run checks.',
+                'spam:admin': 'Manage clients, their settings, and read their usage (the admin API).',
+              },
             },
           },
         },

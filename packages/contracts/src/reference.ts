@@ -18,7 +18,11 @@ export function renderApiReferenceMarkdown(): string {
     '',
     '| method | path | summary |',
     '|---|---|---|',
-    ...Object.entries(document.paths).map(([path, item]) => `| POST | \`${path}\` | ${item.post.summary} |`),
+    ...Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { summary: string }>).map(
+        ([method, operation]) => `| ${method.toUpperCase()} | \`${path}\` | ${operation.summary} |`,
+      ),
+    ),
     '',
     '## Reason codes',
     '',

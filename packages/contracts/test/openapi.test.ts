@@ -26,6 +26,11 @@ describe('the OpenAPI document', () => {
         '/api/v1/spam/text/batch',
         '/oauth/revoke',
         '/oauth/token',
+        '/api/v1/admin/clients',
+        '/api/v1/admin/clients/{id}',
+        '/api/v1/admin/clients/{id}/secret',
+        '/api/v1/admin/clients/{id}/settings',
+        '/api/v1/admin/clients/{id}/stats',
       ].sort(),
     );
     const mail = document.components.schemas.MailCheckRequest as { required: string[]; properties: object };
@@ -36,5 +41,14 @@ describe('the OpenAPI document', () => {
     expect(batch.properties.emails).toMatchObject({ minItems: 1, maxItems: 1000 });
     const texts = document.components.schemas.TextBatchRequest as any;
     expect(texts.properties.items).toMatchObject({ minItems: 1, maxItems: 100 });
+  });
+
+  it('guards every admin operation with the spam:admin scope and describes the settings document', () => {
+    const admin = Object.entries(document.paths).filter(([path]) => path.startsWith('/api/v1/admin/'));
+    for (const [, item] of admin)
+      for (const operation of Object.values(item as Record<string, { security: unknown }>))
+        expect(operation.security).toEqual([{ oauth2: ['spam:admin'] }]);
+    const settings = document.components.schemas.ClientSettings as { properties: Record<string, unknown> };
+    expect(Object.keys(settings.properties).sort()).toEqual(['hybrid', 'mail', 'text']);
   });
 });

@@ -6,6 +6,7 @@ import { createAttemptGuard } from './domain/attempt-guard';
 import { createClientAuthenticator } from './domain/client-authenticator';
 import type { SecretHasher } from './domain/secrets';
 import { createTokenService } from './domain/token-service';
+import { mountAdminEndpoints } from './entry-points/http/admin-endpoints';
 import { formBody } from './entry-points/http/form-body';
 import { introspectEndpoint, revokeEndpoint } from './entry-points/http/introspect-endpoint';
 import { createTokenMetrics } from './entry-points/http/metrics';
@@ -57,7 +58,7 @@ export function createApp(deps: AppDeps): Express {
       );
       postRoute(router, '/oauth/revoke', form, revokeEndpoint({ clients, tokens, metrics }));
     },
-    routes: () => undefined,
+    routes: (app) => mountAdminEndpoints(app, { store, hasher, clients, metrics }),
   });
   // The brute-force counter per IP believes only the last AUTH_TRUSTED_PROXY_HOPS X-Forwarded-For entries
   // (those appended by our own proxies, the gateway); anything a client wrote before them is ignored.

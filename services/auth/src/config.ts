@@ -13,10 +13,15 @@ import { z } from 'zod';
 export const DEFAULT_GATEWAY_CLIENT = { id: 'gateway', secret: 'gateway-secret' } as const;
 export const DEMO_CLIENT = { id: 'demo-client', secret: 'demo-secret' } as const;
 export const DEMO_USER = { username: 'demo', password: 'demo-password' } as const;
+/** The demo administrator (DESIGN.md §6.3), both with `spam:admin`. */
+export const DEMO_ADMIN_CLIENT = { id: 'demo-admin', secret: 'demo-admin-secret' } as const;
+export const DEMO_ADMIN_USER = { username: 'admin', password: 'admin-password' } as const;
 export const DEFAULT_SECRETS: readonly string[] = [
   DEFAULT_GATEWAY_CLIENT.secret,
   DEMO_CLIENT.secret,
   DEMO_USER.password,
+  DEMO_ADMIN_CLIENT.secret,
+  DEMO_ADMIN_USER.password,
 ];
 
 /** Every variable the auth service reads (documented in the README's configuration table). */

@@ -1,8 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError, secretProblems, type Logger } from '@spam-check/service-kit';
-import { DEFAULT_GATEWAY_CLIENT, DEMO_CLIENT, DEMO_USER, type ServiceConfig } from './config';
+import { ADMIN_SCOPE } from '@spam-check/contracts';
+import {
+  DEFAULT_GATEWAY_CLIENT,
+  DEMO_ADMIN_CLIENT,
+  DEMO_ADMIN_USER,
+  DEMO_CLIENT,
+  DEMO_USER,
+  type ServiceConfig,
+} from './config';
 import { bootstrapSchema, createAccounts, type BootstrapFile } from './domain/accounts';
-import { INTROSPECT_SCOPE } from './domain/scopes';
+import { ADMIN_PROXY_SCOPE, INTROSPECT_SCOPE } from './domain/scopes';
 import type { AuthStore } from './data-access/store';
 import type { SecretHasher } from './domain/secrets';
 
@@ -44,8 +52,15 @@ export async function provision(
   if (demo) {
     logger.warn({ client_id: DEMO_CLIENT.id }, 'creating the demo client with its default secret');
     logger.warn({ username: DEMO_USER.username }, 'creating the demo user with its default password');
-    file.clients = [{ ...DEMO_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] }];
-    file.users = [{ ...DEMO_USER }];
+    logger.warn(
+      { client_id: DEMO_ADMIN_CLIENT.id, username: DEMO_ADMIN_USER.username },
+      'creating the demo admin client and user (scope spam:admin) with their default secrets',
+    );
+    file.clients = [
+      { ...DEMO_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+      { ...DEMO_ADMIN_CLIENT, grants: ['password', 'refresh_token'], scopes: [ADMIN_SCOPE] },
+    ];
+    file.users = [{ ...DEMO_USER }, { ...DEMO_ADMIN_USER, scopes: [ADMIN_SCOPE] }];
   }
   const gatewaySecret =
     config.GATEWAY_CLIENT_SECRET ?? (defaults ? DEFAULT_GATEWAY_CLIENT.secret : undefined);
@@ -58,7 +73,7 @@ export async function provision(
         id: config.GATEWAY_CLIENT_ID ?? DEFAULT_GATEWAY_CLIENT.id,
         secret: gatewaySecret,
         grants: [],
-        scopes: [INTROSPECT_SCOPE],
+        scopes: [INTROSPECT_SCOPE, ADMIN_PROXY_SCOPE],
       },
     ];
   }
@@ -82,6 +97,7 @@ export async function provision(
   logger.info(changes, 'clients and users provisioned');
   if (demo)
     logger.warn(
-      `Demo credentials: client ${DEMO_CLIENT.id} / ${DEMO_CLIENT.secret}, user ${DEMO_USER.username} / ${DEMO_USER.password}`,
+      `Demo credentials: client ${DEMO_CLIENT.id} / ${DEMO_CLIENT.secret}, user ${DEMO_USER.username} / ${DEMO_USER.password}; ` +
+        `admin: client ${DEMO_ADMIN_CLIENT.id} / ${DEMO_ADMIN_CLIENT.secret}, user ${DEMO_ADMIN_USER.username} / ${DEMO_ADMIN_USER.password}`,
     );
 }

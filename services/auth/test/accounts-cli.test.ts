@@ -32,7 +32,6 @@ async function open(env: Env) {
 
 describe('the CLI', () => {
   it('when clients and users are added, rotated and removed, the token endpoint follows', async () => {
-    // Without the verified-secret cache, a rotation takes effect at once (else within its lifetime).
     const h = await startAuth('redis', { AUTH_CLIENT_AUTH_CACHE_SECONDS: '0' });
     const lines: string[] = [];
     const cli = (...argv: string[]) =>
@@ -68,6 +67,73 @@ describe('the CLI', () => {
       lines.length = 0;
       await cli('user', 'list');
       expect(JSON.parse(lines.join('\n'))).toEqual([{ username: 'alice' }]);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('when the verified-secret cache is on, a rotated secret is refused at once', async () => {
+    const h = await startAuth('redis', { AUTH_CLIENT_AUTH_CACHE_SECONDS: '300' });
+    const lines: string[] = [];
+    const cli = (...argv: string[]) =>
+      runCli(argv, { store: h.store, hasher: createSecretHasher(1024), out: (l) => lines.push(l) });
+    try {
+      expect(await cli('client', 'add', 'cached', '--secret', 'cached-secret')).toBe(0);
+      expect(await cli('user', 'add', 'carl', '--password', 'carl-password')).toBe(0);
+      const grant = (secret: string) =>
+        postForm(
+          `${h.url}/oauth/token`,
+          { grant_type: 'password', username: 'carl', password: 'carl-password' },
+          { Authorization: basic('cached', secret) },
+        );
+      expect((await grant('cached-secret')).status).toBe(200);
+      expect((await grant('cached-secret')).status).toBe(200);
+      expect(await cli('client', 'rotate-secret', 'cached', '--secret', 'rotated-secret')).toBe(0);
+      expect((await grant('cached-secret')).status).toBe(401);
+      expect((await grant('rotated-secret')).status).toBe(200);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('when a user has scopes, spam:admin is granted only if both the client and the user hold it', async () => {
+    const h = await startAuth('redis');
+    const lines: string[] = [];
+    const cli = (...argv: string[]) =>
+      runCli(argv, { store: h.store, hasher: createSecretHasher(1024), out: (l) => lines.push(l) });
+    const grant = (client: string, username: string, scope?: string) =>
+      postForm(
+        `${h.url}/oauth/token`,
+        { grant_type: 'password', username, password: `${username}-password`, ...(scope ? { scope } : {}) },
+        { Authorization: basic(client, `${client}-secret`) },
+      );
+    try {
+      await cli(
+        'client',
+        'add',
+        'console',
+        '--secret',
+        'console-secret',
+        '--scopes',
+        'spam:admin,spam:check',
+      );
+      await cli('user', 'add', 'ops', '--password', 'ops-password', '--scopes', 'spam:admin');
+      await cli('user', 'add', 'eve', '--password', 'eve-password');
+      expect((await grant('console', 'ops', 'spam:admin')).body.scope).toBe('spam:admin');
+      expect((await grant('console', 'ops', 'spam:check')).body.error).toBe('invalid_scope');
+      expect((await grant('console', 'eve', 'spam:admin')).body.error).toBe('invalid_scope');
+      expect((await grant('console', 'eve')).body.scope).toBe('spam:check');
+      expect((await grant('app', 'ops')).body.error).toBe('invalid_scope');
+
+      expect(await cli('user', 'set-password', 'ops', '--password', 'ops-password2')).toBe(0);
+      expect((await h.store.getUser('ops'))?.scopes).toEqual(['spam:admin']);
+      lines.length = 0;
+      await cli('user', 'list');
+      expect(JSON.parse(lines.join('\n'))).toContainEqual({ username: 'ops', scopes: ['spam:admin'] });
+      expect(
+        await cli('user', 'set-password', 'ops', '--password', 'ops-password', '--scopes', 'spam:check'),
+      ).toBe(0);
+      expect((await grant('console', 'ops', 'spam:admin')).body.error).toBe('invalid_scope');
     } finally {
       await h.stop();
     }
@@ -122,6 +188,8 @@ describe('the bootstrap file', () => {
         expect((await store.listClients()).map((c) => c.id)).toEqual(['gateway', 'site']);
         // Without demo defaults: a bootstrap file replaces them.
         expect(await store.getClient('demo-client')).toBeUndefined();
+        expect(await store.getClient('demo-admin')).toBeUndefined();
+        expect(await store.getUser('admin')).toBeUndefined();
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -162,6 +230,19 @@ describe('embedded mode and production', () => {
         { Authorization: basic('gateway', 'gateway-secret') },
       );
       expect(answer.body.active).toBe(true);
+      const admin = await postForm(
+        `${h.url}/oauth/token`,
+        { grant_type: 'password', username: 'admin', password: 'admin-password' },
+        { Authorization: basic('demo-admin', 'demo-admin-secret') },
+      );
+      expect(admin.status).toBe(200);
+      expect(admin.body.scope).toBe('spam:admin');
+      const demoAsAdmin = await postForm(
+        `${h.url}/oauth/token`,
+        { grant_type: 'password', username: 'demo', password: 'demo-password' },
+        { Authorization: basic('demo-admin', 'demo-admin-secret') },
+      );
+      expect(demoAsAdmin.body.error).toBe('invalid_scope');
     } finally {
       await h.stop();
     }

@@ -28,6 +28,7 @@ export const configSchema = z
     ...checkLimitsShape,
     ...feedbackConfigShape,
     AMQP_URL: env.url(),
+    /** Where per-client settings and reports are kept (DESIGN.md §6.1, §6.3). */
     REDIS_URL: env.url(),
     EMAIL_FEEDBACK_PREFIX: z.string().default('spam-check:email-feedback:'),
     EMAIL_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.email),

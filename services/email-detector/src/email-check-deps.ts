@@ -4,9 +4,18 @@ import { Redis } from 'ioredis';
 import { disposableEmailBlocklist } from 'disposable-email-domains-js';
 import type { ServiceConfig } from './config';
 import { createMailServerLookup, type MailServerLookup } from './data-access/mail-server-lookup';
-import { checkEmail, type EmailCheckDeps, type EmailCheckResult } from './domain/check-email';
+import type { ClientSettings } from '@spam-check/contracts';
+import type { ClientSettingsStore } from '@spam-check/client-settings';
+import {
+  checkEmail,
+  type ClientMailSettings,
+  type EmailCheckDeps,
+  type EmailCheckInput,
+  type EmailCheckResult,
+} from './domain/check-email';
 import { createDisposableDomains } from './domain/disposable';
 import { createOperatorList } from './domain/operator-lists';
+import { VERDICT_THRESHOLDS } from './domain/scoring';
 import { memoryEmailFeedback, redisEmailFeedback, type EmailFeedback } from './email-feedback';
 
 export interface EmailChecker {
@@ -14,19 +23,37 @@ export interface EmailChecker {
   /** null when DNS checks are off. */
   mailServers: MailServerLookup | null;
   checks: Counter<'verdict' | 'entry_point'>;
+  /** The calling client's compiled settings; undefined without a client id or without settings. */
+  clientSettings(clientId: string | undefined): Promise<ClientMailSettings | undefined>;
   feedback: EmailFeedback;
 }
 
+const toAscii = (domain: string) => domainToASCII(domain);
+
+function compileMailSettings(settings: ClientSettings): ClientMailSettings | undefined {
+  const mail = settings.mail;
+  if (!mail) return undefined;
+  return {
+    allow: createOperatorList(mail.allow ?? [], toAscii),
+    deny: createOperatorList(mail.deny ?? [], toAscii),
+    thresholds: {
+      spam: mail.spam_threshold ?? VERDICT_THRESHOLDS.spam,
+      suspicious: mail.suspicious_threshold ?? VERDICT_THRESHOLDS.suspicious,
+    },
+  };
+}
+
 /**
- * One check as both entry points run it: with the caller's reports, counted, and remembered for later
- * feedback.
+ * One check as every entry point runs it (HTTP, RPC, each item of a batch): with the caller's settings and
+ * reports, counted, and remembered for later feedback.
  */
 export async function runEmailCheck(
   checker: EmailChecker,
-  input: Parameters<typeof checkEmail>[0] & { clientId: string | undefined },
+  input: Omit<EmailCheckInput, 'client'> & { clientId: string | undefined },
   entryPoint: 'http' | 'rpc',
 ): Promise<EmailCheckResult> {
-  const result = await checkEmail(input, checker.deps, {
+  const client = await checker.clientSettings(input.clientId);
+  const result = await checkEmail({ ...input, client }, checker.deps, {
     reportsOf: checker.feedback.reportsOf(input.clientId),
   });
   await checker.feedback.remember(input.clientId, input.email, result);
@@ -74,6 +101,7 @@ export function createEmailChecker(
     config.FEEDBACK_RETENTION_SECONDS,
     config.FEEDBACK_MAX_REPORTS,
   ),
+  settings?: ClientSettingsStore,
 ): EmailChecker {
   const dnsLookups = new Counter({
     name: 'email_dns_lookups_total',
@@ -96,8 +124,15 @@ export function createEmailChecker(
         onLookup: (outcome, cached) => dnsLookups.inc({ outcome, cached: String(cached) }),
       })
     : null;
-  const toAscii = (domain: string) => domainToASCII(domain);
+  // Compiled once per settings value read (the store keeps a value's identity while it is cached).
+  const compiled = new WeakMap<ClientSettings, ClientMailSettings | undefined>();
   return {
+    async clientSettings(clientId) {
+      if (!settings || !clientId) return undefined;
+      const value = await settings.get(clientId);
+      if (!compiled.has(value)) compiled.set(value, compileMailSettings(value));
+      return compiled.get(value);
+    },
     deps: {
       disposableDomains: createDisposableDomains(disposableEmailBlocklist()),
       allowList: createOperatorList(config.EMAIL_ALLOW_LIST, toAscii),

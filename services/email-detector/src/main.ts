@@ -1,3 +1,4 @@
+import { connectClientSettings } from '@spam-check/client-settings';
 import { createReadiness, runService, type Closer, type Consumer } from '@spam-check/service-kit';
 import { createApp } from './app';
 import { loadServiceConfig } from './config';
@@ -9,9 +10,12 @@ runService({
   loadConfig: () => loadServiceConfig(),
   start: async ({ config, logger, metrics }) => {
     const storage = createFeedbackStorage(config, logger);
-    const checker = createEmailChecker(config, metrics, storage.feedback);
-    const readiness = createReadiness(storage.checks);
     const closers: Closer[] = [...storage.closers];
+    const settings = config.REDIS_URL ? connectClientSettings(config.REDIS_URL, logger) : undefined;
+    if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
+    else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
+    const checker = createEmailChecker(config, metrics, storage.feedback, settings);
+    const readiness = createReadiness(storage.checks);
     if (!config.EMAIL_DNS_CHECK) logger.warn('EMAIL_DNS_CHECK is off: MX records are not checked');
     if (checker.mailServers) {
       const mailServers = checker.mailServers;

@@ -1,5 +1,7 @@
 import type http from 'node:http';
+import type { ClientSettingsStore } from '@spam-check/client-settings';
 import {
+  ADMIN_SCOPE,
   createBatchSchemas,
   createRequestSchemas,
   mailResultSchema,
@@ -8,6 +10,8 @@ import {
 import {
   AppError,
   Counter,
+  elapsedMs,
+  requestContext,
   createServiceApp,
   jsonBodyParser,
   parseBody,
@@ -16,15 +20,19 @@ import {
   type CheckMemory,
   type ServiceBase,
 } from '@spam-check/service-kit';
-import type { Express, RequestHandler } from 'express';
+import type { Express, RequestHandler, Response } from 'express';
+import type { Verdict } from '@spam-check/contracts';
 import type { z } from 'zod';
 import type { ServiceConfig } from './config';
+import type { AuthAdmin } from './data-access/auth-admin';
 import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './data-access/rate-limit-store';
+import type { UsageStore } from './data-access/usage-store';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
 import type { BatchTransport } from './domain/batch-check';
 import type { DetectorTransport } from './domain/hybrid-check';
-import { authenticate } from './entry-points/http/authenticate';
+import { ADMIN_PREFIX, adminRouter } from './entry-points/http/admin-routes';
+import { authenticate, callerOf } from './entry-points/http/authenticate';
 import { batchCheck } from './entry-points/http/batch-check';
 import { detectorProxy } from './entry-points/http/detector-proxy';
 import { mountDocs } from './entry-points/http/docs';
@@ -41,6 +49,11 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   agents: { auth: http.Agent; email: http.Agent; text: http.Agent };
   /** Parallel hybrid checks (HTTP) and step-by-step ones (RPC, or HTTP in embedded mode). */
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
+  /** The auth service's client administration (DESIGN.md §6.3). */
+  authAdmin: AuthAdmin;
+  /** Per-client settings and usage; absent without Redis. */
+  settings?: ClientSettingsStore | undefined;
+  usage?: UsageStore | undefined;
   /** Hybrid check id → the ids of its parts, per client, for feedback (FEEDBACK_RETENTION_SECONDS). */
   hybrids: CheckMemory;
   /** Batch checks: each detector's `POST /v1/check/batch` over HTTP. */
@@ -90,6 +103,35 @@ export function createApp(deps: AppDeps): Express {
     refusals,
     config.TRUSTED_PROXY_HOPS,
   );
+  const authenticatedAdmin = authenticate(
+    deps.introspector,
+    deps.failedTokens,
+    refusals,
+    config.TRUSTED_PROXY_HOPS,
+    ADMIN_SCOPE,
+  );
+  const count =
+    (kind: 'mail' | 'text') => (res: Response, result: { verdict: Verdict; reasons: { code: string }[] }) =>
+      deps.usage?.recordCheck({
+        clientId: callerOf(res).clientId,
+        kind,
+        verdict: result.verdict,
+        reasons: result.reasons.map((reason) => reason.code),
+        durationMs: elapsedMs(requestContext(res)),
+      });
+  // A batch counts each checked item as one check of its kind, with the item's own (detector) duration.
+  const countItems =
+    (kind: 'mail' | 'text') =>
+    (res: Response, results: { verdict: Verdict; reasons: { code: string }[]; duration_ms: number }[]) => {
+      for (const result of results)
+        deps.usage?.recordCheck({
+          clientId: callerOf(res).clientId,
+          kind,
+          verdict: result.verdict,
+          reasons: result.reasons.map((reason) => reason.code),
+          durationMs: result.duration_ms,
+        });
+    };
   const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
   const rawBody = rawJsonBody(config.MAX_BODY_BYTES);
   const batchBody = jsonBodyParser(config.MAX_BATCH_BODY_BYTES);
@@ -120,6 +162,7 @@ export function createApp(deps: AppDeps): Express {
           agent: deps.agents.email,
           timeoutMs,
           schema: mailResultSchema,
+          onResult: count('mail'),
         }),
       ),
       checkRoute(
@@ -131,13 +174,14 @@ export function createApp(deps: AppDeps): Express {
           agent: deps.agents.text,
           timeoutMs,
           schema: textResultSchema,
+          onResult: count('text'),
         }),
       ),
       checkRoute(
         CHECK_PATHS.hybrid,
         jsonBodyParser(config.MAX_BODY_BYTES),
         validate(createRequestSchemas(config.limits).hybrid),
-        hybridCheck(deps.transports, deps.hybrids),
+        hybridCheck(deps.transports, deps.hybrids, deps.settings, deps.usage),
       ),
       checkRoute(
         CHECK_PATHS.feedback,
@@ -148,6 +192,7 @@ export function createApp(deps: AppDeps): Express {
             text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: deps.agents.text },
           },
           hybrids: deps.hybrids,
+          usage: deps.usage,
           limits: config.limits,
           timeoutMs,
         }),
@@ -164,6 +209,7 @@ export function createApp(deps: AppDeps): Express {
                 emails.map((email) => ({ email })),
                 meta,
               ),
+            onResults: countItems('mail'),
           },
           batchLimit,
         ),
@@ -176,6 +222,7 @@ export function createApp(deps: AppDeps): Express {
             envelope: batchSchemas.text.envelope,
             item: batchSchemas.text.item,
             check: (items, meta) => deps.batches.checkTexts(items, meta),
+            onResults: countItems('text'),
           },
           batchLimit,
         ),
@@ -193,6 +240,16 @@ export function createApp(deps: AppDeps): Express {
       });
       postRoute(app, '/oauth/token', auth);
       postRoute(app, '/oauth/revoke', auth);
+      app.use(
+        ADMIN_PREFIX,
+        adminRouter({
+          guards: [authenticatedAdmin, limited],
+          authAdmin: deps.authAdmin,
+          settings: deps.settings,
+          usage: deps.usage,
+          maxBodyBytes: config.MAX_BODY_BYTES,
+        }),
+      );
       app.use((req, _res, next) => next(known.has(req.path) ? undefined : new AppError('NOT_FOUND')));
     },
     routes: () => undefined,

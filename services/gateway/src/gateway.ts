@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { createRpcClient, type RpcClient } from '@spam-check/amqp-rpc';
+import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import {
   Counter,
   createReadiness,
@@ -12,6 +13,8 @@ import {
 } from '@spam-check/service-kit';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
+import { createAuthAdmin } from './data-access/auth-admin';
+import { redisUsageStore, type UsageStore } from './data-access/usage-store';
 import type { ServiceConfig } from './config';
 import { httpBatchTransport, httpTransport, rpcTransport } from './data-access/detectors';
 import { keepAliveAgent } from './data-access/http-post';
@@ -88,6 +91,8 @@ export async function startGateway({
     'text-detector': () => reachable(agents.text, config.TEXT_DETECTOR_URL),
   };
 
+  let settings: ClientSettingsStore | undefined;
+  let usage: UsageStore | undefined;
   let hybrids = memoryCheckMemory(config.FEEDBACK_RETENTION_SECONDS);
   let rateLimits = memoryRateLimitStore(config.RATE_LIMIT_REQUESTS);
   let failedTokenStore = memoryRateLimitStore(config.FAILED_TOKEN_LIMIT);
@@ -125,6 +130,20 @@ export async function startGateway({
       channel: config.REVOCATION_CHANNEL,
       introspector,
       logger,
+    });
+    settings = connectClientSettings(config.REDIS_URL, logger);
+    const settingsStore = settings;
+    closers.push({ name: 'client settings', close: () => settingsStore.close() });
+    usage = redisUsageStore({
+      redis,
+      prefix: config.REDIS_KEY_PREFIX,
+      logger,
+      lost: new Counter({
+        name: 'gateway_usage_counts_lost_total',
+        help: 'Usage counts (checks, feedback) that Redis did not take, by kind',
+        labelNames: ['kind'] as const,
+        registers: [metrics.registry],
+      }),
     });
     checks.redis = async () => void (await redis.ping());
     checks.revocations = async () => {
@@ -169,6 +188,15 @@ export async function startGateway({
     ),
     agents,
     transports: { parallel: overHttp, stepByStep },
+    authAdmin: createAuthAdmin({
+      authUrl: config.AUTH_URL,
+      clientId: config.gatewayClient.id,
+      clientSecret: config.gatewayClient.secret,
+      timeoutMs: config.AUTH_TIMEOUT_MS,
+      agent: agents.auth,
+    }),
+    settings,
+    usage,
     hybrids,
     batches: httpBatchTransport({
       email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: agents.email },

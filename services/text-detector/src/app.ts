@@ -2,14 +2,15 @@ import { createRequestSchemas } from '@spam-check/contracts';
 import { createServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
-import type { CheckText, createTextLearner } from './domain/check-text';
+import type { CheckClientText } from './dependencies';
+import type { createTextLearner } from './domain/check-text';
 import type { TextFeedbackStore } from './data-access/text-feedback-store';
 import { mountBatchRoute } from './entry-points/http/batch-route';
 import { mountCheckRoute } from './entry-points/http/check-route';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
-  checkText: CheckText;
+  checkText: CheckClientText;
   feedback: TextFeedbackStore;
   learnText: ReturnType<typeof createTextLearner>;
 }

@@ -1,3 +1,4 @@
+import { connectClientSettings } from '@spam-check/client-settings';
 import {
   ConfigError,
   memoryCheckMemory,
@@ -10,7 +11,12 @@ import {
 } from '@spam-check/service-kit';
 import { Redis } from 'ioredis';
 import type { ServiceConfig } from './config';
-import { createTextChecker, createTextLearner, type CheckText } from './domain/check-text';
+import {
+  createTextChecker,
+  createTextLearner,
+  type CheckTextInput,
+  type TextCheck,
+} from './domain/check-text';
 import type { TextModel } from './domain/model/classifier';
 import { createTextFeedbackStore, type TextFeedbackStore } from './data-access/text-feedback-store';
 import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cache';
@@ -18,8 +24,14 @@ import { createLlmClient } from './data-access/llm-client';
 import { loadLanguageDetector } from './data-access/language-detector';
 import { readModelFile } from './data-access/model-file';
 
+/**
+ * A check for the client the gateway named (`X-Client-Id`), with that client's settings and reports applied:
+ * what every entry point (HTTP, RPC, each item of a batch) calls.
+ */
+export type CheckClientText = (input: Omit<CheckTextInput, 'settings'>) => Promise<TextCheck>;
+
 export interface TextDetectorDeps {
-  checkText: CheckText;
+  checkText: CheckClientText;
   feedback: TextFeedbackStore;
   learnText: ReturnType<typeof createTextLearner>;
   /** Readiness checks of the dependencies built here. */
@@ -100,6 +112,9 @@ export async function buildDependencies(
       logger,
     });
   }
+  const settings = config.REDIS_URL ? connectClientSettings(config.REDIS_URL, logger) : undefined;
+  if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
+  else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
   const feedback = createFeedbackStore(config, model, redis);
   const cascadeConfig = {
     spamThreshold: config.TEXT_SPAM_THRESHOLD,
@@ -108,7 +123,12 @@ export async function buildDependencies(
     llmBand: config.TEXT_LLM_BAND,
     denyTerms: config.TEXT_DENY_TERMS,
   };
-  const checkText = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
+  const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
+  const checkText: CheckClientText = async (input) =>
+    check({
+      ...input,
+      settings: settings && input.clientId ? (await settings.get(input.clientId)).text : undefined,
+    });
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   return { checkText, feedback, learnText, checks, closers };
 }

@@ -67,6 +67,16 @@ export const EMAIL_REASONS = {
     de: 'Die Adresse oder ihre Domain steht auf der Freigabeliste des Betreibers.',
     fr: "L'adresse ou son domaine figure sur la liste d'autorisation de l'opérateur.",
   },
+  EMAIL_CLIENT_DENY_LISTED: {
+    en: "The address or its domain is on this client's deny list.",
+    de: 'Die Adresse oder ihre Domain steht auf der Sperrliste dieses Clients.',
+    fr: 'L’adresse ou son domaine figure sur la liste de blocage de ce client.',
+  },
+  EMAIL_CLIENT_ALLOW_LISTED: {
+    en: "The address or its domain is on this client's allow list.",
+    de: 'Die Adresse oder ihre Domain steht auf der Freigabeliste dieses Clients.',
+    fr: 'L’adresse ou son domaine figure sur la liste d’autorisation de ce client.',
+  },
   EMAIL_TEST_FIXTURE: {
     en: 'This is a documented test address with a fixed verdict.',
     de: 'Dies ist eine dokumentierte Testadresse mit festem Ergebnis.',

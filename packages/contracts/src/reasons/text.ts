@@ -77,6 +77,11 @@ export const TEXT_REASONS = {
     de: 'Der Text enthält einen Begriff von der Sperrliste des Betreibers.',
     fr: "Le texte contient un terme de la liste de blocage de l'opérateur.",
   },
+  TEXT_CLIENT_DENY_LISTED: {
+    en: "The text contains a term on this client's deny list.",
+    de: 'Der Text enthält einen Begriff von der Sperrliste dieses Clients.',
+    fr: 'Le texte contient un terme de la liste de blocage de ce client.',
+  },
   TEXT_TEST_FIXTURE: {
     en: 'This is a documented test text with a fixed verdict.',
     de: 'Dies ist ein dokumentierter Testtext mit festem Ergebnis.',

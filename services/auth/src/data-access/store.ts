@@ -12,6 +12,8 @@ export interface ClientRecord {
 export interface UserRecord {
   username: string;
   passwordHash: string;
+  /** Scopes this user may obtain; absent: every scope of its client except `spam:admin`. */
+  scopes?: string[];
 }
 
 /** An access token and, unless the client may not refresh, a refresh token, by hash, ready to be stored. */

@@ -7,19 +7,21 @@ import { revokeClientTokens } from './token-service';
 
 export const GRANT_TYPES = ['password', 'refresh_token'] as const;
 
+const scopeList = z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be an RFC 6749 scope token'));
+
 export const clientInputSchema = z.object({
   id: z.string().min(1).max(200),
   secret: z.string().min(1).max(1000),
   grants: z.array(z.enum(GRANT_TYPES)).default([...GRANT_TYPES]),
-  scopes: z
-    .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be an RFC 6749 scope token'))
-    .default([DEFAULT_SCOPE]),
+  scopes: scopeList.default([DEFAULT_SCOPE]),
 });
 export type ClientInput = z.input<typeof clientInputSchema>;
 
 export const userInputSchema = z.object({
   username: z.string().min(1).max(200),
   password: z.string().min(1).max(1000),
+  /** Absent: every scope of the client but `spam:admin` (see domain/scopes.ts). */
+  scopes: scopeList.optional(),
 });
 export type UserInput = z.input<typeof userInputSchema>;
 
@@ -61,9 +63,20 @@ export function createAccounts(store: AuthStore, hasher: SecretHasher) {
     },
     async upsertUser(input: UserInput): Promise<Change> {
       const user = userInputSchema.parse(input);
+      const scopes = user.scopes && [...new Set(user.scopes)].sort();
       const existing = await store.getUser(user.username);
-      if (existing && (await hasher.verify(user.password, existing.passwordHash))) return 'unchanged';
-      await store.saveUser({ username: user.username, passwordHash: await hasher.hash(user.password) });
+      const samePassword = existing ? await hasher.verify(user.password, existing.passwordHash) : false;
+      const sameScopes =
+        existing !== undefined &&
+        (scopes === undefined || existing.scopes === undefined
+          ? scopes === existing.scopes
+          : sameList(existing.scopes, scopes));
+      if (existing && samePassword && sameScopes) return 'unchanged';
+      await store.saveUser({
+        username: user.username,
+        passwordHash: existing && samePassword ? existing.passwordHash : await hasher.hash(user.password),
+        ...(scopes ? { scopes } : {}),
+      });
       return existing ? 'updated' : 'created';
     },
     /** Sets a new secret (generated unless given); undefined when there is no such client. */
@@ -87,7 +100,10 @@ export function createAccounts(store: AuthStore, hasher: SecretHasher) {
       return (await store.listClients()).map(({ id, grants, scopes }) => ({ id, grants, scopes }));
     },
     async listUsers() {
-      return (await store.listUsers()).map(({ username }) => ({ username }));
+      return (await store.listUsers()).map(({ username, scopes }) => ({
+        username,
+        ...(scopes ? { scopes } : {}),
+      }));
     },
     async apply(
       file: BootstrapFile,

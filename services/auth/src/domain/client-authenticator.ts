@@ -19,8 +19,9 @@ const MAX_CACHED = 1000;
  * Verifies client secrets with scrypt, and remembers successful verifications for a short time: the gateway
  * authenticates on every introspection, and one scrypt per call would cap introspection at a few dozen per
  * second. Only successes are cached (keyed by a hash of id and secret), so a wrong secret always costs a
- * reservation with the attempt guard (per client id and per IP) and, within the limits, a full scrypt; a
- * rotated or removed client stops working for callers within `cacheSeconds`.
+ * reservation with the attempt guard (per client id and per IP) and, within the limits, a full scrypt. A
+ * cached success still reads the client (one store read, no scrypt) and holds only while the stored secret
+ * hash is the one verified: a rotated or removed client is refused at once, on every replica.
  */
 export function createClientAuthenticator(
   store: AuthStore,
@@ -33,7 +34,10 @@ export function createClientAuthenticator(
     async authenticate(clientId, secret, ip) {
       const key = hash('sha256', `${clientId}\u0000${secret}`, 'hex');
       const cached = cache.get(key);
-      if (cached && cached.expiresAt > Date.now()) return { ok: true, client: cached.client };
+      if (cached && cached.expiresAt > Date.now()) {
+        const current = await store.getClient(clientId);
+        if (current && current.secretHash === cached.client.secretHash) return { ok: true, client: current };
+      }
       cache.delete(key);
       const verdict = await guard.reserve({ clientId, ip });
       if (!verdict.allowed)

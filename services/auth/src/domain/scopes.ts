@@ -1,7 +1,25 @@
-import { DEFAULT_SCOPE } from '@spam-check/contracts';
+import { ADMIN_SCOPE, DEFAULT_SCOPE } from '@spam-check/contracts';
 
 /** Lets a client call POST /oauth/introspect (the gateway's client has it). */
 export const INTROSPECT_SCOPE = 'auth:introspect';
+
+/**
+ * Lets a client call the internal /admin/* endpoints (the gateway's client has it: it checks `spam:admin`
+ * on the caller's token and names the caller in X-Admin-Client-Id / X-Admin-Username).
+ */
+export const ADMIN_PROXY_SCOPE = 'auth:admin';
+
+/** Clients holding an `auth:*` scope are the services' own: the admin API neither shows nor changes them. */
+export const isInternalClient = (scopes: readonly string[]) =>
+  scopes.some((scope) => scope.startsWith('auth:'));
+
+/**
+ * The scopes a user may hold with a client (DESIGN.md §6.3): the client's scopes that the user holds too.
+ * A user without a `scopes` list holds every scope but `spam:admin`.
+ */
+export function userClientScopes(clientScopes: readonly string[], userScopes: readonly string[] | undefined) {
+  return clientScopes.filter((scope) => (userScopes ? userScopes.includes(scope) : scope !== ADMIN_SCOPE));
+}
 
 /**
  * The scope granted for a password grant: the requested one if the client may have all of it, else none

@@ -15,7 +15,7 @@ import { operatorDecision, type OperatorList } from './operator-lists';
 import { looksRandom } from './random-local-part';
 import { isRoleAccount } from './role-account';
 import type { ReportsOf } from './reports';
-import { REASON_WEIGHTS, scoreOf } from './scoring';
+import { REASON_WEIGHTS, scoreOf, type VerdictThresholds } from './scoring';
 import { parseAddress } from './syntax';
 import { suggestDomain } from './typo';
 
@@ -27,6 +27,13 @@ export interface EmailCheckDeps {
   lookupMailServers: LookupMailServers | null;
 }
 
+/** A client's own lists and thresholds (DESIGN.md §6.3), compiled; absent parts are the operator's. */
+export interface ClientMailSettings {
+  allow: OperatorList;
+  deny: OperatorList;
+  thresholds: VerdictThresholds;
+}
+
 /** The caller's own reports (./reports.ts); absent when the caller is unknown. */
 export type EmailCheckOptions = { reportsOf?: ReportsOf | undefined };
 
@@ -34,6 +41,7 @@ export interface EmailCheckInput {
   email: string;
   language: Language;
   requestId: string;
+  client?: ClientMailSettings | undefined;
 }
 
 export type EmailCheckResult = Omit<MailResult, 'duration_ms'>;
@@ -49,10 +57,12 @@ const flagged = (hit: boolean): Check => ({ status: hit ? 'fail' : 'pass' });
 /**
  * The e-mail verdict, behind both the HTTP and the RPC entry point. Order: syntax (an invalid address stops
  * here: `valid: false`, spam, with EMAIL_CONTROL_CHARACTERS when a control character was the fault),
- * operator allow/deny lists, fixtures, the caller's reports (./reports.ts), the local rules (disposable, role
- * account, free provider, typo, random local part), then DNS unless the verdict is already fixed (allow or
- * deny list, fixture, report, disposable domain). Every rule that fires adds a reason; scoring.ts turns them into
- * the score.
+ * operator allow/deny lists, fixtures (operator lists before fixtures, as before: an operator may list a
+ * fixture address), the calling client's own allow/deny lists, then the caller's reports (./reports.ts)
+ * (DESIGN.md §6.1 precedence), the local rules (disposable, role account, free provider, typo, random local
+ * part), then DNS unless the verdict is already fixed (a list, a fixture, a report, a disposable domain). Every
+ * rule that fires adds a reason; scoring.ts turns them into the score, with the client's thresholds unless a
+ * fixture decided.
  */
 export async function checkEmail(
   input: EmailCheckInput,
@@ -65,7 +75,11 @@ export async function checkEmail(
   const finish = (
     fields: Omit<EmailCheckResult, 'id' | 'spam' | 'verdict' | 'score' | 'reasons' | 'request_id'>,
   ) => {
-    const { score, verdict } = scoreOf(reasons.map((reason) => reason.weight));
+    // A fixture's verdict is fixed for every client (DESIGN.md §2.4): the client's thresholds do not apply.
+    const { score, verdict } = scoreOf(
+      reasons.map((reason) => reason.weight),
+      fixture === null ? input.client?.thresholds : undefined,
+    );
     return {
       id: randomUUID(),
       spam: verdict === 'spam',
@@ -81,6 +95,7 @@ export async function checkEmail(
     };
   };
 
+  let fixture: number | null = null;
   const address = parseAddress(input.email);
   if (!address.valid) {
     add(address.failure === 'control_character' ? 'EMAIL_CONTROL_CHARACTERS' : 'EMAIL_INVALID_SYNTAX');
@@ -102,10 +117,18 @@ export async function checkEmail(
   const decision = operatorDecision({ allow: deps.allowList, deny: deps.denyList }, localBase, asciiDomain);
   if (decision === 'allow') add('EMAIL_ALLOW_LISTED');
   if (decision === 'deny') add('EMAIL_DENY_LISTED');
-  const fixture = decision === null ? fixtureWeight(localBase, asciiDomain) : null;
+  fixture = decision === null ? fixtureWeight(localBase, asciiDomain) : null;
   if (fixture !== null) add('EMAIL_TEST_FIXTURE', undefined, fixture);
+  const clientDecision =
+    decision === null && fixture === null && input.client
+      ? operatorDecision(input.client, localBase, asciiDomain)
+      : null;
+  if (clientDecision === 'allow') add('EMAIL_CLIENT_ALLOW_LISTED');
+  if (clientDecision === 'deny') add('EMAIL_CLIENT_DENY_LISTED');
   const reported =
-    decision === null && fixture === null && options.reportsOf ? await options.reportsOf(address) : undefined;
+    decision === null && fixture === null && clientDecision === null && options.reportsOf
+      ? await options.reportsOf(address)
+      : undefined;
   if (reported) add(reported === 'spam' ? 'EMAIL_REPORTED_SPAM' : 'EMAIL_REPORTED_HAM');
 
   const suggestedDomain = suggestDomain(asciiDomain);
@@ -126,6 +149,8 @@ export async function checkEmail(
   if (!deps.lookupMailServers) dns = skipped('disabled');
   else if (decision !== null) dns = skipped(decision === 'allow' ? 'allow_listed' : 'deny_listed');
   else if (fixture !== null) dns = skipped('test_fixture');
+  else if (clientDecision !== null)
+    dns = skipped(clientDecision === 'allow' ? 'client_allow_listed' : 'client_deny_listed');
   else if (reported) dns = skipped('reported');
   else if (disposable) dns = skipped('disposable_domain');
   else {

@@ -11,6 +11,8 @@ export const REASON_WEIGHTS: Record<EmailReasonCode, number> = {
   EMAIL_CONTROL_CHARACTERS: 1,
   EMAIL_DENY_LISTED: 1,
   EMAIL_ALLOW_LISTED: -1,
+  EMAIL_CLIENT_DENY_LISTED: 1,
+  EMAIL_CLIENT_ALLOW_LISTED: -1,
   EMAIL_TEST_FIXTURE: 1,
   EMAIL_REPORTED_SPAM: 1,
   EMAIL_REPORTED_HAM: -1,
@@ -27,13 +29,18 @@ export const REASON_WEIGHTS: Record<EmailReasonCode, number> = {
 
 export const VERDICT_THRESHOLDS = { spam: 0.8, suspicious: 0.5 } as const;
 
-export function verdictOf(score: number): Verdict {
-  if (score >= VERDICT_THRESHOLDS.spam) return 'spam';
-  if (score >= VERDICT_THRESHOLDS.suspicious) return 'suspicious';
+export type VerdictThresholds = { spam: number; suspicious: number };
+
+export function verdictOf(score: number, thresholds: VerdictThresholds = VERDICT_THRESHOLDS): Verdict {
+  if (score >= thresholds.spam) return 'spam';
+  if (score >= thresholds.suspicious) return 'suspicious';
   return 'ham';
 }
 
-export function scoreOf(weights: readonly number[]): { score: number; verdict: Verdict } {
+export function scoreOf(
+  weights: readonly number[],
+  thresholds: VerdictThresholds = VERDICT_THRESHOLDS,
+): { score: number; verdict: Verdict } {
   let notSpam = 1;
   let damping = 1;
   for (const weight of weights) {
@@ -41,5 +48,5 @@ export function scoreOf(weights: readonly number[]): { score: number; verdict: V
     else damping *= 1 + weight;
   }
   const score = Math.round((1 - notSpam) * damping * 1000) / 1000;
-  return { score, verdict: verdictOf(score) };
+  return { score, verdict: verdictOf(score, thresholds) };
 }

@@ -25,12 +25,18 @@ export function keepAliveAgent(): http.Agent {
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /**
- * POSTs a body and buffers the answer, with one deadline for the whole exchange (connect, headers and body),
+ * POSTs a body (or sends another `method`) and buffers the answer, with one deadline for the whole exchange (connect, headers and body),
  * so a server that answers slowly byte by byte cannot hold a request beyond `timeoutMs`.
  */
 export function httpPost(
   url: string,
-  options: { agent: http.Agent; headers: Record<string, string>; body: string; timeoutMs: number },
+  options: {
+    agent: http.Agent;
+    headers: Record<string, string>;
+    body: string;
+    timeoutMs: number;
+    method?: string;
+  },
 ): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -42,7 +48,7 @@ export function httpPost(
       else resolve(answer as HttpAnswer);
     };
     const request = http.request(url, {
-      method: 'POST',
+      method: options.method ?? 'POST',
       agent: options.agent,
       headers: { ...options.headers, 'Content-Length': String(Buffer.byteLength(options.body)) },
     });

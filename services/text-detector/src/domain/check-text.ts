@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { reasonMessage, type Language, type ReasonParams, type TextResult } from '@spam-check/contracts';
+import {
+  reasonMessage,
+  type Language,
+  type ReasonParams,
+  type TextResult,
+  type TextSettings,
+} from '@spam-check/contracts';
 import {
   EMPTY_STATE,
   EXPORTED_CHARACTERS,
@@ -21,8 +27,10 @@ import { denyListed, fixtureVerdict, runRules, type RuleFinding } from './rules'
 
 /**
  * The text verdict, one function behind the HTTP and the RPC entry point. A cascade, cheapest first:
- * 1. normalisation; the operator deny list, then the test fixtures, decide alone; then the caller's own
- *    reports on the same text or a near-duplicate of it (./client-feedback.ts);
+ * 1. normalisation; the operator deny list, then the test fixtures, then the client's deny terms decide
+ *    alone; then the caller's own reports on the same text or a near-duplicate of it (./client-feedback.ts)
+ *    (DESIGN.md §6.1 precedence; a client's own thresholds and LLM mode, §6.3, replace the operator's for its
+ *    checks);
  * 2. rule signals (links, shorteners, obfuscation, contact elsewhere, shouting, repetition), reported as
  *    reasons and handed to the model as features: how much each is worth was learnt with the words;
  * 3. the local model, whose calibrated probability is the local score; on a text outside the model's own
@@ -72,6 +80,8 @@ export interface CheckTextInput {
   requestId: string;
   /** The calling client (forwarded by the gateway); its reports apply and the check is kept for feedback. */
   clientId?: string | undefined;
+  /** The calling client's own settings, if any. */
+  settings?: TextSettings | undefined;
 }
 
 export type TextCheck = Omit<TextResult, 'duration_ms'>;
@@ -100,6 +110,17 @@ interface Reason {
   code: RuleFinding['code'];
   weight: number;
   params?: ReasonParams;
+}
+
+/** The operator's cascade configuration with a client's settings over it. */
+function withClientSettings(config: CascadeConfig, settings: TextSettings | undefined): CascadeConfig {
+  if (!settings) return config;
+  return {
+    ...config,
+    spamThreshold: settings.spam_threshold ?? config.spamThreshold,
+    suspiciousThreshold: settings.suspicious_threshold ?? config.suspiciousThreshold,
+    llmMode: settings.llm_mode ?? config.llmMode,
+  };
 }
 
 type TextInput = Pick<CheckTextInput, 'title' | 'body' | 'sub_title'>;
@@ -150,12 +171,19 @@ export function createTextLearner(
 }
 
 export function createTextChecker(deps: CascadeDeps): CheckText {
-  const { config } = deps;
-  const denyTerms = lowered(config.denyTerms);
-  const verdictOf = (score: number) =>
-    score >= config.spamThreshold ? 'spam' : score >= config.suspiciousThreshold ? 'suspicious' : 'ham';
+  const denyTerms = lowered(deps.config.denyTerms);
+  const clientTerms = new WeakMap<TextSettings, string[]>();
+  const clientDenyTerms = (settings: TextSettings | undefined): string[] => {
+    if (!settings?.deny_terms) return [];
+    let terms = clientTerms.get(settings);
+    if (!terms) clientTerms.set(settings, (terms = lowered(settings.deny_terms)));
+    return terms;
+  };
 
   return async (input) => {
+    const config = withClientSettings(deps.config, input.settings);
+    const verdictOf = (score: number) =>
+      score >= config.spamThreshold ? 'spam' : score >= config.suspiciousThreshold ? 'suspicious' : 'ham';
     const client = deps.feedback && input.clientId !== undefined ? input.clientId : undefined;
     const state = client !== undefined && deps.feedback ? await deps.feedback.stateOf(client) : EMPTY_STATE;
     const remember = async (check: TextCheck, learnable: () => Learnable | null): Promise<TextCheck> => {
@@ -163,7 +191,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       return check;
     };
     const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyTerms);
-    const { text, findings, signals: ruleSignals, score: ruleScore } = rules;
+    const { text, lower, findings, signals: ruleSignals, score: ruleScore } = rules;
     const signals: TextResult['signals'] = {
       links: 0,
       link_density: 0,
@@ -205,6 +233,10 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       const check = finish(fixture === 'spam' ? 1 : 0, 'rules', [{ code: 'TEXT_TEST_FIXTURE', weight: 1 }]);
       return remember(check, () => null);
     }
+    if (denyListed(lower, clientDenyTerms(input.settings)) !== undefined) {
+      const check = finish(1, 'rules', [{ code: 'TEXT_CLIENT_DENY_LISTED', weight: 1 }, ...findings]);
+      return remember(check, () => null);
+    }
 
     signals.rule_score = round(ruleScore);
     const byWeight = [...findings].sort((a, b) => b.weight - a.weight);
@@ -231,7 +263,8 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     const unfamiliarReasons: Reason[] = [];
     if (unfamiliar !== undefined) {
       signals.model_unfamiliar = unfamiliar;
-      modelScore = Math.min(modelScore, config.spamThreshold - SCORE_STEP);
+      // Never below 0: a client may set its spam threshold to 0 (everything is spam for it then).
+      modelScore = Math.max(0, Math.min(modelScore, config.spamThreshold - SCORE_STEP));
       unfamiliarReasons.push({ code: 'TEXT_MODEL_UNFAMILIAR', weight: 0 });
     }
     // The client's adjustment moves the margin; its effect is added on top of the model's own (limited) score.

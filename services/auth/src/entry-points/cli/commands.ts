@@ -9,12 +9,13 @@ export const USAGE = `Usage: pnpm --filter @spam-check/auth cli <command>
   client list
   client rotate-secret <id> [--secret S]
   client remove <id>
-  user add <username> [--password P]
-  user set-password <username> [--password P]
+  user add <username> [--password P] [--scopes spam:check,spam:admin]
+  user set-password <username> [--password P] [--scopes ...]
   user list
   user remove <username>
 
-A secret or password that is not given is generated and printed once. Uses REDIS_URL and AUTH_REDIS_PREFIX.
+A secret or password that is not given is generated and printed once. A user without --scopes may obtain
+every scope of its client but spam:admin; set-password without --scopes keeps the user's scopes. Uses REDIS_URL and AUTH_REDIS_PREFIX.
 `;
 
 const list = (value: string | undefined) =>
@@ -78,10 +79,11 @@ export async function runCli(
     case 'user add':
     case 'user set-password': {
       const username = needName();
-      const exists = (await deps.store.getUser(username)) !== undefined;
-      if (verb === 'set-password' && !exists) return notFound(deps.out, 'user', username);
+      const existing = await deps.store.getUser(username);
+      if (verb === 'set-password' && !existing) return notFound(deps.out, 'user', username);
       const password = values.password ?? generateSecret();
-      const change = await accounts.upsertUser({ username, password });
+      const scopes = list(values.scopes) ?? existing?.scopes;
+      const change = await accounts.upsertUser({ username, password, ...(scopes ? { scopes } : {}) });
       deps.out(`user ${username} ${change}${values.password ? '' : `; password: ${password}`}`);
       return 0;
     }

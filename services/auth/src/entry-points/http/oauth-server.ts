@@ -9,7 +9,7 @@ import {
 } from '@node-oauth/oauth2-server';
 import type { Request, Response } from 'express';
 import type { AuthStore, ClientRecord } from '../../data-access/store';
-import { grantedScope } from '../../domain/scopes';
+import { grantedScope, userClientScopes } from '../../domain/scopes';
 import type { SecretHasher } from '../../domain/secrets';
 import type { IssuedPair, Lifetimes, TokenService } from '../../domain/token-service';
 
@@ -35,10 +35,16 @@ export function createPasswordGrant(deps: PasswordGrantDeps) {
     async getUser(username: string, password: string): Promise<User | false> {
       const user = await deps.store.getUser(username);
       if (!user) return deps.hasher.verifyNothing(password);
-      return (await deps.hasher.verify(password, user.passwordHash)) ? { username } : false;
+      return (await deps.hasher.verify(password, user.passwordHash))
+        ? { username, scopes: user.scopes }
+        : false;
     },
-    async validateScope(_user: User, client: Client, scope?: string[]): Promise<string[] | false> {
-      return grantedScope(scope, (client as unknown as ClientRecord).scopes) ?? false;
+    async validateScope(user: User, client: Client, scope?: string[]): Promise<string[] | false> {
+      const allowed = userClientScopes(
+        (client as unknown as ClientRecord).scopes,
+        (user as { scopes?: string[] }).scopes,
+      );
+      return grantedScope(scope, allowed) ?? false;
     },
     async saveToken(_token: Token, client: Client, user: User): Promise<IssuedToken> {
       const issued = await deps.tokens.issue(

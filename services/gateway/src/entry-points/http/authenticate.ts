@@ -11,7 +11,8 @@ export function callerOf(res: Response): Caller {
 }
 
 /**
- * Bearer token validation (RFC 6750) by introspection; the caller is kept for rate limits and forwarding.
+ * Bearer token validation (RFC 6750) by introspection, for `scope` (`spam:check` unless told otherwise); the
+ * caller is kept for rate limits and forwarding.
  * Tokens the auth service does not know are counted per client address (`failedTokenLimit`).
  */
 export function authenticate(
@@ -19,6 +20,7 @@ export function authenticate(
   failedTokens: FailedTokenLimit,
   refusals: Counter<'code'>,
   trustedProxyHops: number,
+  scope: string = DEFAULT_SCOPE,
 ): RequestHandler {
   return (req, res, next) => {
     const refuse = (error: unknown) => {
@@ -36,7 +38,7 @@ export function authenticate(
       })
       .then(async (introspection) => {
         if (asked && !introspection.active) await failedTokens.record(address);
-        res.locals.caller = authorize(introspection, DEFAULT_SCOPE, Math.floor(Date.now() / 1000));
+        res.locals.caller = authorize(introspection, scope, Math.floor(Date.now() / 1000));
       })
       .then(() => next(), refuse);
   };

@@ -1,6 +1,6 @@
 import { summarize, type BatchItemError } from '@spam-check/contracts';
 import { elapsedMs, parseBody, requestContext } from '@spam-check/service-kit';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { RateLimitStore } from '../../data-access/rate-limit-store';
 import { assembleResults, planBatch } from '../../domain/batch-check';
@@ -15,6 +15,8 @@ export interface BatchKind<T, R extends { verdict: 'ham' | 'suspicious' | 'spam'
   envelope: z.ZodType<Record<string, unknown[]>>;
   item: z.ZodType<T>;
   check: (items: T[], meta: CallMeta) => Promise<R[]>;
+  /** Called with the checked items' results once the answer has gone (the usage counts). */
+  onResults?: (res: Response, results: R[]) => void;
 }
 
 /**
@@ -52,5 +54,6 @@ export function batchCheck<T, R extends { verdict: 'ham' | 'suspicious' | 'spam'
       request_id: context.requestId,
       duration_ms: elapsedMs(context),
     });
+    kind.onResults?.(res, checked);
   };
 }

@@ -41,6 +41,8 @@ export function detectorProxy<S extends z.ZodType>(options: {
   agent: http.Agent;
   timeoutMs: number;
   schema: S;
+  /** Called with each result passed on (usage counting); must not throw or wait. */
+  onResult?: (res: Response, result: z.output<S>) => void;
 }): RequestHandler {
   const exchanges = new WeakMap<http.IncomingMessage, Exchange>();
 
@@ -113,8 +115,9 @@ export function detectorProxy<S extends z.ZodType>(options: {
             return;
           }
           const body = Buffer.concat(chunks);
+          let result: z.output<S>;
           try {
-            interpretHttpAnswer(options.schema, proxyRes.statusCode ?? 0, body, options.name);
+            result = interpretHttpAnswer(options.schema, proxyRes.statusCode ?? 0, body, options.name);
           } catch (error) {
             finish(req, error);
             return;
@@ -125,6 +128,7 @@ export function detectorProxy<S extends z.ZodType>(options: {
               'Content-Length': body.length,
             });
             res.end(body);
+            options.onResult?.(res, result);
           });
         });
       },

@@ -24,24 +24,30 @@ text-align:left;vertical-align:top}th{background:#f6f8fa}tr:target{background:#f
 
 type Document = ReturnType<typeof buildOpenApiDocument>;
 
+interface Operation {
+  summary: string;
+  requestBody?: { content: Record<string, { schema: { $ref: string } }> };
+  responses: Record<string, { description: string }>;
+}
+
 function endpoints(document: Document): string {
   return Object.entries(document.paths)
-    .map(([path, item]) => {
-      const operation = item.post as {
-        summary: string;
-        requestBody: { content: Record<string, { schema: { $ref: string } }> };
-        responses: Record<string, { description: string }>;
-      };
-      const [mediaType, body] = Object.entries(operation.requestBody.content)[0] ?? ['', undefined];
-      const schemaName = body?.schema.$ref.split('/').pop() ?? '';
-      const responses = Object.entries(operation.responses)
-        .map(([status, response]) => `<tr><td>${status}</td><td>${escape(response.description)}</td></tr>`)
-        .join('');
-      return `<h3 id="${escape(path)}"><span class="method">POST</span> <code>${escape(path)}</code></h3>
-<p>${escape(operation.summary)}. Body: <code>${escape(mediaType)}</code>, schema
-<a href="#schema-${schemaName}"><code>${schemaName}</code></a>.</p>
+    .flatMap(([path, item]) =>
+      Object.entries(item as Record<string, Operation>).map(([method, operation]) => {
+        const [mediaType, body] = Object.entries(operation.requestBody?.content ?? {})[0] ?? ['', undefined];
+        const schemaName = body?.schema.$ref.split('/').pop() ?? '';
+        const responses = Object.entries(operation.responses)
+          .map(([status, response]) => `<tr><td>${status}</td><td>${escape(response.description)}</td></tr>`)
+          .join('');
+        const bodyText = body
+          ? ` Body: <code>${escape(mediaType)}</code>, schema
+<a href="#schema-${schemaName}"><code>${schemaName}</code></a>.`
+          : '';
+        return `<h3 id="${escape(method === 'post' ? path : `${method}-${path}`)}"><span class="method">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
+<p>${escape(operation.summary)}.${bodyText}</p>
 <table><tr><th>status</th><th>meaning</th></tr>${responses}</table>`;
-    })
+      }),
+    )
     .join('\n');
 }
 

@@ -12,6 +12,7 @@ import type { RequestHandler } from 'express';
 import { forwardedHeaders, upstreamFailure } from '../../data-access/detectors';
 import { httpPost } from '../../data-access/http-post';
 import { interpretHttpAnswer } from '../../domain/detector-answer';
+import type { UsageStore } from '../../data-access/usage-store';
 import { routeFeedback, type HybridParts } from '../../domain/feedback';
 import { callerOf } from './authenticate';
 
@@ -24,11 +25,12 @@ export interface FeedbackDetector {
 /**
  * `POST /api/v1/spam/feedback` (DESIGN.md §6.1): validated here, then handed to the detector(s) concerned
  * (`POST /v1/feedback` with the caller's client id), which learn from it at once. Hybrid check ids are
- * resolved to their parts from `hybrids`.
+ * resolved to their parts from `hybrids`. Each accepted report is counted once in the client's stats (`usage`).
  */
 export function feedback(options: {
   detectors: Record<FeedbackPart, FeedbackDetector>;
   hybrids: CheckMemory;
+  usage?: UsageStore | undefined;
   limits: CheckLimits;
   timeoutMs: number;
 }): RequestHandler {
@@ -80,6 +82,7 @@ export function feedback(options: {
           request_id: context.requestId,
         };
         res.json(result);
+        options.usage?.recordFeedback(clientId, request.label);
       })
       .catch(next);
   };

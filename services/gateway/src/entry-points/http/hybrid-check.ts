@@ -5,24 +5,30 @@ import {
   type HybridCheckRequest,
   type HybridResult,
 } from '@spam-check/contracts';
+import type { ClientSettingsStore } from '@spam-check/client-settings';
 import { AppError, elapsedMs, requestContext, type CheckMemory } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
+import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
 import { callerOf } from './authenticate';
 
 /**
- * `POST /api/v1/spam/hybrid-check`: `X-Internal-Step-By-Step` picks the mode (DESIGN.md §2.3); parallel
- * runs over HTTP, step-by-step over RabbitMQ RPC when configured (else over HTTP, one after the other).
+ * `POST /api/v1/spam/hybrid-check`: `X-Internal-Step-By-Step` picks the mode (DESIGN.md §2.3); without it
+ * (or empty) the client's `hybrid.step_by_step` setting does, else parallel. Parallel runs over HTTP,
+ * step-by-step over RabbitMQ RPC when configured (else over HTTP, one after the other).
  * The ids of the parts are kept under the hybrid id in `hybrids`, for feedback on the hybrid id.
  */
 export function hybridCheck(
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport },
   hybrids: CheckMemory,
+  settings?: ClientSettingsStore,
+  usage?: UsageStore,
 ): RequestHandler {
   return (req, res, next) => {
-    const header = req.headers[STEP_BY_STEP_HEADER];
-    const stepByStep = parseStepByStepHeader(Array.isArray(header) ? header.join(',') : header);
-    if (stepByStep === 'invalid')
+    const raw = req.headers[STEP_BY_STEP_HEADER];
+    const header = Array.isArray(raw) ? raw.join(',') : raw;
+    const explicit = parseStepByStepHeader(header);
+    if (explicit === 'invalid')
       return next(
         new AppError('INVALID_HEADER', {
           errors: [{ path: 'X-Internal-Step-By-Step', message: 'expected true/1/yes/on or false/0/no/off' }],
@@ -30,13 +36,21 @@ export function hybridCheck(
       );
     const context = requestContext(res);
     const request = req.body as HybridCheckRequest;
-    const mode = stepByStep ? 'step_by_step' : 'parallel';
-    const meta = {
-      requestId: context.requestId,
-      language: context.language,
-      clientId: callerOf(res).clientId,
-    };
-    runHybridCheck(request, mode, stepByStep ? transports.stepByStep : transports.parallel, meta)
+    const clientId = callerOf(res).clientId;
+    const meta = { requestId: context.requestId, language: context.language, clientId };
+    const chosen = async () =>
+      header === undefined || header.trim() === ''
+        ? ((await settings?.get(clientId))?.hybrid?.step_by_step ?? false)
+        : explicit;
+    chosen()
+      .then((stepByStep) =>
+        runHybridCheck(
+          request,
+          stepByStep ? 'step_by_step' : 'parallel',
+          stepByStep ? transports.stepByStep : transports.parallel,
+          meta,
+        ),
+      )
       .then(async (verdict) => {
         const id = randomUUID();
         const parts = { email: verdict.email.id, text: verdict.text?.id ?? null };
@@ -53,6 +67,13 @@ export function hybridCheck(
           duration_ms: elapsedMs(context),
         };
         res.json(result);
+        usage?.recordCheck({
+          clientId,
+          kind: 'hybrid',
+          verdict: result.verdict,
+          reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code),
+          durationMs: result.duration_ms,
+        });
       })
       .catch(next);
   };

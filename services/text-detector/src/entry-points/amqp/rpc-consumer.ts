@@ -1,7 +1,7 @@
 import { createRequestSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
 import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
 import { rpcCheckHandler, type Logger } from '@spam-check/service-kit';
-import type { CheckText } from '../../domain/check-text';
+import type { CheckClientText } from '../../dependencies';
 
 export interface RpcConsumerOptions {
   url: string;
@@ -11,7 +11,7 @@ export interface RpcConsumerOptions {
   languages: readonly Language[];
   defaultLanguage: Language;
   limits: CheckLimits;
-  checkText: CheckText;
+  checkText: CheckClientText;
 }
 
 /** The RPC entry point: the same request body, domain function and problems as `POST /v1/check`. */

@@ -10,7 +10,7 @@ import {
 } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import { z } from 'zod';
-import type { CheckText } from '../../domain/check-text';
+import type { CheckClientText } from '../../dependencies';
 
 /** At most this many texts of one batch are checked at once (each may wait for the LLM). */
 const CONCURRENCY = 8;
@@ -23,7 +23,7 @@ const CONCURRENCY = 8;
  */
 export function mountBatchRoute(
   app: Express,
-  checkText: CheckText,
+  checkText: CheckClientText,
   schema: z.ZodType<TextCheckRequest>,
   bodyLimit: number,
 ): void {

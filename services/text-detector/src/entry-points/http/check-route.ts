@@ -2,11 +2,11 @@ import type { TextCheckRequest } from '@spam-check/contracts';
 import { clientIdOf, elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { z } from 'zod';
-import type { CheckText } from '../../domain/check-text';
+import type { CheckClientText } from '../../dependencies';
 
 export function mountCheckRoute(
   app: Express,
-  checkText: CheckText,
+  checkText: CheckClientText,
   schema: z.ZodType<TextCheckRequest>,
 ): void {
   postRoute(app, '/v1/check', async (req, res) => {

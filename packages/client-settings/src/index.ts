@@ -1,0 +1,7 @@
+export {
+  createClientSettingsStore,
+  connectClientSettings,
+  SETTINGS_CACHE_MS,
+  type ClientSettingsStore,
+  type SettingsLogger,
+} from './store';

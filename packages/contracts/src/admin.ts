@@ -1,0 +1,160 @@
+import { z } from 'zod';
+
+/** The scope of the administration API (DESIGN.md §6.3). */
+export const ADMIN_SCOPE = 'spam:admin';
+
+/** Scopes an administrator may give a client. */
+export const CLIENT_SCOPES = ['spam:check', 'spam:admin'] as const;
+export const CLIENT_GRANTS = ['password', 'refresh_token'] as const;
+
+const probability = z.number().min(0).max(1);
+const LIST_MAX = 1000;
+
+const listEntry = z
+  .string()
+  .trim()
+  .min(1)
+  .max(254)
+  .regex(/^[^\s,]+$/, 'an address (name@example.com) or a domain (example.com), without spaces');
+
+const thresholdFields = {
+  spam_threshold: probability
+    .optional()
+    .describe('Score from which the verdict is spam (0..1); absent: the operator default.'),
+  suspicious_threshold: probability
+    .optional()
+    .describe('Score from which the verdict is suspicious (0..1); absent: the operator default.'),
+};
+
+/** When both thresholds are given, suspicious may not exceed spam. */
+const orderedThresholds: [
+  (value: { spam_threshold?: number | undefined; suspicious_threshold?: number | undefined }) => boolean,
+  { path: string[]; message: string },
+] = [
+  (value: { spam_threshold?: number | undefined; suspicious_threshold?: number | undefined }) =>
+    value.spam_threshold === undefined ||
+    value.suspicious_threshold === undefined ||
+    value.suspicious_threshold <= value.spam_threshold,
+  { path: ['suspicious_threshold'], message: 'must not be greater than spam_threshold' },
+];
+
+/**
+ * A client's own settings (DESIGN.md §6.3). Every field is optional: an absent one means the operator's
+ * default. Unknown fields are refused (400 naming the field), so a misspelt setting never goes unnoticed.
+ */
+export const clientSettingsSchema = z
+  .strictObject({
+    mail: z
+      .strictObject({
+        ...thresholdFields,
+        allow: z
+          .array(listEntry)
+          .max(LIST_MAX)
+          .optional()
+          .describe('Addresses and domains (with their subdomains) that are never spam for this client.'),
+        deny: z
+          .array(listEntry)
+          .max(LIST_MAX)
+          .optional()
+          .describe('Addresses and domains (with their subdomains) that are always spam for this client.'),
+      })
+      .refine(...orderedThresholds)
+      .optional(),
+    text: z
+      .strictObject({
+        ...thresholdFields,
+        deny_terms: z
+          .array(z.string().trim().min(1).max(200))
+          .max(LIST_MAX)
+          .optional()
+          .describe('Terms that make a text spam for this client (case-insensitive, after normalisation).'),
+        llm_mode: z
+          .enum(['never', 'band', 'always'])
+          .optional()
+          .describe('When the LLM is asked: never, only when the local stages are unsure (band), or always.'),
+      })
+      .refine(...orderedThresholds)
+      .optional(),
+    hybrid: z
+      .strictObject({
+        step_by_step: z
+          .boolean()
+          .optional()
+          .describe('The mode of a hybrid check sent without X-Internal-Step-By-Step (or with it empty).'),
+      })
+      .optional(),
+  })
+  .describe('Per-client settings; an absent field is the operator default.');
+export type ClientSettings = z.infer<typeof clientSettingsSchema>;
+export type MailSettings = NonNullable<ClientSettings['mail']>;
+export type TextSettings = NonNullable<ClientSettings['text']>;
+
+export const clientIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, dot, underscore and hyphen, at most 100')
+  .describe('The client id (OAuth client_id).');
+
+/** `POST /admin/clients`: the secret is always generated and shown once in the answer. */
+export const createClientRequestSchema = z.object({
+  id: clientIdSchema,
+  grants: z
+    .array(z.enum(CLIENT_GRANTS))
+    .min(1)
+    .default([...CLIENT_GRANTS]),
+  scopes: z.array(z.enum(CLIENT_SCOPES)).min(1).default(['spam:check']),
+});
+export type CreateClientRequest = z.input<typeof createClientRequestSchema>;
+
+export const adminClientSchema = z.object({
+  id: z.string(),
+  grants: z.array(z.string()),
+  scopes: z.array(z.string()),
+});
+export type AdminClient = z.infer<typeof adminClientSchema>;
+
+export const clientListSchema = z.object({ clients: z.array(adminClientSchema) });
+
+export const clientWithSecretSchema = adminClientSchema.extend({
+  client_secret: z.string().describe('Shown this once; only its scrypt hash is stored.'),
+});
+
+export const statsQuerySchema = z.object({
+  from: z.iso.datetime({ offset: true }).optional().describe('Start (ISO 8601); default: `to` minus 7 days.'),
+  to: z.iso.datetime({ offset: true }).optional().describe('End (ISO 8601); default: now.'),
+  interval: z.enum(['hour', 'day']).default('day'),
+});
+
+const verdictCounts = z.object({ ham: z.number(), suspicious: z.number(), spam: z.number() });
+
+export const adminActionSchema = z.object({
+  at: z.string().describe('When (ISO 8601).'),
+  actor: z.object({ client_id: z.string(), username: z.string() }),
+  action: z.enum(['client.create', 'client.rotate_secret', 'client.delete', 'settings.update']),
+  client_id: z.string().describe('The client acted on.'),
+  status: z.number().describe('The HTTP status of the answer.'),
+  request_id: z.string(),
+});
+export type AdminAction = z.infer<typeof adminActionSchema>;
+
+export const clientStatsSchema = z.object({
+  client_id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  interval: z.enum(['hour', 'day']),
+  series: z.array(
+    z.object({
+      start: z.string(),
+      checks: z.object({ mail: verdictCounts, text: verdictCounts, hybrid: verdictCounts }),
+    }),
+  ),
+  totals: z.object({ mail: verdictCounts, text: verdictCounts, hybrid: verdictCounts }),
+  top_reasons: z.array(z.object({ code: z.string(), count: z.number() })),
+  feedback: z.object({ spam: z.number(), ham: z.number() }),
+  latency_ms: z.object({
+    mail: z.object({ p50: z.number().nullable(), p99: z.number().nullable() }),
+    text: z.object({ p50: z.number().nullable(), p99: z.number().nullable() }),
+    hybrid: z.object({ p50: z.number().nullable(), p99: z.number().nullable() }),
+  }),
+  recent_admin_actions: z.array(adminActionSchema),
+});
+export type ClientStats = z.infer<typeof clientStatsSchema>;

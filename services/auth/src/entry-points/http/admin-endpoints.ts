@@ -1,0 +1,105 @@
+import { createClientRequestSchema, type AdminClient } from '@spam-check/contracts';
+import { AppError, parseBody } from '@spam-check/service-kit';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../data-access/store';
+import { createAccounts, generateSecret } from '../../domain/accounts';
+import type { ClientAuthenticator } from '../../domain/client-authenticator';
+import { ADMIN_PROXY_SCOPE, isInternalClient } from '../../domain/scopes';
+import type { SecretHasher } from '../../domain/secrets';
+import { authenticateCaller } from './client-auth';
+import type { TokenMetrics } from './metrics';
+import { sendOAuthError } from './oauth-errors';
+
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+const view = ({ id, grants, scopes }: ClientRecord): AdminClient => ({ id, grants, scopes });
+
+/**
+ * The internal side of the admin API (DESIGN.md §6.3): clients, for the gateway only. The gateway has checked
+ * `spam:admin` on the administrator's token; here the caller must be a client with `auth:admin` (the
+ * gateway's). Never a secret hash leaves; a new or rotated secret is shown once, with `no-store`. The
+ * services' own clients (an `auth:*` scope) are invisible here, so an administrator cannot lock the gateway
+ * out. A store outage is 503.
+ */
+export function mountAdminEndpoints(
+  app: Express,
+  deps: { store: AuthStore; hasher: SecretHasher; clients: ClientAuthenticator; metrics: TokenMetrics },
+): void {
+  const accounts = createAccounts(deps.store, deps.hasher);
+
+  const handler =
+    (run: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+    async (req, res, next) => {
+      try {
+        const caller = await authenticateCaller(req, res, deps, true);
+        if (!caller) return;
+        if (!caller.scopes.includes(ADMIN_PROXY_SCOPE))
+          return sendOAuthError(
+            res,
+            { status: 403, error: 'unauthorized_client', description: 'unauthorized_client' },
+            'en',
+          );
+        await run(req, res);
+      } catch (error) {
+        next(
+          error instanceof StoreUnavailableError
+            ? new AppError('SERVICE_UNAVAILABLE', { cause: error, headers: { 'Retry-After': '5' } })
+            : error,
+        );
+      }
+    };
+
+  const existing = async (id: string): Promise<ClientRecord> => {
+    const client = await deps.store.getClient(id);
+    if (!client || isInternalClient(client.scopes)) throw new AppError('CLIENT_NOT_FOUND');
+    return client;
+  };
+  const idOf = (req: Request) => String(req.params.id);
+
+  app.get(
+    '/admin/clients',
+    handler(async (_req, res) => {
+      const clients = (await deps.store.listClients())
+        .filter((client) => !isInternalClient(client.scopes))
+        .map(view)
+        .sort((a, b) => a.id.localeCompare(b.id));
+      res.set(NO_STORE).json({ clients });
+    }),
+  );
+  app.post(
+    '/admin/clients',
+    handler(async (req, res) => {
+      const input = parseBody(createClientRequestSchema, req.body);
+      if (await deps.store.getClient(input.id)) throw new AppError('CLIENT_EXISTS');
+      const secret = generateSecret();
+      await accounts.upsertClient({ ...input, secret });
+      res
+        .status(201)
+        .set(NO_STORE)
+        .json({ ...view(await existing(input.id)), client_secret: secret });
+    }),
+  );
+  app.get(
+    '/admin/clients/:id',
+    handler(async (req, res) => {
+      res.set(NO_STORE).json(view(await existing(idOf(req))));
+    }),
+  );
+  app.post(
+    '/admin/clients/:id/secret',
+    handler(async (req, res) => {
+      const client = await existing(idOf(req));
+      const secret = await accounts.rotateClientSecret(client.id);
+      if (!secret) throw new AppError('CLIENT_NOT_FOUND');
+      res.set(NO_STORE).json({ ...view(client), client_secret: secret });
+    }),
+  );
+  app.delete(
+    '/admin/clients/:id',
+    handler(async (req, res) => {
+      const client = await existing(idOf(req));
+      await accounts.removeClient(client.id);
+      res.status(204).end();
+    }),
+  );
+}

@@ -1,0 +1,165 @@
+import type { AdminAction, ClientStats, Verdict } from '@spam-check/contracts';
+import type { Counter, Logger } from '@spam-check/service-kit';
+import type { Redis } from 'ioredis';
+import {
+  CHECK_KINDS,
+  addCounts,
+  dayKey,
+  feedbackField,
+  hourKey,
+  hoursOf,
+  intervalStarts,
+  latencyBucket,
+  latencyField,
+  latencyPercentile,
+  reasonField,
+  topReasons,
+  verdictCounts,
+  verdictField,
+  type CheckKind,
+  type Counts,
+} from '../domain/usage';
+
+/** Counts are kept this long (the stats answer covers at least 30 days). */
+export const RETENTION_SECONDS = 32 * 24 * 3600;
+const RECENT_ACTIONS = 50;
+const TOP_REASONS = 10;
+
+export interface CheckRecord {
+  clientId: string;
+  kind: CheckKind;
+  verdict: Verdict;
+  reasons: readonly string[];
+  durationMs: number;
+}
+
+export interface UsageStore {
+  /** Fire and forget: never throws, never delays the check; a count Redis did not take is logged. */
+  recordCheck(record: CheckRecord): void;
+  /** The hook for the feedback endpoint (issue #12): one report of `label` by the client. Fire and forget. */
+  recordFeedback(clientId: string, label: 'spam' | 'ham'): void;
+  recordAdminAction(action: AdminAction): Promise<void>;
+  stats(clientId: string, from: Date, to: Date, interval: 'hour' | 'day'): Promise<ClientStats>;
+}
+
+/**
+ * Per-client usage in Redis (see README "Usage statistics" for the layout and its memory bound): one hash per
+ * client and UTC hour (checks per kind and verdict, latency histogram per kind), one per client and UTC day
+ * (reason codes, feedback), each expiring after RETENTION_SECONDS, and the last RECENT_ACTIONS admin actions
+ * per client in a capped list.
+ */
+export function redisUsageStore(options: {
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+  lost: Counter<'kind'>;
+}): UsageStore {
+  const { redis, prefix, logger } = options;
+  const hourly = (clientId: string, at: Date) => `${prefix}usage:${clientId}:h:${hourKey(at)}`;
+  const daily = (clientId: string, at: Date) => `${prefix}usage:${clientId}:d:${dayKey(at)}`;
+  const actions = (clientId: string) => `${prefix}admin-actions:${clientId}`;
+
+  const fireAndForget = (kind: string, clientId: string, run: () => Promise<unknown>) => {
+    run().catch((error: unknown) => {
+      options.lost.inc({ kind });
+      logger.warn(
+        { err: error, client_id: clientId, lost: kind },
+        'usage count lost (Redis did not take it)',
+      );
+    });
+  };
+
+  return {
+    recordCheck(record) {
+      fireAndForget('check', record.clientId, async () => {
+        const now = new Date();
+        const hour = hourly(record.clientId, now);
+        const day = daily(record.clientId, now);
+        const pipeline = redis
+          .pipeline()
+          .hincrby(hour, verdictField(record.kind, record.verdict), 1)
+          .hincrby(hour, latencyField(record.kind, latencyBucket(record.durationMs)), 1)
+          .expire(hour, RETENTION_SECONDS);
+        for (const code of new Set(record.reasons)) pipeline.hincrby(day, reasonField(code), 1);
+        pipeline.expire(day, RETENTION_SECONDS);
+        const results = (await pipeline.exec()) ?? [];
+        for (const [error] of results) if (error) throw error;
+      });
+    },
+    recordFeedback(clientId, label) {
+      fireAndForget('feedback', clientId, async () => {
+        const day = daily(clientId, new Date());
+        await redis.pipeline().hincrby(day, feedbackField(label), 1).expire(day, RETENTION_SECONDS).exec();
+      });
+    },
+    async recordAdminAction(action) {
+      const key = actions(action.client_id);
+      await redis
+        .multi()
+        .lpush(key, JSON.stringify(action))
+        .ltrim(key, 0, RECENT_ACTIONS - 1)
+        .expire(key, RETENTION_SECONDS)
+        .exec();
+    },
+    async stats(clientId, from, to, interval) {
+      const starts = intervalStarts(from, to, interval);
+      const hours = starts.flatMap((start) => hoursOf(start, interval));
+      const days = intervalStarts(from, to, 'day');
+      const pipeline = redis.pipeline();
+      for (const hour of hours) pipeline.hgetall(hourly(clientId, hour));
+      for (const day of days) pipeline.hgetall(daily(clientId, day));
+      pipeline.lrange(actions(clientId), 0, RECENT_ACTIONS - 1);
+      const results = (await pipeline.exec()) ?? [];
+      for (const [error] of results) if (error) throw error;
+      const values = results.map(([, value]) => value);
+      const numbers = (hash: unknown): Counts =>
+        Object.fromEntries(
+          Object.entries((hash ?? {}) as Record<string, string>).map(([k, v]) => [k, Number(v)]),
+        );
+      const hourCounts = values.slice(0, hours.length).map(numbers);
+      const dayCounts = values.slice(hours.length, hours.length + days.length).map(numbers);
+      const perInterval = interval === 'hour' ? 1 : 24;
+
+      const totals: Counts = {};
+      const series = starts.map((start, i) => {
+        const counts = hourCounts
+          .slice(i * perInterval, (i + 1) * perInterval)
+          .reduce<Counts>((sum, hour) => addCounts(sum, hour), {});
+        addCounts(totals, counts);
+        return {
+          start: start.toISOString(),
+          checks: {
+            mail: verdictCounts(counts, 'mail'),
+            text: verdictCounts(counts, 'text'),
+            hybrid: verdictCounts(counts, 'hybrid'),
+          },
+        };
+      });
+      const dayTotals = dayCounts.reduce<Counts>((sum, day) => addCounts(sum, day), {});
+      const latency = (kind: CheckKind) => ({
+        p50: latencyPercentile(totals, kind, 50),
+        p99: latencyPercentile(totals, kind, 99),
+      });
+      return {
+        client_id: clientId,
+        from: from.toISOString(),
+        to: to.toISOString(),
+        interval,
+        series,
+        totals: {
+          mail: verdictCounts(totals, 'mail'),
+          text: verdictCounts(totals, 'text'),
+          hybrid: verdictCounts(totals, 'hybrid'),
+        },
+        top_reasons: topReasons(dayTotals, TOP_REASONS),
+        feedback: { spam: dayTotals[feedbackField('spam')] ?? 0, ham: dayTotals[feedbackField('ham')] ?? 0 },
+        latency_ms: Object.fromEntries(
+          CHECK_KINDS.map((kind) => [kind, latency(kind)]),
+        ) as ClientStats['latency_ms'],
+        recent_admin_actions: ((values.at(-1) ?? []) as string[]).map(
+          (raw) => JSON.parse(raw) as AdminAction,
+        ),
+      };
+    },
+  };
+}

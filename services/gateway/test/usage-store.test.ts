@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { REASON_CODES } from '@spam-check/contracts';
+import { Counter, createLogger, createMetrics } from '@spam-check/service-kit';
+import { redisUrl } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
+import { RETENTION_SECONDS, redisUsageStore } from '../src/data-access/usage-store';
+import { CHECK_KINDS, LATENCY_BOUNDS_MS, VERDICTS } from '../src/domain/usage';
+
+describe('the Redis usage store', () => {
+  let redis: Redis;
+  const prefix = `test:gateway:${randomUUID()}:`;
+  const lost = new Counter({
+    name: 'test_usage_lost_total',
+    help: 'test',
+    labelNames: ['kind'] as const,
+    registers: [createMetrics('gateway').registry],
+  });
+  const logger = createLogger({ service: 'gateway-test', level: 'silent' });
+
+  beforeAll(() => {
+    redis = new Redis(redisUrl());
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  async function settled(check: () => Promise<boolean>) {
+    for (let i = 0; i < 100 && !(await check()); i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  it('when a client uses every kind, verdict, latency bucket and reason, its hour and day stay within their bound', async () => {
+    const store = redisUsageStore({ redis, prefix, logger, lost });
+    const clientId = 'busy';
+    let recorded = 0;
+    for (const kind of CHECK_KINDS)
+      for (const verdict of VERDICTS)
+        for (const ms of [...LATENCY_BOUNDS_MS, 60_000]) {
+          store.recordCheck({ clientId, kind, verdict, reasons: REASON_CODES, durationMs: ms });
+          recorded += 1;
+        }
+    store.recordFeedback(clientId, 'spam');
+    store.recordFeedback(clientId, 'ham');
+    const now = new Date();
+    const from = new Date(now.getTime() - 3600_000);
+    await settled(async () => {
+      const stats = await store.stats(clientId, from, now, 'hour');
+      const total = CHECK_KINDS.flatMap((kind) => VERDICTS.map((v) => stats.totals[kind][v])).reduce(
+        (a, b) => a + b,
+      );
+      return total === recorded && stats.feedback.ham === 1;
+    });
+
+    const stats = await store.stats(clientId, from, now, 'hour');
+    expect(stats.totals.text).toEqual({ ham: 14, suspicious: 14, spam: 14 });
+    expect(stats.feedback).toEqual({ spam: 1, ham: 1 });
+    expect(stats.top_reasons).toHaveLength(10);
+    expect(stats.top_reasons[0]?.count).toBe(recorded);
+    expect(stats.latency_ms.hybrid).toEqual({ p50: 100, p99: 10_000 });
+
+    const keys = await redis.keys(`${prefix}usage:${clientId}:*`);
+    expect(keys).toHaveLength(2);
+    for (const key of keys) {
+      expect(await redis.ttl(key)).toBeGreaterThan(RETENTION_SECONDS - 60);
+      // docs/admin.md: at most about 1 KiB per hour hash and 1.1 KiB per day hash.
+      expect(Number(await redis.memory('USAGE', key))).toBeLessThan(key.includes(':h:') ? 1100 : 1300);
+    }
+  });
+
+  it('keeps only the latest 50 admin actions of a client, newest first', async () => {
+    const store = redisUsageStore({ redis, prefix, logger, lost });
+    for (let i = 0; i < 60; i += 1)
+      await store.recordAdminAction({
+        at: new Date().toISOString(),
+        actor: { client_id: 'admin', username: 'root' },
+        action: 'settings.update',
+        client_id: 'audited',
+        status: 200,
+        request_id: `r${i}`,
+      });
+    const stats = await store.stats('audited', new Date(Date.now() - 86400_000), new Date(), 'day');
+    expect(stats.recent_admin_actions).toHaveLength(50);
+    expect(stats.recent_admin_actions[0]?.request_id).toBe('r59');
+    expect(stats.recent_admin_actions.at(-1)?.request_id).toBe('r10');
+  });
+});

@@ -1,0 +1,547 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clientStatsSchema, hybridResultSchema } from '@spam-check/contracts';
+import {
+  amqpUrl,
+  freePort,
+  redisUrl,
+  spawnService,
+  startStack,
+  stopService,
+  waitForReady,
+  type ServiceProcess,
+  type Stack,
+} from '@spam-check/test-support';
+import { Redis } from 'ioredis';
+import { obtainToken, postJson, request, type HttpResult } from './client';
+
+const clientIds = (body: { clients: { id: string }[] }) => body.clients.map((client) => client.id);
+const errorPaths = (body: { errors: { path: string }[] }) => body.errors.map((error) => error.path);
+const reasonCodes = (body: { reasons: { code: string }[] }) => body.reasons.map((reason) => reason.code);
+
+// The admin API (DESIGN.md §6.3) through two gateway processes, each with its own e-mail and text detector
+// processes, all four detectors consuming the same RPC queues; the real auth service, Redis and RabbitMQ.
+describe('the admin API, end to end over HTTP', () => {
+  const run = randomUUID().slice(0, 8);
+  const admin = {
+    client: `admin-${run}`,
+    secret: `secret-${randomUUID()}`,
+    username: `root-${run}`,
+    password: `pw-${randomUUID()}`,
+  };
+  const plainUser = { username: `user-${run}`, password: `pw-${randomUUID()}` };
+  const other = { client: `other-${run}`, secret: `secret-${randomUUID()}` };
+  let stack: Stack;
+  let second: { gateway: ServiceProcess; email: ServiceProcess; text: ServiceProcess };
+  let gateways: string[];
+  let adminToken: string;
+
+  beforeAll(async () => {
+    const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
+    const bootstrap = join(mkdtempSync(join(tmpdir(), 'admin-')), 'bootstrap.json');
+    writeFileSync(
+      bootstrap,
+      JSON.stringify({
+        clients: [
+          { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+          { id: other.client, secret: other.secret, grants: ['password'], scopes: ['spam:check'] },
+        ],
+        users: [
+          { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
+          { username: plainUser.username, password: plainUser.password },
+        ],
+      }),
+    );
+    const env = {
+      LOG_LEVEL: 'info',
+      REDIS_URL: redisUrl(),
+      AMQP_URL: amqpUrl(),
+      AUTH_BOOTSTRAP_FILE: bootstrap,
+      AUTH_REDIS_PREFIX: `admin-${run}:auth:`,
+      REDIS_KEY_PREFIX: `admin-${run}:gateway:`,
+      GATEWAY_CLIENT_ID: gatewayClient.id,
+      GATEWAY_CLIENT_SECRET: gatewayClient.secret,
+      AUTH_REVOCATION_CHANNEL: `admin-${run}:revocations`,
+      REVOCATION_CHANNEL: `admin-${run}:revocations`,
+      EMAIL_RPC_QUEUE: `admin-${run}.email`,
+      TEXT_RPC_QUEUE: `admin-${run}.text`,
+      EMAIL_DNS_CHECK: 'off',
+      OPENAI_API_KEY: undefined,
+      TEXT_LLM_MODE: 'never',
+    };
+    stack = await startStack(env);
+    const [email, text, gateway, management] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    const emailProcess = spawnService('email-detector', env, email);
+    const textProcess = spawnService('text-detector', env, text);
+    const gatewayProcess = spawnService(
+      'gateway',
+      {
+        ...env,
+        GATEWAY_MANAGEMENT_PORT: String(management),
+        AUTH_URL: stack.services.auth.url,
+        EMAIL_DETECTOR_URL: emailProcess.url,
+        TEXT_DETECTOR_URL: textProcess.url,
+      },
+      gateway,
+    );
+    second = { gateway: gatewayProcess, email: emailProcess, text: textProcess };
+    await Promise.all(Object.values(second).map((service) => waitForReady(service)));
+    gateways = [stack.gateway, gatewayProcess.url];
+    const issued = await obtainToken(stack.gateway, '/de/', admin);
+    expect(issued.status).toBe(200);
+    expect(issued.body.scope).toBe('spam:admin');
+    adminToken = issued.body.access_token;
+  }, 120_000);
+
+  afterAll(async () => {
+    if (second) await Promise.all(Object.values(second).map(stopService));
+    await stack?.stop();
+    const redis = new Redis(redisUrl());
+    const keys = [
+      ...(await redis.keys(`spam-check:client-settings:*-${run}`)),
+      ...(await redis.keys(`admin-${run}:*`)),
+    ];
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  const adminCall = (
+    method: string,
+    path: string,
+    body?: unknown,
+    gateway = stack.gateway,
+    token = adminToken,
+  ) =>
+    request(`${gateway}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+
+  async function createClient(id: string, scopes = ['spam:check']): Promise<string> {
+    const created = await adminCall('POST', '/deapi/v1/admin/clients', { id, scopes, grants: ['password'] });
+    expect(created.status).toBe(201);
+    return created.body.client_secret as string;
+  }
+
+  const checkToken = async (client: string, secret: string) => {
+    const issued = await obtainToken(stack.gateway, '/', { client, secret, ...plainUser });
+    expect(issued.status).toBe(200);
+    return issued.body.access_token as string;
+  };
+
+  /** Polls until `accept` holds, for at most `ms` (the contract's bound); returns the last answer. */
+  async function within(ms: number, probe: () => Promise<HttpResult>, accept: (r: HttpResult) => boolean) {
+    const deadline = Date.now() + ms;
+    let answer = await probe();
+    while (!accept(answer) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      answer = await probe();
+    }
+    return answer;
+  }
+
+  describe('access', () => {
+    it('when the token lacks spam:admin, every admin endpoint answers 403 insufficient_scope', async () => {
+      const token = await checkToken(other.client, other.secret);
+      for (const [method, path] of [
+        ['GET', '/api/v1/admin/clients'],
+        ['POST', '/frapi/v1/admin/clients'],
+        ['GET', `/deapi/v1/admin/clients/${other.client}/settings`],
+        ['GET', `/api/v1/admin/clients/${other.client}/stats`],
+        ['DELETE', `/api/v1/admin/clients/${other.client}`],
+      ] as const) {
+        const answer = await adminCall(
+          method,
+          path,
+          method === 'POST' ? { id: 'x' } : undefined,
+          stack.gateway,
+          token,
+        );
+        expect(answer.status).toBe(403);
+        expect(answer.body.code).toBe('INSUFFICIENT_SCOPE');
+        expect(answer.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+      }
+    });
+
+    it('without a token, it answers 401 with a bearer challenge', async () => {
+      const answer = await request(`${stack.gateway}/api/v1/admin/clients`);
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="spam-check"');
+    });
+
+    it('when the user does not hold spam:admin, the admin client cannot get it for them', async () => {
+      const issued = await obtainToken(stack.gateway, '/', { ...admin, ...plainUser });
+      expect(issued.status).toBe(400);
+      expect(issued.body.error).toBe('invalid_scope');
+    });
+  });
+
+  describe('clients', () => {
+    it('creates a client whose secret is shown once, and lists clients without secrets or hashes', async () => {
+      const id = `created-${run}`;
+      const created = await adminCall('POST', '/deapi/v1/admin/clients', { id });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('cache-control')).toBe('no-store');
+      expect(created.body).toEqual({
+        id,
+        grants: ['password', 'refresh_token'],
+        scopes: ['spam:check'],
+        client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+      });
+      await checkToken(id, created.body.client_secret);
+
+      const listed = await adminCall('GET', '/frapi/v1/admin/clients');
+      expect(listed.status).toBe(200);
+      const mine = (listed.body.clients as { id: string }[]).find((client) => client.id === id);
+      expect(mine).toEqual({ id, grants: ['password', 'refresh_token'], scopes: ['spam:check'] });
+      const text = JSON.stringify(listed.body);
+      expect(text).not.toContain(created.body.client_secret);
+      expect(text).not.toMatch(/secret|hash|scrypt/i);
+      expect(clientIds(listed.body)).not.toContain(`gateway-${run}`);
+
+      const again = await adminCall('POST', '/api/v1/admin/clients', { id });
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe('CLIENT_EXISTS');
+    });
+
+    it('when the body is invalid, it answers 400 naming the field and creates nothing', async () => {
+      const id = `invalid-${run}`;
+      const answer = await adminCall('POST', '/api/v1/admin/clients', { id, scopes: ['auth:introspect'] });
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe('VALIDATION_FAILED');
+      expect(errorPaths(answer.body)).toContain('scopes.0');
+      const listed = await adminCall('GET', '/api/v1/admin/clients');
+      expect(clientIds(listed.body)).not.toContain(id);
+    });
+
+    it('when the secret is rotated, the old one is refused at once and the new one works', async () => {
+      const id = `rotated-${run}`;
+      const old = await createClient(id);
+      await checkToken(id, old);
+      const rotated = await adminCall('POST', `/deapi/v1/admin/clients/${id}/secret`);
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.client_secret).not.toBe(old);
+      const refused = await obtainToken(stack.gateway, '/', { client: id, secret: old, ...plainUser });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error).toBe('invalid_client');
+      await checkToken(id, rotated.body.client_secret);
+    });
+
+    it('when a client is deleted, its tokens are refused on every gateway within 1 s', async () => {
+      const id = `deleted-${run}`;
+      const token = await checkToken(id, await createClient(id));
+      const check = (gateway: string) => () =>
+        postJson(`${gateway}/api/v1/spam/mail`, token, { email: 'a@b.de' });
+      for (const gateway of gateways) expect((await check(gateway)()).status).toBe(200);
+
+      const deleted = await adminCall('DELETE', `/api/v1/admin/clients/${id}`);
+      expect(deleted.status).toBe(204);
+      for (const gateway of gateways) {
+        const answer = await within(1000, check(gateway), (r) => r.status === 401);
+        expect(answer.status).toBe(401);
+        expect(answer.body.code).toBe('INVALID_TOKEN');
+      }
+      expect((await adminCall('DELETE', `/api/v1/admin/clients/${id}`)).status).toBe(404);
+    });
+
+    it('when a path does not name a client of the admin API, it is 404 CLIENT_NOT_FOUND', async () => {
+      for (const id of [`nobody-${run}`, `gateway-${run}`]) {
+        const answer = await adminCall('POST', `/api/v1/admin/clients/${id}/secret`);
+        expect(answer.status).toBe(404);
+        expect(answer.body.code).toBe('CLIENT_NOT_FOUND');
+      }
+    });
+  });
+
+  describe('settings', () => {
+    it('when the document is invalid, it answers 400 naming the field and stores nothing', async () => {
+      const id = `badsettings-${run}`;
+      await createClient(id);
+      for (const [body, path] of [
+        [{ mail: { spam_threshold: 2 } }, 'mail.spam_threshold'],
+        [{ text: { llm_mode: 'sometimes' } }, 'text.llm_mode'],
+        [{ text: { spam_threshold: 0.4, suspicious_threshold: 0.6 } }, 'text.suspicious_threshold'],
+        [{ hybrid: { step_by_step: 'yes' } }, 'hybrid.step_by_step'],
+        [{ mail: { alow: ['x.de'] } }, 'mail'],
+      ] as const) {
+        const answer = await adminCall('PUT', `/api/v1/admin/clients/${id}/settings`, body);
+        expect(answer.status).toBe(400);
+        expect(answer.body.code).toBe('VALIDATION_FAILED');
+        expect(errorPaths(answer.body)).toContain(path);
+      }
+      const stored = await adminCall('GET', `/api/v1/admin/clients/${id}/settings`);
+      expect(stored.status).toBe(200);
+      expect(stored.body).toEqual({});
+      const unknown = await adminCall('PUT', `/api/v1/admin/clients/nobody-${run}/settings`, {});
+      expect(unknown.status).toBe(404);
+    });
+
+    it('when settings change, every gateway and detector applies them within 1 s, over HTTP and RPC, for that client only', async () => {
+      const id = `tuned-${run}`;
+      const token = await checkToken(id, await createClient(id));
+      const othersToken = await checkToken(other.client, other.secret);
+      const mail =
+        (gateway: string, as = token) =>
+        () =>
+          postJson(`${gateway}/api/v1/spam/mail`, as, { email: `anna@blocked-${run}.example` });
+      const text = (gateway: string) => () =>
+        postJson(`${gateway}/api/v1/spam/text`, token, {
+          title: 'Hallo',
+          body: `Danke für den schönen Artikel über zorblax-${run}, er hat mir sehr geholfen.`,
+        });
+      const hybrid = (gateway: string) => () =>
+        postJson(`${gateway}/api/v1/spam/hybrid-check`, token, {
+          email: `anna@blocked-${run}.example`,
+          title: 'Hallo',
+          body: 'Schöner Beitrag, danke.',
+        });
+      // Read once so that every process holds the (empty) settings in its cache before the change.
+      for (const gateway of gateways) {
+        expect((await mail(gateway)()).body.verdict).not.toBe('spam');
+        expect((await text(gateway)()).body.verdict).not.toBe('spam');
+        expect((await hybrid(gateway)()).body.mode).toBe('parallel');
+      }
+
+      const document = {
+        mail: { deny: [`blocked-${run}.example`] },
+        text: { deny_terms: [`ZORBLAX-${run}`], llm_mode: 'never' },
+        hybrid: { step_by_step: true },
+      };
+      const put = await adminCall('PUT', `/frapi/v1/admin/clients/${id}/settings`, document);
+      expect(put.status).toBe(200);
+      expect(put.body).toEqual(document);
+      expect((await adminCall('GET', `/api/v1/admin/clients/${id}/settings`)).body).toEqual(document);
+
+      for (const gateway of gateways) {
+        const mailAnswer = await within(1000, mail(gateway), (r) => r.body.verdict === 'spam');
+        expect(reasonCodes(mailAnswer.body)).toContain('EMAIL_CLIENT_DENY_LISTED');
+        const textAnswer = await within(1000, text(gateway), (r) => r.body.verdict === 'spam');
+        expect(reasonCodes(textAnswer.body)).toContain('TEXT_CLIENT_DENY_LISTED');
+        // Step-by-step by default now: over RabbitMQ RPC; the spam e-mail stops the text.
+        const hybridAnswer = hybridResultSchema.parse(
+          (await within(1000, hybrid(gateway), (r) => r.body.mode === 'step_by_step')).body,
+        );
+        expect(hybridAnswer).toMatchObject({
+          mode: 'step_by_step',
+          spam: true,
+          text: null,
+          skipped: ['text'],
+        });
+        expect(hybridAnswer.email.reasons.map((r) => r.code)).toContain('EMAIL_CLIENT_DENY_LISTED');
+        // Both e-mail detectors consume the RPC queue: each must have dropped its cached copy.
+        for (let i = 0; i < 4; i += 1) {
+          const again = hybridResultSchema.parse((await hybrid(gateway)()).body);
+          expect(again.email.reasons.map((r) => r.code)).toContain('EMAIL_CLIENT_DENY_LISTED');
+        }
+        // An explicit header still wins over the default.
+        const parallel = await postJson(
+          `${gateway}/api/v1/spam/hybrid-check`,
+          token,
+          { email: 'x@y.de', title: 'a', body: 'b' },
+          { 'X-Internal-Step-By-Step': 'off' },
+        );
+        expect(parallel.body.mode).toBe('parallel');
+        // Another client is not affected.
+        expect((await mail(gateway, othersToken)()).body.verdict).not.toBe('spam');
+      }
+
+      const loosened = await adminCall('PUT', `/api/v1/admin/clients/${id}/settings`, {
+        mail: { spam_threshold: 0.05, suspicious_threshold: 0.01 },
+      });
+      expect(loosened.status).toBe(200);
+      for (const gateway of gateways) {
+        const freeMail = () =>
+          postJson(`${gateway}/api/v1/spam/mail`, token, { email: 'anna.schmidt@gmx.de' });
+        expect((await within(1000, freeMail, (r) => r.body.verdict === 'spam')).body.verdict).toBe('spam');
+        const blocked = await within(1000, mail(gateway), (r) => r.body.verdict !== 'spam');
+        expect(reasonCodes(blocked.body)).not.toContain('EMAIL_CLIENT_DENY_LISTED');
+        expect((await hybrid(gateway)()).body.mode).toBe('parallel');
+      }
+    });
+    it("applies a client's lists before its reports, on single and batch checks over every gateway", async () => {
+      const id = `reported-${run}`;
+      const token = await checkToken(id, await createClient(id));
+      const listed = `anna@listed-${run}.example`;
+      const reported = `bert@reported-${run}.example`;
+      const text = { title: 'Hallo', body: `Danke für den Artikel über quorbl-${run}, er hat mir geholfen.` };
+      const put = await adminCall('PUT', `/api/v1/admin/clients/${id}/settings`, {
+        mail: { deny: [`listed-${run}.example`] },
+        text: { deny_terms: [`QUORBL-${run}`] },
+      });
+      expect(put.status).toBe(200);
+      // The client reports its own listed address and text as ham: its lists still decide (DESIGN.md §6.1).
+      for (const report of [
+        { email: listed, label: 'ham' },
+        { email: reported, label: 'spam' },
+        { ...text, label: 'ham' },
+      ]) {
+        const answer = await postJson(`${stack.gateway}/api/v1/spam/feedback`, token, report);
+        expect(answer.status).toBe(200);
+      }
+
+      for (const gateway of gateways) {
+        const mails = await within(
+          1000,
+          () => postJson(`${gateway}/api/v1/spam/mail/batch`, token, { emails: [listed, reported] }),
+          (r) => r.body.results?.[0]?.verdict === 'spam',
+        );
+        expect(mails.status).toBe(200);
+        expect(reasonCodes(mails.body.results[0])).toContain('EMAIL_CLIENT_DENY_LISTED');
+        expect(reasonCodes(mails.body.results[0])).not.toContain('EMAIL_REPORTED_HAM');
+        expect(mails.body.results[1].verdict).toBe('spam');
+        expect(reasonCodes(mails.body.results[1])).toContain('EMAIL_REPORTED_SPAM');
+        const single = await postJson(`${gateway}/api/v1/spam/mail`, token, { email: listed });
+        expect(reasonCodes(single.body)).toEqual(['EMAIL_CLIENT_DENY_LISTED']);
+
+        const texts = await postJson(`${gateway}/api/v1/spam/text/batch`, token, { items: [text] });
+        expect(texts.status).toBe(200);
+        expect(texts.body.results[0].verdict).toBe('spam');
+        expect(reasonCodes(texts.body.results[0])).toContain('TEXT_CLIENT_DENY_LISTED');
+        expect(reasonCodes(texts.body.results[0])).not.toContain('TEXT_REPORTED_HAM');
+      }
+      // Another client is judged by neither these lists nor these reports.
+      const othersToken = await checkToken(other.client, other.secret);
+      const others = await postJson(`${stack.gateway}/api/v1/spam/mail/batch`, othersToken, {
+        emails: [listed, reported],
+      });
+      const othersCodes = (others.body.results as { reasons: { code: string }[] }[]).flatMap(reasonCodes);
+      expect(othersCodes).not.toContain('EMAIL_CLIENT_DENY_LISTED');
+      expect(othersCodes).not.toContain('EMAIL_REPORTED_SPAM');
+    });
+  });
+
+  describe('stats and the admin log', () => {
+    it('counts checks per kind and verdict, reasons and latency, and shows recent admin actions without secrets', async () => {
+      const id = `counted-${run}`;
+      const secret = await createClient(id);
+      const token = await checkToken(id, secret);
+      await adminCall('PUT', `/api/v1/admin/clients/${id}/settings`, { mail: { deny: ['counted.example'] } });
+      await adminCall('POST', `/api/v1/admin/clients/${id}/secret`);
+      for (const gateway of gateways) {
+        await within(
+          1000,
+          () => postJson(`${gateway}/api/v1/spam/mail`, token, { email: 'a@counted.example' }),
+          (r) => r.body.verdict === 'spam',
+        );
+        expect(
+          (await postJson(`${gateway}/api/v1/spam/text`, token, { title: 'Hi', body: 'Nice post, thanks.' }))
+            .status,
+        ).toBe(200);
+      }
+      const stats = async () => adminCall('GET', `/deapi/v1/admin/clients/${id}/stats?interval=hour`);
+      const answer = await within(
+        5000,
+        stats,
+        (r) =>
+          r.body?.totals?.mail?.spam >= 2 &&
+          r.body.totals.text.ham + r.body.totals.text.suspicious + r.body.totals.text.spam >= 2,
+      );
+      expect(answer.status).toBe(200);
+      const body = clientStatsSchema.parse(answer.body);
+      expect(body.totals.mail.spam).toBeGreaterThanOrEqual(2);
+      expect(body.series.at(-1)?.checks.mail.spam).toBeGreaterThanOrEqual(2);
+      expect(body.top_reasons.map((reason) => reason.code)).toContain('EMAIL_CLIENT_DENY_LISTED');
+      expect(body.latency_ms.mail.p50).not.toBeNull();
+      expect(body.latency_ms.mail.p99).toBeGreaterThanOrEqual(body.latency_ms.mail.p50 ?? 0);
+      expect(body.feedback).toEqual({ spam: 0, ham: 0 });
+      expect(body.recent_admin_actions.map((action) => action.action)).toEqual([
+        'client.rotate_secret',
+        'settings.update',
+        'client.create',
+      ]);
+      expect(body.recent_admin_actions[0]).toMatchObject({
+        actor: { client_id: admin.client, username: admin.username },
+        client_id: id,
+        status: 200,
+      });
+      expect(JSON.stringify(body)).not.toContain(secret);
+
+      const daily = await adminCall(
+        'GET',
+        `/api/v1/admin/clients/${id}/stats?interval=day&from=${new Date(Date.now() - 30 * 86400_000).toISOString()}`,
+      );
+      expect(daily.status).toBe(200);
+      expect(daily.body.series).toHaveLength(31);
+      expect(daily.body.totals).toEqual(body.totals);
+
+      const tooLong = await adminCall('GET', `/api/v1/admin/clients/${id}/stats?from=2020-01-01T00:00:00Z`);
+      expect(tooLong.status).toBe(400);
+      expect(tooLong.body.errors[0].path).toBe('from');
+
+      const logs = stack.services.gateway.output() + second.gateway.output();
+      expect(logs).toContain('"admin action"');
+      expect(logs).toContain(`"client_id":"${id}"`);
+      expect(logs).not.toContain(secret);
+    });
+
+    it('counts each checked item of a batch and each accepted feedback report', async () => {
+      const id = `batched-${run}`;
+      const token = await checkToken(id, await createClient(id));
+      const mails = await postJson(`${stack.gateway}/api/v1/spam/mail/batch`, token, {
+        emails: ['a@example.org', 'b@example.org', 'not an address', 42],
+      });
+      expect(mails.status).toBe(200);
+      const texts = await postJson(`${second.gateway.url}/api/v1/spam/text/batch`, token, {
+        items: [
+          { title: 'Hallo', body: 'Schöner Beitrag, danke.' },
+          { title: 'Hi', body: 'Nice post, thanks.' },
+        ],
+      });
+      expect(texts.status).toBe(200);
+      for (const report of [
+        { email: 'a@example.org', label: 'spam' },
+        { email: 'b@example.org', label: 'ham' },
+        { check_id: texts.body.results[0].id, label: 'spam' },
+      ]) {
+        expect((await postJson(`${stack.gateway}/api/v1/spam/feedback`, token, report)).status).toBe(200);
+      }
+      const unknown = await postJson(`${stack.gateway}/api/v1/spam/feedback`, token, {
+        check_id: randomUUID(),
+        label: 'ham',
+      });
+      expect(unknown.status).toBe(404);
+
+      const total = (counts: Record<string, number>) => counts.ham + counts.suspicious + counts.spam;
+      const answer = await within(
+        5000,
+        () => adminCall('GET', `/api/v1/admin/clients/${id}/stats?interval=hour`),
+        (r) =>
+          r.body?.totals?.mail !== undefined &&
+          total(r.body.totals.mail) >= 3 &&
+          total(r.body.totals.text) >= 2 &&
+          r.body.feedback.spam + r.body.feedback.ham >= 3,
+      );
+      const body = clientStatsSchema.parse(answer.body);
+      // The bad address is a result (valid: false) and counts; the number is refused in the batch and does not.
+      expect(total(body.totals.mail)).toBe(3);
+      expect(total(body.totals.text)).toBe(2);
+      expect(body.latency_ms.text.p50).not.toBeNull();
+      expect(body.feedback).toEqual({ spam: 2, ham: 1 });
+    });
+
+    it('keeps a client hour within a bounded size in Redis', async () => {
+      const redis = new Redis(redisUrl());
+      try {
+        const keys = await redis.keys(`admin-${run}:gateway:usage:*`);
+        expect(keys.length).toBeGreaterThan(0);
+        for (const key of keys) {
+          expect(await redis.ttl(key)).toBeGreaterThan(30 * 86400);
+          expect(Number(await redis.memory('USAGE', key))).toBeLessThan(2048);
+        }
+      } finally {
+        redis.disconnect();
+      }
+    });
+  });
+});
