@@ -53,3 +53,4 @@ export {
 } from './feedback-store';
 export { clientIdOf, requiredClientId } from './client-id';
 export { mapConcurrently } from './concurrency';
+export { mountBatchRoute, type BatchRouteOptions } from './batch-route';

@@ -1,9 +1,8 @@
-import { createRequestSchemas } from '@spam-check/contracts';
-import { createServiceApp, type ServiceBase } from '@spam-check/service-kit';
+import { BATCH_LIMITS, createRequestSchemas } from '@spam-check/contracts';
+import { createServiceApp, mountBatchRoute, type ServiceBase } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
-import type { EmailChecker } from './email-check-deps';
-import { mountBatchRoute } from './entry-points/http/batch-route';
+import { runEmailCheck, type EmailChecker } from './email-check-deps';
 import { mountCheckRoute } from './entry-points/http/check-route';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
@@ -15,7 +14,15 @@ export function createApp(deps: AppDeps): Express {
   const schema = createRequestSchemas(deps.config.limits).mail;
   return createServiceApp({
     ...deps,
-    beforeBodyParser: (app) => mountBatchRoute(app, deps.checker, schema, deps.config.MAX_BATCH_BODY_BYTES),
+    beforeBodyParser: (app) =>
+      mountBatchRoute(app, {
+        item: schema,
+        maxItems: BATCH_LIMITS.mailItems,
+        bodyLimit: deps.config.MAX_BATCH_BODY_BYTES,
+        // Each address may wait for a DNS answer.
+        concurrency: 64,
+        check: ({ email }, meta) => runEmailCheck(deps.checker, { email, ...meta }, 'http'),
+      }),
     routes: (app) => {
       mountCheckRoute(app, deps.checker, schema);
       mountFeedbackRoute(app, deps.checker.feedback, deps.config.limits);

@@ -1,11 +1,10 @@
-import { createRequestSchemas } from '@spam-check/contracts';
-import { createServiceApp, type ServiceBase } from '@spam-check/service-kit';
+import { BATCH_LIMITS, createRequestSchemas } from '@spam-check/contracts';
+import { createServiceApp, mountBatchRoute, type ServiceBase } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { ServiceConfig } from './config';
 import type { CheckClientText } from './dependencies';
 import type { createTextLearner } from './domain/check-text';
 import type { TextFeedbackStore } from './data-access/text-feedback-store';
-import { mountBatchRoute } from './entry-points/http/batch-route';
 import { mountCheckRoute } from './entry-points/http/check-route';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
@@ -19,7 +18,15 @@ export function createApp(deps: AppDeps): Express {
   const schema = createRequestSchemas(deps.config.limits).text;
   return createServiceApp({
     ...deps,
-    beforeBodyParser: (app) => mountBatchRoute(app, deps.checkText, schema, deps.config.MAX_BATCH_BODY_BYTES),
+    beforeBodyParser: (app) =>
+      mountBatchRoute(app, {
+        item: schema,
+        maxItems: BATCH_LIMITS.textItems,
+        bodyLimit: deps.config.MAX_BATCH_BODY_BYTES,
+        // Each text may wait for the LLM.
+        concurrency: 8,
+        check: (item, meta) => deps.checkText({ ...item, ...meta }),
+      }),
     routes: (app) => {
       mountCheckRoute(app, deps.checkText, schema);
       mountFeedbackRoute(app, deps.feedback, deps.learnText, deps.config.limits);
