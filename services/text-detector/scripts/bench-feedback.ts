@@ -18,7 +18,7 @@ import { loadServiceConfig } from '../src/config';
 import { loadLanguageDetector } from '../src/data-access/language-detector';
 import { readModelFile } from '../src/data-access/model-file';
 import { createTextFeedbackStore } from '../src/data-access/text-feedback-store';
-import { createTextChecker } from '../src/domain/check-text';
+import { localChecker } from './local-checker';
 import { encodeFingerprint, fingerprintOf } from '../src/domain/near-duplicate';
 import { mulberry32 } from './train/data';
 
@@ -51,19 +51,7 @@ async function main(): Promise<void> {
     maxWeights: config.TEXT_FEEDBACK_MAX_WEIGHTS,
     cachedClients: config.TEXT_FEEDBACK_CACHED_CLIENTS,
   });
-  const checkText = createTextChecker({
-    model,
-    detectLanguage: await loadLanguageDetector(),
-    askLlm: undefined,
-    feedback,
-    config: {
-      spamThreshold: config.TEXT_SPAM_THRESHOLD,
-      suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
-      llmMode: 'never',
-      llmBand: config.TEXT_LLM_BAND,
-      denyTerms: [],
-    },
-  });
+  const checkText = localChecker(model, await loadLanguageDetector(), feedback);
   const random = mulberry32(12);
 
   // The stored state of a client that reported FEEDBACK_MAX_REPORTS texts and filled its adjustment,

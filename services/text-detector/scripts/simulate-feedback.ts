@@ -17,7 +17,7 @@ import { loadServiceConfig } from '../src/config';
 import { loadLanguageDetector } from '../src/data-access/language-detector';
 import { readModelFile } from '../src/data-access/model-file';
 import { createTextFeedbackStore } from '../src/data-access/text-feedback-store';
-import { createTextChecker } from '../src/domain/check-text';
+import { localChecker } from './local-checker';
 import type { DetectLanguage } from '../src/domain/language';
 import type { TextModel } from '../src/domain/model/classifier';
 import { buildDataset, groupOf, mulberry32, readRows, shuffle, type Dataset, type Row } from './train/data';
@@ -71,19 +71,7 @@ async function stream(
     maxWeights: config.TEXT_FEEDBACK_MAX_WEIGHTS,
     cachedClients: 1,
   });
-  const checkText = createTextChecker({
-    model,
-    detectLanguage,
-    askLlm: undefined,
-    feedback,
-    config: {
-      spamThreshold: config.TEXT_SPAM_THRESHOLD,
-      suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
-      llmMode: 'never',
-      llmBand: config.TEXT_LLM_BAND,
-      denyTerms: [],
-    },
-  });
+  const checkText = localChecker(model, detectLanguage, feedback);
   const measuredFrom = Math.floor(rows.length * (1 - MEASURED_SHARE));
   const measured: { spam: boolean; predicted: boolean }[] = [];
   let reports = 0;

@@ -17,9 +17,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadServiceConfig } from '../../src/config';
 import { loadLanguageDetector } from '../../src/data-access/language-detector';
-import { createTextChecker } from '../../src/domain/check-text';
-import type { DetectLanguage } from '../../src/domain/language';
-import type { TextModel } from '../../src/domain/model/classifier';
+import { localChecker } from '../local-checker';
 import { buildDataset, readRows, stratifiedSplit, type Dataset, type Row } from './data';
 import {
   FIGURES_HEADER,
@@ -54,21 +52,6 @@ function loadRows(): Row[] {
 }
 
 const config = loadServiceConfig({});
-
-function checkerFor(model: TextModel, detectLanguage: DetectLanguage) {
-  return createTextChecker({
-    model,
-    detectLanguage,
-    askLlm: undefined,
-    config: {
-      spamThreshold: config.TEXT_SPAM_THRESHOLD,
-      suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
-      llmMode: 'never',
-      llmBand: config.TEXT_LLM_BAND,
-      denyTerms: [],
-    },
-  });
-}
 
 function printFigures(title: string, data: Dataset, answers: Answer[]): void {
   console.log(`\n### ${title}\n${FIGURES_HEADER}`);
@@ -161,7 +144,7 @@ async function main(): Promise<void> {
   for (const split of splits) {
     if (only && !only.some((part) => split.name.includes(part))) continue;
     const { model } = fit(data, split.train, SEED, config.TEXT_SPAM_THRESHOLD);
-    const checkText = checkerFor(model, detectLanguage);
+    const checkText = localChecker(model, detectLanguage);
     const answers = await answer(data, split.test, checkText);
     printFigures(
       `${split.name} (trained on ${split.train.length}, scored on ${split.test.length}; ${seconds()} s)`,
