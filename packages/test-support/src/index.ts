@@ -1,4 +1,5 @@
 export { redisUrl, amqpUrl } from './infrastructure';
+export { chromiumPath, launchBrowser } from './browser';
 export { procStat, processCpuSeconds, processRssBytes } from './proc';
 export { TcpProxy } from './tcp-proxy';
 export {

@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/**
+ * Debian's Chromium, driven by playwright-core (never `playwright install`: nothing is downloaded here).
+ * `.ci/run` installs the package when it is missing; elsewhere set CHROMIUM_PATH. A suite that needs a browser
+ * and finds none fails with a message saying what to install; it is never skipped.
+ */
+export function chromiumPath(): string {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(path)) {
+    throw new Error(
+      `No Chromium at ${path}. Install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
+  }
+  return path;
+}
+
+/**
+ * A headless Chromium with the flags this network needs: without the background-networking ones it keeps
+ * trying to reach Google's hosts, which this machine refuses.
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
