@@ -23,7 +23,7 @@ import type { ModelInput, SparseVector } from './model/extractor';
 import { unfamiliarity } from './model/familiarity';
 import { fingerprintOf } from './near-duplicate';
 import { normaliseText } from './normalise';
-import { denyListed, fixtureVerdict, runRules, type RuleFinding } from './rules';
+import { denyListed, fixtureVerdict, REASON_WEIGHTS, runRules, type RuleFinding } from './rules';
 
 /**
  * The text verdict, one function behind the HTTP and the RPC entry point. A cascade, cheapest first:
@@ -228,13 +228,24 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     };
 
     if (denied)
-      return remember(finish(1, 'rules', [{ code: 'TEXT_DENY_LISTED', weight: 1 }, ...findings]), () => null);
+      return remember(
+        finish(1, 'rules', [
+          { code: 'TEXT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_DENY_LISTED },
+          ...findings,
+        ]),
+        () => null,
+      );
     if (fixture !== undefined) {
-      const check = finish(fixture === 'spam' ? 1 : 0, 'rules', [{ code: 'TEXT_TEST_FIXTURE', weight: 1 }]);
+      const check = finish(fixture === 'spam' ? 1 : 0, 'rules', [
+        { code: 'TEXT_TEST_FIXTURE', weight: REASON_WEIGHTS.TEXT_TEST_FIXTURE },
+      ]);
       return remember(check, () => null);
     }
     if (denyListed(lower, clientDenyTerms(input.settings)) !== undefined) {
-      const check = finish(1, 'rules', [{ code: 'TEXT_CLIENT_DENY_LISTED', weight: 1 }, ...findings]);
+      const check = finish(1, 'rules', [
+        { code: 'TEXT_CLIENT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_CLIENT_DENY_LISTED },
+        ...findings,
+      ]);
       return remember(check, () => null);
     }
 
@@ -250,7 +261,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     if (reported !== undefined) {
       const code = reported === 'spam' ? 'TEXT_REPORTED_SPAM' : 'TEXT_REPORTED_HAM';
       return remember(
-        finish(reported === 'spam' ? 1 : 0, 'rules', [{ code, weight: 1 }, ...byWeight]),
+        finish(reported === 'spam' ? 1 : 0, 'rules', [{ code, weight: REASON_WEIGHTS[code] }, ...byWeight]),
         learnable,
       );
     }
@@ -265,7 +276,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       signals.model_unfamiliar = unfamiliar;
       // Never below 0: a client may set its spam threshold to 0 (everything is spam for it then).
       modelScore = Math.max(0, Math.min(modelScore, config.spamThreshold - SCORE_STEP));
-      unfamiliarReasons.push({ code: 'TEXT_MODEL_UNFAMILIAR', weight: 0 });
+      unfamiliarReasons.push({ code: 'TEXT_MODEL_UNFAMILIAR', weight: REASON_WEIGHTS.TEXT_MODEL_UNFAMILIAR });
     }
     // The client's adjustment moves the margin; its effect is added on top of the model's own (limited) score.
     const correction = adjustment(state.weights, vector);
@@ -303,7 +314,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       const check = finish(
         localScore,
         'model',
-        [...localReasons, { code: 'TEXT_LLM_UNAVAILABLE', weight: 0 }],
+        [...localReasons, { code: 'TEXT_LLM_UNAVAILABLE', weight: REASON_WEIGHTS.TEXT_LLM_UNAVAILABLE }],
         true,
       );
       return remember(check, learnable);

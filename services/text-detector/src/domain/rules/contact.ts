@@ -1,4 +1,5 @@
 import type { Rule } from './types';
+import { gradedWeight, REASON_WEIGHTS } from './weights';
 
 /**
  * Contact-me-elsewhere: a messenger named next to a number or handle, or an explicit invitation to write
@@ -40,10 +41,12 @@ export const contactRule: Rule = ({ text }) => {
     if (HAS_LETTER_AND_DIGIT.test(match[0].slice(0, 64))) wallets++;
   }
   const findings: ReturnType<Rule>['findings'] = [];
+  // Two kinds of evidence: an invitation, and a messenger named with a number or handle.
   const contactEvidence = (invitation ? 1 : 0) + (messengers > 0 && (phones > 0 || handles > 0) ? 1 : 0);
-  if (contactEvidence > 0 || (messengers > 0 && invitation)) {
-    findings.push({ code: 'TEXT_CONTACT_ELSEWHERE', weight: contactEvidence >= 2 ? 0.7 : 0.5 });
+  if (contactEvidence > 0) {
+    const weight = gradedWeight(REASON_WEIGHTS.TEXT_CONTACT_ELSEWHERE, contactEvidence);
+    findings.push({ code: 'TEXT_CONTACT_ELSEWHERE', weight });
   }
-  if (wallets > 0) findings.push({ code: 'TEXT_CRYPTO_WALLET', weight: 0.6 });
+  if (wallets > 0) findings.push({ code: 'TEXT_CRYPTO_WALLET', weight: REASON_WEIGHTS.TEXT_CRYPTO_WALLET });
   return { findings, signals: { messengers, phone_numbers: phones, crypto_wallets: wallets } };
 };

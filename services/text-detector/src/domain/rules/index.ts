@@ -10,6 +10,7 @@ import { RULE_TEXT_LIMIT, type Rule, type RuleFinding } from './types';
 export { RULE_TEXT_LIMIT, type RuleFinding, type RuleInput, type RuleOutcome } from './types';
 export { denyListed } from './deny-list';
 export { fixtureVerdict, FIXTURE_MARKERS } from './fixtures';
+export { REASON_WEIGHTS } from './weights';
 
 export const RULES: readonly Rule[] = [linksRule, obfuscationRule, contactRule, shoutingRule, repetitionRule];
 

@@ -1,4 +1,5 @@
 import type { Rule } from './types';
+import { gradedWeight, REASON_WEIGHTS } from './weights';
 
 /**
  * Links: how many, how much of the text they make up, and how many go through a URL shortener that hides
@@ -65,10 +66,16 @@ export const linksRule: Rule = ({ text }) => {
   }
   const density = text.length ? linkCharacters / text.length : 0;
   const findings: ReturnType<Rule>['findings'] = [];
-  if (links >= 3)
-    findings.push({ code: 'TEXT_LINKS', weight: Math.min(0.6, 0.1 * links), params: { count: links } });
-  if (links >= 1 && density > 0.33) findings.push({ code: 'TEXT_LINK_DENSITY', weight: 0.4 });
+  if (links >= 3) {
+    const weight = gradedWeight(REASON_WEIGHTS.TEXT_LINKS, links);
+    findings.push({ code: 'TEXT_LINKS', weight, params: { count: links } });
+  }
+  if (links >= 1 && density > 0.33)
+    findings.push({ code: 'TEXT_LINK_DENSITY', weight: REASON_WEIGHTS.TEXT_LINK_DENSITY });
   if (shorteners > 0)
-    findings.push({ code: 'TEXT_URL_SHORTENER', weight: Math.min(0.6, 0.4 + 0.1 * shorteners) });
+    findings.push({
+      code: 'TEXT_URL_SHORTENER',
+      weight: gradedWeight(REASON_WEIGHTS.TEXT_URL_SHORTENER, shorteners),
+    });
   return { findings, signals: { links, link_density: Math.round(density * 1000) / 1000, shorteners } };
 };

@@ -1,4 +1,5 @@
 import type { Rule } from './types';
+import { gradedWeight, REASON_WEIGHTS } from './weights';
 
 /**
  * Obfuscated words: letters spelled out with separators (`v i a g r a`, `f.r.e.e`), look-alike letters
@@ -18,7 +19,10 @@ export const obfuscationRule: Rule = ({ text, invisibleCharacters, lookAlikeChar
   for (const match of text.matchAll(LEET_WORDS)) if (!PLAIN_WORD.test(match[0])) leet++;
   const score = spaced + leet + (lookAlikeCharacters > 0 ? 1 : 0) + (invisibleCharacters > 2 ? 1 : 0);
   return {
-    findings: score > 0 ? [{ code: 'TEXT_OBFUSCATION', weight: Math.min(0.7, 0.35 + 0.15 * score) }] : [],
+    findings:
+      score > 0
+        ? [{ code: 'TEXT_OBFUSCATION', weight: gradedWeight(REASON_WEIGHTS.TEXT_OBFUSCATION, score) }]
+        : [],
     signals: {
       obfuscated_words: spaced + leet,
       look_alike_characters: lookAlikeCharacters,

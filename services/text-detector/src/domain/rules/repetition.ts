@@ -1,4 +1,5 @@
 import type { Rule } from './types';
+import { REASON_WEIGHTS } from './weights';
 
 /**
  * Repetition: one character repeated 10 times or more in a row (beyond punctuation rulers such as `-----`
@@ -33,7 +34,7 @@ export const repetitionRule: Rule = ({ lower }) => {
   const repeatedWord = words >= 20 && top / words > 0.3;
   const repetitive = characterRuns > 0 || repeatedWord || repeatedLine >= 3;
   return {
-    findings: repetitive ? [{ code: 'TEXT_REPETITION', weight: 0.3 }] : [],
+    findings: repetitive ? [{ code: 'TEXT_REPETITION', weight: REASON_WEIGHTS.TEXT_REPETITION }] : [],
     signals: { top_word_share: words ? Math.round((top / words) * 1000) / 1000 : 0 },
   };
 };

@@ -1,4 +1,5 @@
 import type { Rule } from './types';
+import { REASON_WEIGHTS } from './weights';
 
 /**
  * Shouting: over 70 % capital letters among at least 20 letters, or runs of three or more exclamation marks
@@ -35,7 +36,7 @@ export const shoutingRule: Rule = ({ text }) => {
     runs >= 2 ||
     (letters > 0 && exclamations / letters > 0.05 && exclamations >= 5);
   return {
-    findings: shouting ? [{ code: 'TEXT_SHOUTING', weight: 0.3 }] : [],
+    findings: shouting ? [{ code: 'TEXT_SHOUTING', weight: REASON_WEIGHTS.TEXT_SHOUTING }] : [],
     signals: { uppercase_ratio: Math.round(uppercaseRatio * 1000) / 1000, exclamation_marks: exclamations },
   };
 };
