@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { checkEmail, type EmailCheckDeps } from '../src/domain/check-email';
 import { createDisposableDomains, disposableDomainOf } from '../src/domain/disposable';
-import { FIXTURE_DOMAIN, FIXTURE_WEIGHTS } from '../src/domain/fixtures';
+import { FIXTURE_DOMAIN } from '../src/domain/fixtures';
 import { FREE_PROVIDERS } from '../src/domain/free-provider';
 import { createOperatorList } from '../src/domain/operator-lists';
 import { looksRandom } from '../src/domain/random-local-part';
 import { isRoleAccount } from '../src/domain/role-account';
-import { REASON_WEIGHTS, scoreOf, VERDICT_THRESHOLDS } from '../src/domain/scoring';
+import { FIXTURE_WEIGHTS, REASON_WEIGHTS, scoreOf, VERDICT_THRESHOLDS } from '../src/domain/scoring';
 import { suggestDomain } from '../src/domain/typo';
 
 const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');

@@ -6,16 +6,17 @@ import {
   type Language,
   type MailResult,
   type ReasonParams,
+  type Verdict,
 } from '@spam-check/contracts';
 import { disposableDomainOf } from './disposable';
-import { fixtureWeight } from './fixtures';
+import { fixtureVerdict } from './fixtures';
 import { isFreeProvider } from './free-provider';
 import { judgeMailServers, type LookupMailServers } from './mail-servers';
 import { operatorDecision, type OperatorList } from './operator-lists';
 import { looksRandom } from './random-local-part';
 import { isRoleAccount } from './role-account';
 import type { ReportsOf } from './reports';
-import { REASON_WEIGHTS, scoreOf, type VerdictThresholds } from './scoring';
+import { FIXTURE_WEIGHTS, REASON_WEIGHTS, scoreOf, type VerdictThresholds } from './scoring';
 import { parseAddress } from './syntax';
 import { suggestDomain } from './typo';
 
@@ -95,7 +96,7 @@ export async function checkEmail(
     };
   };
 
-  let fixture: number | null = null;
+  let fixture: Verdict | null = null;
   const address = parseAddress(input.email);
   if (!address.valid) {
     add(address.failure === 'control_character' ? 'EMAIL_CONTROL_CHARACTERS' : 'EMAIL_INVALID_SYNTAX');
@@ -117,8 +118,8 @@ export async function checkEmail(
   const decision = operatorDecision({ allow: deps.allowList, deny: deps.denyList }, localBase, asciiDomain);
   if (decision === 'allow') add('EMAIL_ALLOW_LISTED');
   if (decision === 'deny') add('EMAIL_DENY_LISTED');
-  fixture = decision === null ? fixtureWeight(localBase, asciiDomain) : null;
-  if (fixture !== null) add('EMAIL_TEST_FIXTURE', undefined, fixture);
+  fixture = decision === null ? fixtureVerdict(localBase, asciiDomain) : null;
+  if (fixture !== null) add('EMAIL_TEST_FIXTURE', undefined, FIXTURE_WEIGHTS[fixture]);
   const clientDecision =
     decision === null && fixture === null && input.client
       ? operatorDecision(input.client, localBase, asciiDomain)

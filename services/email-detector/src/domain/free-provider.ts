@@ -1,6 +1,6 @@
 /**
- * Free mail providers: anyone can open a mailbox there in minutes. A weak signal (weight 0.1) that only
- * counts together with others; these widely used providers are never spam on their own. The list is the
+ * Free mail providers: anyone can open a mailbox there in minutes. A weak signal that only counts together
+ * with others; these widely used providers are never spam on their own. The list is the
  * big international providers plus the main German, French, Swiss and Belgian ones; it doubles as the set
  * of popular domains for did-you-mean suggestions (typo.ts).
  */

@@ -6,7 +6,7 @@
  * - letters and digits switch 4+ times (`ab3cd5ef7g9`);
  * - 8+ letters with under 20 % vowels (y counts as one) and a run of 5+ consonants, after folding the common
  *   clusters `sch`, `ch`, `ck`, `ph`, `th` into one letter (so `mrschmidt` stays a name).
- * A weak signal on its own (weight 0.45).
+ * A weak signal on its own.
  */
 const HEX = /^[0-9a-f]{16,}$/;
 const VOWELS = /[aeiouyàâäéèêëïîôöùûüÿæœ]/;

@@ -1,5 +1,5 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
-import { fixtureWeight } from './fixtures';
+import { fixtureVerdict } from './fixtures';
 import { parseAddress, type ParsedAddress } from './syntax';
 
 /**
@@ -18,7 +18,7 @@ export function reportKey(address: ParsedAddress): string {
 /** The key a report on this input is stored under, or null when the input teaches nothing. */
 export function learnableKey(email: string): string | null {
   const address = parseAddress(email);
-  if (!address.valid || fixtureWeight(address.localBase, address.asciiDomain) !== null) return null;
+  if (!address.valid || fixtureVerdict(address.localBase, address.asciiDomain) !== null) return null;
   return reportKey(address);
 }
 

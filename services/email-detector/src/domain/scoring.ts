@@ -5,6 +5,8 @@ import type { EmailReasonCode, Verdict } from '@spam-check/contracts';
  * independent pieces of evidence (noisy-OR: score = 1 − Π(1 − w)), so two weak signals weigh more than one
  * but never reach certainty; negative weights then damp the score by the factor (1 + w): −1 (allow list,
  * ham fixture, reported ham) pins it at 0. Verdict: spam from 0.8, suspicious from 0.5, else ham. Score rounded to 0.001.
+ * Every weight of the e-mail detector is in this file (README "Rule weights" says why); the rule files decide
+ * whether a rule fires.
  */
 export const REASON_WEIGHTS: Record<EmailReasonCode, number> = {
   EMAIL_INVALID_SYNTAX: 1,
@@ -26,6 +28,9 @@ export const REASON_WEIGHTS: Record<EmailReasonCode, number> = {
   EMAIL_FREE_PROVIDER: 0.1,
   EMAIL_DNS_UNKNOWN: 0,
 };
+
+/** A test fixture's weight by the verdict it stands for (fixtures.ts); it replaces EMAIL_TEST_FIXTURE's. */
+export const FIXTURE_WEIGHTS: Readonly<Record<Verdict, number>> = { spam: 1, suspicious: 0.6, ham: -1 };
 
 export const VERDICT_THRESHOLDS = { spam: 0.8, suspicious: 0.5 } as const;
 
