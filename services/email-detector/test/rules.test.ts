@@ -6,7 +6,7 @@ import { domainToASCII } from 'node:url';
 import { checkEmail, type EmailCheckDeps } from '../src/domain/check-email';
 import { createDisposableDomains, disposableDomainOf } from '../src/domain/disposable';
 import { FIXTURE_DOMAIN } from '../src/domain/fixtures';
-import { FREE_PROVIDERS } from '../src/domain/free-provider';
+import { isFreeProvider } from '../src/domain/free-provider';
 import { createOperatorList } from '../src/domain/operator-lists';
 import { looksRandom } from '../src/domain/random-local-part';
 import { isRoleAccount } from '../src/domain/role-account';
@@ -23,13 +23,84 @@ const deps: EmailCheckDeps = {
   lookupMailServers: null,
 };
 
-const WIDELY_USED = [
-  ...FREE_PROVIDERS,
-  'gmx.li',
+/** Free providers in German- and French-speaking countries and the big international ones. */
+const FREE = [
+  'gmail.com',
+  'googlemail.com',
+  'yahoo.com',
+  'yahoo.fr',
+  'yahoo.de',
+  'yahoo.co.uk',
+  'ymail.com',
+  'rocketmail.com',
+  'outlook.com',
+  'outlook.fr',
+  'outlook.de',
+  'outlook.at',
+  'hotmail.com',
+  'hotmail.fr',
+  'hotmail.de',
+  'hotmail.co.uk',
+  'hotmail.ch',
+  'hotmail.be',
+  'live.com',
+  'live.fr',
+  'live.de',
+  'live.be',
+  'msn.com',
+  'aol.com',
+  'aol.de',
+  'aol.fr',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'mail.com',
+  'email.com',
+  'protonmail.com',
+  'protonmail.ch',
+  'proton.me',
+  'pm.me',
+  'tutanota.com',
+  'tutanota.de',
+  'tuta.io',
+  'zoho.com',
+  'yandex.com',
+  'yandex.ru',
+  'mail.ru',
+  'gmx.com',
+  'gmx.de',
+  'gmx.net',
+  'gmx.at',
+  'gmx.ch',
+  'web.de',
+  't-online.de',
+  'freenet.de',
+  'online.de',
+  'arcor.de',
+  'email.de',
+  'bluewin.ch',
+  'gmx.fr',
+  'orange.fr',
+  'wanadoo.fr',
+  'free.fr',
+  'laposte.net',
+  'sfr.fr',
+  'neuf.fr',
+  'bbox.fr',
+  'skynet.be',
+  'telenet.be',
   'yahoo.es',
   'hotmail.it',
   'hotmail.es',
   'outlook.es',
+  'qq.com',
+  '163.com',
+  'naver.com',
+  'gmx.li',
+];
+
+const WIDELY_USED = [
+  ...FREE,
   'mailbox.org',
   'posteo.de',
   'vodafone.de',
@@ -38,9 +109,6 @@ const WIDELY_USED = [
   'hispeed.ch',
   'sunrise.ch',
   'comcast.net',
-  'qq.com',
-  '163.com',
-  'naver.com',
   'fastmail.com',
 ];
 
@@ -59,6 +127,19 @@ describe('disposable domains (disposable-email-domains-js)', () => {
     expect(disposableDomainOf('mailinator.com.example', disposable)).toBeNull();
     expect(disposableDomainOf('com', disposable)).toBeNull();
   });
+});
+
+describe('free providers (free-email-domains, without its throw-away domains, and our overlay)', () => {
+  it.each(FREE)('%s is a free provider', (domain) => {
+    expect(isFreeProvider(domain)).toBe(true);
+  });
+
+  it.each(['mailinator.com', 'yopmail.com', 'gmial.com', 'gmai.com', 'example.com', 'spam-check.test'])(
+    '%s is not (throw-away, typo or no provider)',
+    (domain) => {
+      expect(isFreeProvider(domain)).toBe(false);
+    },
+  );
 });
 
 describe('did-you-mean suggestions', () => {
