@@ -5,7 +5,7 @@ import { checkEmail, type EmailCheckDeps } from '../src/domain/check-email';
 import { createDisposableDomains, disposableDomainOf } from '../src/domain/disposable';
 import { FIXTURE_DOMAIN, fixtureVerdict } from '../src/domain/fixtures';
 import { isFreeProvider } from '../src/domain/free-provider';
-import { judgeMailServers } from '../src/domain/mail-servers';
+import { judgeMailServers, type MailServers } from '../src/domain/mail-servers';
 import { createOperatorList, operatorDecision } from '../src/domain/operator-lists';
 import { looksRandom } from '../src/domain/random-local-part';
 import { learnableKey } from '../src/domain/reports';
@@ -159,7 +159,7 @@ describe('DNS judgement (what the mail servers say; no number)', () => {
   ] as const)(
     'when DNS says %j, the check is %s with reason %s, usable %s',
     (servers, status, reason, usable) => {
-      expect(judgeMailServers(servers)).toEqual({ status, reason, usable });
+      expect(judgeMailServers(servers as MailServers)).toEqual({ status, reason, usable });
     },
   );
 });
