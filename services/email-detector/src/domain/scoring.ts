@@ -5,7 +5,7 @@ import type { EmailReasonCode, Verdict } from '@spam-check/contracts';
  * independent pieces of evidence (noisy-OR: score = 1 − Π(1 − w)), so two weak signals weigh more than one
  * but never reach certainty; negative weights then damp the score by the factor (1 + w): −1 (allow list,
  * ham fixture, reported ham) pins it at 0. Verdict: spam from 0.8, suspicious from 0.5, else ham. Score rounded to 0.001.
- * Every weight of the e-mail detector is in this file (README "Rule weights" says why); the rule files decide
+ * Every weight of the e-mail detector is in this file (README "Reasons and weights" says why); the rule files decide
  * whether a rule fires.
  */
 export const REASON_WEIGHTS: Record<EmailReasonCode, number> = {
