@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gunzipSync, gzipSync } from 'node:zlib';
 import {
   freePort,
   spawnService,
@@ -38,6 +38,29 @@ function rawPost(
     );
     request.on('error', reject);
     request.end(body);
+  });
+}
+
+/** A GET that keeps the body as sent (fetch would decode a gzip body). */
+function rawGet(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${baseUrl}${path}`, { headers, agent: false }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on('error', reject);
   });
 }
 
@@ -269,15 +292,79 @@ describe('gateway routing, language prefixes and request checks', () => {
     );
   });
 
-  it('serves a self-contained reference page at /docs with an anchor for every problem type', async () => {
+  it('serves the reference page at /docs from its own assets, with an anchor for every problem type', async () => {
     const response = await fetch(`${gateway.url}/docs`);
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await response.text();
     for (const code of ERROR_CODES) expect(html).toContain(`id="error-${code}"`);
-    expect(html).toContain('/api/v1/spam/hybrid-check');
     expect(html).toContain('EMAIL_DISPOSABLE_DOMAIN');
-    expect(html).not.toMatch(/<script|<link|src=|href="https?:/);
+    // Every script, stylesheet and icon is the gateway's own; nothing inline, nothing from another host.
+    const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(sources).toEqual(expect.arrayContaining([expect.stringMatching(/swagger-ui-bundle\.js$/)]));
+    for (const source of sources) expect(source).toMatch(/^\/|^#/);
+    expect(html).not.toMatch(/<script>|<style|\sstyle="|\son[a-z]+="/);
+  });
+
+  it('when /docs is asked for, it sends a strict Content-Security-Policy, refuses framing and sniffing, and revalidates', async () => {
+    const response = await fetch(`${gateway.url}/docs`);
+    const policy = Object.fromEntries(
+      (response.headers.get('content-security-policy') ?? '').split('; ').map((directive) => {
+        const [name, ...values] = directive.split(' ');
+        return [name, values.join(' ')];
+      }),
+    );
+    expect(policy).toEqual({
+      'default-src': "'none'",
+      'script-src': "'self'",
+      'style-src': "'self'",
+      'img-src': "'self' data:",
+      'connect-src': "'self'",
+      'base-uri': "'none'",
+      'form-action': "'none'",
+      'frame-ancestors': "'none'",
+    });
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const etag = response.headers.get('etag');
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    // Not fetch: it adds `Cache-Control: no-cache` to a conditional request, which asks for a full answer.
+    const again = await rawGet(gateway.url, '/docs', { 'If-None-Match': etag ?? '' });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('serves the Swagger UI bundle under its content hash, immutable, gzipped on request, and nothing else under /docs/assets', async () => {
+    const html = await (await fetch(`${gateway.url}/docs`)).text();
+    const bundle = /src="(\/docs\/assets\/[0-9a-f]{16}\/swagger-ui-bundle\.js)"/.exec(html)?.[1];
+    expect(bundle).toBeDefined();
+    const plain = await fetch(`${gateway.url}${bundle}`, { headers: { 'Accept-Encoding': 'identity' } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const body = await plain.text();
+    expect(body).toContain('SwaggerUIBundle');
+    const zipped = await rawGet(gateway.url, bundle ?? '', { 'Accept-Encoding': 'gzip' });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.body).toString()).toBe(body);
+    expect(zipped.body.length).toBeLessThan(body.length / 2);
+    const revalidated = await rawGet(gateway.url, bundle ?? '', {
+      'If-None-Match': plain.headers.get('etag') ?? '',
+    });
+    expect(revalidated.status).toBe(304);
+    for (const path of [
+      bundle?.replace(/[0-9a-f]{16}/, '0000000000000000'),
+      bundle?.replace('swagger-ui-bundle.js', 'package.json'),
+      bundle?.replace('swagger-ui-bundle.js', '..%2Fpackage.json'),
+    ]) {
+      const refused = await fetch(`${gateway.url}${path}`);
+      expect(refused.status).toBe(404);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    }
   });
 });
 

@@ -1,0 +1,180 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  feedbackResultSchema,
+  hybridResultSchema,
+  mailBatchResultSchema,
+  mailResultSchema,
+  textBatchResultSchema,
+  textResultSchema,
+} from '@spam-check/contracts';
+import { REPO_ROOT, launchBrowser, startStack, type Stack } from '@spam-check/test-support';
+
+type Browser = Awaited<ReturnType<typeof launchBrowser>>;
+type Page = Awaited<ReturnType<Browser['newPage']>>;
+
+const SCREENSHOT = join(REPO_ROOT, 'docs', 'screenshots', 'docs.png');
+
+// `/docs` as a person uses it: the real stack (embedded, as `pnpm start` runs it), Debian's Chromium, the
+// demo credentials typed into Swagger UI's "Authorize" dialog, and "try it" on the checks. Every request the
+// page makes is recorded; any that is not for the gateway is refused and fails the suite, so the page is
+// shown to work with no other host (no CDN, no fonts, no telemetry), as on a machine without internet.
+describe('the API reference at /docs, in a real browser', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  const foreignRequests: string[] = [];
+  const policyViolations: string[] = [];
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([
+      startStack(
+        { REDIS_URL: undefined, AMQP_URL: undefined, OPENAI_API_KEY: undefined, EMAIL_DNS_CHECK: 'off' },
+        { readyTimeoutMs: 60_000 },
+      ),
+      launchBrowser(),
+    ]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // Below jest's own 30 s, so that a step that does not happen fails with what it was waiting for.
+    page.setDefaultTimeout(10_000);
+    const origin = new URL(stack.gateway).origin;
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (new URL(url).origin === origin) return route.continue();
+      foreignRequests.push(url);
+      return route.abort('internetdisconnected');
+    });
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
+    });
+    await page.goto(`${stack.gateway}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** Expands the operation, puts `body` in its editor, runs it and returns what the page shows. */
+  async function tryIt(path: string, body: unknown) {
+    const operation = page.locator(`.opblock:has(.opblock-summary-path[data-path="${path}"])`);
+    if (!(await operation.locator('.opblock-body').isVisible())) {
+      await operation.locator('.opblock-summary').first().click();
+    }
+    await operation.locator('textarea.body-param__text').fill(JSON.stringify(body, null, 2));
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => new URL(response.url()).pathname === path),
+      operation.locator('button.execute').click(),
+    ]);
+    const live = operation.locator('.live-responses-table .response');
+    await live.first().waitFor();
+    const shownStatus = (await live.locator('.response-col_status').first().innerText()).trim();
+    const shownBody = await live.locator('.response-col_description pre.microlight').first().innerText();
+    return {
+      operation,
+      request: answer.request(),
+      status: answer.status(),
+      shownStatus,
+      shown: JSON.parse(shownBody) as unknown,
+    };
+  }
+
+  function expectShown<T>(
+    result: Awaited<ReturnType<typeof tryIt>>,
+    schema: { parse: (value: unknown) => T },
+  ): T {
+    expect(result.status).toBe(200);
+    expect(result.shownStatus).toBe('200');
+    expect(result.request.headers().authorization).toMatch(/^Bearer [A-Za-z0-9_-]{43,}$/);
+    return schema.parse(result.shown);
+  }
+
+  it('serves the page and its assets from the gateway with a strict policy', async () => {
+    const response = await page.request.get(`${stack.gateway}/docs`);
+    expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers()['x-content-type-options']).toBe('nosniff');
+    expect(await page.locator('.info .title').innerText()).toContain('Spam check API');
+  });
+
+  it('when the demo credentials are typed into "Authorize", Swagger UI gets a token with the password grant', async () => {
+    await page.locator('.auth-wrapper button.authorize').click();
+    const dialog = page.locator('.modal-ux');
+    await dialog.locator('#oauth_username').fill('demo');
+    await dialog.locator('#oauth_password').fill('demo-password');
+    await dialog.locator('#client_id_password').fill('demo-client');
+    await dialog.locator('#client_secret_password').fill('demo-secret');
+    await dialog.locator('label[for="spam:check-password-checkbox-oauth2"]').click();
+    const [tokenAnswer] = await Promise.all([
+      page.waitForResponse((response) => new URL(response.url()).pathname === '/oauth/token'),
+      dialog.locator('.auth-btn-wrapper button.authorize').click(),
+    ]);
+    const tokenRequest = tokenAnswer.request();
+    expect(tokenRequest.method()).toBe('POST');
+    expect(tokenRequest.headers()['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(tokenRequest.headers().authorization).toBe(
+      `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
+    );
+    const form = new URLSearchParams(tokenRequest.postData() ?? '');
+    expect(Object.fromEntries(form)).toMatchObject({
+      grant_type: 'password',
+      username: 'demo',
+      password: 'demo-password',
+      scope: 'spam:check',
+    });
+    expect(tokenAnswer.status()).toBe(200);
+    await dialog.locator('button[aria-label="Remove authorization"]').waitFor();
+    await dialog.locator('button.btn-done').click();
+    await page.locator('.auth-wrapper button.authorize.locked').waitFor();
+  });
+
+  it('"try it" on the mail check shows a spam verdict for the spam fixture, and the text check a ham verdict', async () => {
+    const mail = await tryIt('/api/v1/spam/mail', { email: 'spam@spam-check.test' });
+    const mailResult = expectShown(mail, mailResultSchema);
+    expect(mailResult).toMatchObject({ spam: true, verdict: 'spam' });
+    expect(mailResult.reasons.map((reason) => reason.code)).toContain('EMAIL_TEST_FIXTURE');
+
+    await mail.operation.locator('.live-responses-table').scrollIntoViewIfNeeded();
+    mkdirSync(join(REPO_ROOT, 'docs', 'screenshots'), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+
+    const text = await tryIt('/api/v1/spam/text', {
+      title: 'Opening hours',
+      body: 'When does the library open on Saturday? spam-check-test-ham',
+    });
+    const textResult = expectShown(text, textResultSchema);
+    expect(textResult).toMatchObject({ spam: false, verdict: 'ham', engine: 'rules' });
+  }, 60_000);
+
+  it('"try it" runs the hybrid, batch and feedback checks too', async () => {
+    const hybrid = await tryIt('/api/v1/spam/hybrid-check', {
+      email: 'ham@spam-check.test',
+      title: 'Offer',
+      body: 'Cheap watches spam-check-test-spam',
+    });
+    const hybridResult = expectShown(hybrid, hybridResultSchema);
+    expect(hybridResult).toMatchObject({ verdict: 'spam', mode: 'parallel' });
+
+    const mails = await tryIt('/api/v1/spam/mail/batch', {
+      emails: ['spam@spam-check.test', 'ham@spam-check.test'],
+    });
+    expect(expectShown(mails, mailBatchResultSchema).summary).toEqual({ ham: 1, suspicious: 0, spam: 1 });
+
+    const texts = await tryIt('/api/v1/spam/text/batch', {
+      items: [{ title: 'a', body: 'spam-check-test-ham' }],
+    });
+    expect(expectShown(texts, textBatchResultSchema).summary).toEqual({ ham: 1, suspicious: 0, spam: 0 });
+
+    const feedback = await tryIt('/api/v1/spam/feedback', { check_id: hybridResult.id, label: 'ham' });
+    expect(expectShown(feedback, feedbackResultSchema)).toMatchObject({
+      check_id: hybridResult.id,
+      label: 'ham',
+      applied_to: ['email', 'text'],
+    });
+  }, 60_000);
+
+  it('asked no host but the gateway, and broke no rule of its Content-Security-Policy', () => {
+    expect(foreignRequests).toEqual([]);
+    expect(policyViolations).toEqual([]);
+  });
+});
