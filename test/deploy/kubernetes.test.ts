@@ -276,7 +276,7 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
     const expected = [
       ...prefixes.flatMap((prefix) => ['api', 'oauth'].map((root) => `Prefix /${prefix}${root}`)),
       'Exact /openapi.json',
-      'Exact /docs',
+      'Prefix /docs',
     ];
     const [ingress] = ofKind(objects, 'Ingress');
     const routed = ingress!.spec.rules.flatMap((rule) =>

@@ -94,13 +94,41 @@ const BATCH_DESCRIPTION = [
   '`MAX_BATCH_BODY_BYTES` (default 8 MiB; 413 above); no items or too many items: 400.',
 ].join(' ');
 
-function checkOperation(summary: string, request: SchemaName, result: SchemaName, extra: object = {}) {
+const HAM_TEXT = {
+  title: 'Opening hours',
+  body: 'When does the library open on Saturday? spam-check-test-ham',
+};
+
+/**
+ * The request bodies "try it" starts from at `/docs`: the documented test fixtures (e-mail detector and text
+ * detector READMEs), so a first call gives a known verdict and a report changes nothing.
+ */
+const REQUEST_EXAMPLES = {
+  MailCheckRequest: { email: 'spam@spam-check.test' },
+  TextCheckRequest: HAM_TEXT,
+  HybridCheckRequest: { email: 'ham@spam-check.test', ...HAM_TEXT },
+  FeedbackRequest: { email: 'spam@spam-check.test', label: 'ham' },
+  MailBatchRequest: { emails: ['spam@spam-check.test', 'suspicious@spam-check.test', 'ham@spam-check.test'] },
+  TextBatchRequest: { items: [HAM_TEXT, { title: 'Offer', body: 'Cheap watches, spam-check-test-spam' }] },
+} satisfies Partial<Record<SchemaName, unknown>>;
+
+function checkOperation(
+  tag: string,
+  summary: string,
+  request: keyof typeof REQUEST_EXAMPLES,
+  result: SchemaName,
+  extra: object = {},
+) {
   return {
     post: {
+      tags: [tag],
       summary,
       security: [{ oauth2: ['spam:check'] }],
       parameters: [{ $ref: '#/components/parameters/RequestId' }],
-      requestBody: { required: true, content: { 'application/json': { schema: ref(request) } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: ref(request), example: REQUEST_EXAMPLES[request] } },
+      },
       responses: {
         '200': { description: 'The verdict.', content: { 'application/json': { schema: ref(result) } } },
         ...Object.fromEntries(
@@ -128,6 +156,7 @@ function adminOperation(
 ) {
   const errors = { ...ADMIN_ERRORS, ...options.errors };
   return {
+    tags: ['Administration'],
     summary,
     security: [{ oauth2: ['spam:admin'] }],
     parameters: [{ $ref: '#/components/parameters/RequestId' }, ...(options.parameters ?? [])],
@@ -243,6 +272,7 @@ function adminPaths() {
 function oauthOperation(summary: string, request: SchemaName, ok: object) {
   return {
     post: {
+      tags: ['Tokens'],
       summary,
       requestBody: {
         required: true,
@@ -279,15 +309,37 @@ export function buildOpenApiDocument(version = '1.0.0') {
         `Reason codes: ${Object.keys(REASON_CATALOGUE).join(', ')}.`,
       ].join(' '),
     },
+    tags: [
+      { name: 'Checks', description: 'Verdicts on an e-mail address, a text, or both (scope `spam:check`).' },
+      { name: 'Batch checks', description: 'Up to 1,000 addresses or 100 texts in one request.' },
+      {
+        name: 'Feedback',
+        description: 'Report a wrong verdict; learnt at once, for the reporting client only.',
+      },
+      {
+        name: 'Tokens',
+        description:
+          'OAuth 2.0 password and refresh_token grants (form-encoded) for confidential first-party clients; ' +
+          'revocation (RFC 7009). "Authorize" on this page uses the password grant.',
+      },
+      { name: 'Administration', description: 'Clients, their settings and usage (scope `spam:admin`).' },
+    ],
     servers: [{ url: '/' }, ...SUPPORTED_LANGUAGES.map((language) => ({ url: `/${language}` }))],
     paths: {
-      '/api/v1/spam/mail': checkOperation('Check an e-mail address', 'MailCheckRequest', 'MailResult'),
+      '/api/v1/spam/mail': checkOperation(
+        'Checks',
+        'Check an e-mail address',
+        'MailCheckRequest',
+        'MailResult',
+      ),
       '/api/v1/spam/text': checkOperation(
+        'Checks',
         'Check a text (title, body, optional subtitle)',
         'TextCheckRequest',
         'TextResult',
       ),
       '/api/v1/spam/hybrid-check': checkOperation(
+        'Checks',
         'Check an e-mail address and a text together',
         'HybridCheckRequest',
         'HybridResult',
@@ -299,18 +351,21 @@ export function buildOpenApiDocument(version = '1.0.0') {
         },
       ),
       '/api/v1/spam/feedback': checkOperation(
+        'Feedback',
         'Report a verdict as wrong (by check id, address or text); learnt at once, for this client only',
         'FeedbackRequest',
         'FeedbackResult',
         { description: '404 `CHECK_NOT_FOUND`: the check id is unknown, expired or of another client.' },
       ),
       '/api/v1/spam/mail/batch': checkOperation(
+        'Batch checks',
         `Check 1 to ${BATCH_LIMITS.mailItems} e-mail addresses`,
         'MailBatchRequest',
         'MailBatchResult',
         { description: BATCH_DESCRIPTION },
       ),
       '/api/v1/spam/text/batch': checkOperation(
+        'Batch checks',
         `Check 1 to ${BATCH_LIMITS.textItems} texts`,
         'TextBatchRequest',
         'TextBatchResult',

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildOpenApiDocument } from '@spam-check/contracts';
+import { batchSchemas, buildOpenApiDocument, feedbackSchemas, requestSchemas } from '@spam-check/contracts';
 
 describe('the OpenAPI document', () => {
   const document = buildOpenApiDocument();
@@ -50,5 +50,32 @@ describe('the OpenAPI document', () => {
         expect(operation.security).toEqual([{ oauth2: ['spam:admin'] }]);
     const settings = document.components.schemas.ClientSettings as { properties: Record<string, unknown> };
     expect(Object.keys(settings.properties).sort()).toEqual(['hybrid', 'mail', 'text']);
+  });
+
+  it('starts "try it" on every check from an example its own request schema accepts', () => {
+    const schemas = {
+      '/api/v1/spam/mail': requestSchemas.mail,
+      '/api/v1/spam/text': requestSchemas.text,
+      '/api/v1/spam/hybrid-check': requestSchemas.hybrid,
+      '/api/v1/spam/feedback': feedbackSchemas.request,
+      '/api/v1/spam/mail/batch': batchSchemas.mail.request,
+      '/api/v1/spam/text/batch': batchSchemas.text.request,
+    };
+    for (const [path, schema] of Object.entries(schemas)) {
+      const operation = (document.paths as Record<string, any>)[path].post;
+      const example: unknown = operation.requestBody.content['application/json'].example;
+      expect(example).toBeDefined();
+      expect(schema.safeParse(example).success).toBe(true);
+    }
+  });
+
+  it("declares the OAuth 2.0 password flow at the gateway's token endpoint, which /docs uses to get a token", () => {
+    expect(document.components.securitySchemes.oauth2.flows).toEqual({
+      password: expect.objectContaining({ tokenUrl: '/oauth/token', refreshUrl: '/oauth/token' }),
+    });
+    expect(Object.keys(document.components.securitySchemes.oauth2.flows.password.scopes)).toEqual([
+      'spam:check',
+      'spam:admin',
+    ]);
   });
 });
