@@ -22,6 +22,7 @@ const SCREENSHOT = join(REPO_ROOT, 'docs', 'screenshots', 'docs.png');
 describe('the API reference at /docs, in a real browser', () => {
   let stack: Stack;
   let browser: Browser;
+  let context: Awaited<ReturnType<Browser['newContext']>>;
   let page: Page;
   const foreignRequests: string[] = [];
   const policyViolations: string[] = [];
@@ -34,19 +35,20 @@ describe('the API reference at /docs, in a real browser', () => {
       ),
       launchBrowser(),
     ]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     // Below jest's own 30 s, so that a step that does not happen fails with what it was waiting for.
-    page.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(10_000);
     const origin = new URL(stack.gateway).origin;
-    await page.route('**/*', (route) => {
+    await context.route('**/*', (route) => {
       const url = route.request().url();
       if (new URL(url).origin === origin) return route.continue();
       foreignRequests.push(url);
       return route.abort('internetdisconnected');
     });
-    page.on('console', (message) => {
+    context.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
     });
+    page = await context.newPage();
     await page.goto(`${stack.gateway}/docs`);
     await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
   }, 120_000);
@@ -170,6 +172,19 @@ describe('the API reference at /docs, in a real browser', () => {
       applied_to: ['email', 'text'],
     });
   }, 60_000);
+
+  it("when opened at a problem's type URI, it shows that error's row once Swagger UI has drawn the operations", async () => {
+    const linked = await context.newPage();
+    await linked.goto(`${stack.gateway}/docs#error-RATE_LIMITED`);
+    await linked.locator('.opblock').first().waitFor();
+    // A string, evaluated in the page: this project compiles without the DOM's types.
+    await linked.waitForFunction(
+      "(() => { const row = document.getElementById('error-RATE_LIMITED').getBoundingClientRect();" +
+        ' return row.top >= 0 && row.bottom <= window.innerHeight; })()',
+    );
+    expect(await linked.locator('#error-RATE_LIMITED').innerText()).toContain('429');
+    await linked.close();
+  });
 
   it('asked no host but the gateway, and broke no rule of its Content-Security-Policy', () => {
     expect(foreignRequests).toEqual([]);

@@ -15,8 +15,9 @@ const escape = (text: string) =>
  * Starts Swagger UI on the generated document. Served as a file of its own, so the page's CSP needs no
  * 'unsafe-inline' script. No deep linking: the hash is left to the catalogue anchors (`#error-<CODE>`). No
  * persisted authorization: a token lives only as long as the tab. No validator: it would send the document
- * to a third party. Swagger UI renders after the page has loaded and scrolled to its hash, so it scrolls there
- * again once done.
+ * to a third party. Swagger UI draws above the catalogues after the page has scrolled to its hash: Chromium
+ * and Firefox keep the row in view (scroll anchoring, as the browser test shows), Safari has no scroll
+ * anchoring, hence the scroll once Swagger UI is done.
  */
 export const DOCS_SCRIPT = `window.ui = SwaggerUIBundle({
   url: '/openapi.json',
