@@ -352,10 +352,17 @@ describe('gateway routing, language prefixes and request checks', () => {
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(zipped.body).toString()).toBe(body);
     expect(zipped.body.length).toBeLessThan(body.length / 2);
+    expect(zipped.headers.etag).not.toBe(plain.headers.get('etag'));
     const revalidated = await rawGet(gateway.url, bundle ?? '', {
       'If-None-Match': plain.headers.get('etag') ?? '',
+      'Accept-Encoding': 'identity',
     });
     expect(revalidated.status).toBe(304);
+    const revalidatedZipped = await rawGet(gateway.url, bundle ?? '', {
+      'If-None-Match': zipped.headers.etag ?? '',
+      'Accept-Encoding': 'gzip',
+    });
+    expect(revalidatedZipped.status).toBe(304);
     for (const path of [
       bundle?.replace(/[0-9a-f]{16}/, '0000000000000000'),
       bundle?.replace('swagger-ui-bundle.js', 'package.json'),

@@ -19,14 +19,15 @@ export interface DocsAsset {
   url: string;
   type: string;
   body: Buffer;
-  etag: string;
+  /** Of the content: the ETag, with `-gzip` for the gzip coding (each representation has its own). */
+  hash: string;
   /** Compressed on first request, not at start: most gateways never serve the docs. */
   gzipped?: Promise<Buffer>;
 }
 
 function asset(name: string, type: string, body: Buffer): DocsAsset {
   const hash = createHash('sha256').update(body).digest('hex');
-  return { url: `/docs/assets/${hash.slice(0, 16)}/${name}`, type, body, etag: `"${hash.slice(0, 32)}"` };
+  return { url: `/docs/assets/${hash.slice(0, 16)}/${name}`, type, body, hash: hash.slice(0, 32) };
 }
 
 /** Swagger UI's own files, read from the installed package, plus the page's own script and stylesheet. */
@@ -50,16 +51,17 @@ export function serveDocsAsset(
   return (req, res, next) => {
     const entry = assets.get(String(req.params.name));
     if (!entry || req.path !== entry.url) return next();
+    const gzipped = req.acceptsEncodings('gzip') === 'gzip';
     res.set({
       ...headers,
       'Content-Type': entry.type,
       'Cache-Control': 'public, max-age=31536000, immutable',
-      ETag: entry.etag,
+      ETag: gzipped ? `"${entry.hash}-gzip"` : `"${entry.hash}"`,
       Vary: 'Accept-Encoding',
     });
     // `req.fresh` compares the request's If-None-Match with the ETag just set.
     if (req.fresh) return void res.status(304).end();
-    if (!req.acceptsEncodings('gzip')) return void res.send(entry.body);
+    if (!gzipped) return void res.send(entry.body);
     entry.gzipped ??= gzipAsync(entry.body);
     entry.gzipped.then(
       (body) => res.set('Content-Encoding', 'gzip').send(body),
