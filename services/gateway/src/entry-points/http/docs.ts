@@ -11,7 +11,7 @@ import { DOCS_SCRIPT, DOCS_STYLE, renderDocsPage } from './docs-page';
  * button) as SVG data URIs. `connect-src 'self'` covers the document, the token request and every "try it"
  * call; no framing, no plugins, no `<base>`, no form posts. The browser test fails on any violation.
  */
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
