@@ -512,7 +512,8 @@ describe('the admin API, end to end over HTTP', () => {
       });
       expect(unknown.status).toBe(404);
 
-      const total = (counts: Record<string, number>) => counts.ham + counts.suspicious + counts.spam;
+      const total = (counts: { ham: number; suspicious: number; spam: number }) =>
+        counts.ham + counts.suspicious + counts.spam;
       const answer = await within(
         5000,
         () => adminCall('GET', `/api/v1/admin/clients/${id}/stats?interval=hour`),
