@@ -1,20 +1,14 @@
 import type { Language } from '@spam-check/contracts';
-import express, {
-  type ErrorRequestHandler,
-  type Express,
-  type IRouter,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler, type Express, type IRouter, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { jsonBodyParser } from './body';
-import { requestContext, type RequestContext } from './context';
-import { AppError, isAppError } from './errors';
-import { pickLanguage } from './language';
+import { requestContext } from './context';
+import { answerDirectly, pathOf, type DirectRoute } from './direct-route';
+import { answerError } from './error-answer';
+import { AppError } from './errors';
 import type { Metrics } from './metrics';
-import { buildProblem, sendProblem } from './problem';
-import { requestIdOf } from './request-id';
+import { beginRequest } from './request';
 import { evaluateReadiness, type Readiness } from './readiness';
 
 /** The kit's share of a service's configuration (see `commonConfigShape`). */
@@ -33,31 +27,33 @@ export interface ServiceBase<C extends KitConfig = KitConfig> {
 }
 
 export interface ServiceAppOptions extends ServiceBase {
-  /** Mounts the service's own routes; runs after the kit's middleware and before its 404 and error handlers. */
-  routes: (app: Express) => void;
   /**
-   * Runs first on every request, before the request id and language are read: a place to rewrite `req.url`
-   * and request headers (the gateway maps a language path prefix to `Accept-Language` here). It cannot fail:
-   * a request it leaves alone goes on through the routes, so an unknown path still ends in the 404 problem.
+   * Hot POST endpoints answered by plain `node:http` handlers, without Express (see `DirectRoute`). The
+   * service's request listener sends a request whose path is one of these to its handler, anything else to
+   * the Express app.
    */
-  rewriteRequest?: (req: Request) => void;
-  /** Mounted before the JSON body parser (e.g. a proxy that streams bodies, a form-encoded endpoint). */
+  directRoutes?: DirectRoute[];
+  /**
+   * Express routes that read their own body (a proxy that streams it, a form-encoded endpoint, a router with
+   * its own limits): mounted after the kit's middleware, before the JSON body parser.
+   */
   beforeBodyParser?: (app: Express) => void;
-  /**
-   * Hot POST endpoints dispatched without Express's router. Each is also registered with `postRoute` (just
-   * before `beforeBodyParser`), and a POST whose URL is exactly `path` runs the kit's per-request hook and
-   * then `handlers` directly, with the same request and response objects, `next(error)` ending in the same
-   * error handler and a `next()` past the last handler in the same 405: the answers are those of the router
-   * path, minus its per-request cost. Any other method or URL (query string, trailing slash, another case)
-   * takes the router. Matched on the URL as received, so not for paths that `rewriteRequest` changes.
-   */
-  directRoutes?: { path: string; handlers: [RequestHandler, ...RequestHandler[]] }[];
+  /** Express routes taking JSON: mounted after the kit's JSON body parser, before its 404 and error handler. */
+  routes?: (app: Express) => void;
   /**
    * Leaves `/readyz` and `/metrics` to `createManagementApp` on a port of their own (the gateway's public
    * listener serves neither); `/livez` stays, since it tells nothing and shows the port answers.
    */
   probesOnManagementPort?: boolean;
+  /**
+   * Express's `trust proxy` (whose `X-Forwarded-For` entries `req.ip` believes): by default loopback,
+   * link-local and unique-local addresses; auth takes a number of hops.
+   */
+  trustProxy?: number;
 }
+
+/** A service's HTTP entry: what `serve` hands every request to. */
+export type ServiceApp = (req: IncomingMessage, res: ServerResponse) => void;
 
 const PROBE_PATHS = ['/livez', '/readyz', '/metrics'] as const;
 
@@ -99,161 +95,49 @@ export function createManagementApp(base: Pick<ServiceBase, 'metrics' | 'readine
 }
 
 /**
- * The express skeleton every service shares: request ids in and out, language, access logs, metrics,
- * /livez /readyz /metrics (or /livez only, see `probesOnManagementPort`), JSON bodies (415 non-JSON, 400 malformed, 413 too large), 404/405 and one error
- * handler producing RFC 9457 problems. It never listens: `serve` does, so tests start it on port 0.
+ * The HTTP skeleton every service shares: request ids in and out, language, access logs, metrics, /livez
+ * /readyz /metrics (or /livez only, see `probesOnManagementPort`), JSON bodies (415 non-JSON, 400 malformed,
+ * 413 too large), 404/405 and one error handler producing RFC 9457 problems. It never listens: `serve` does,
+ * so tests start it on port 0.
+ *
+ * The returned request listener is the one place where a request is dispatched: an exact path of a direct
+ * route goes to its plain `node:http` handler, everything else to the Express app. Both paths share the kit's
+ * request start (`beginRequest`), body reading, problem writing (`answerError`), access log and metrics.
  */
-export function createServiceApp(options: ServiceAppOptions): Express {
-  const { logger, metrics } = options;
+export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', options.trustProxy ?? 'loopback, linklocal, uniquelocal');
 
-  const kitHook: RequestHandler = (req, res, next) => {
-    options.rewriteRequest?.(req);
-    const requestId = requestIdOf(req.headers['x-request-id']);
-    const startedAt = process.hrtime.bigint();
-    const locals = res.locals as Partial<RequestContext>;
-    locals.requestId = requestId;
-    locals.language = pickLanguage(
-      req.headers['accept-language'],
-      options.config.LANGUAGES,
-      options.config.DEFAULT_LANGUAGE,
-    );
-    locals.startedAt = startedAt;
-    // The request's child logger is built on first use: most requests never log anything but their access
-    // line, and a pino child (bindings serialised, redaction set up) costs more than the rest of this hook.
-    let log: Logger | undefined;
-    Object.defineProperty(locals, 'log', {
-      configurable: true,
-      enumerable: true,
-      get: () => (log ??= logger.child({ request_id: requestId })),
-    });
-    res.setHeader('X-Request-Id', requestId);
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-      const route =
+  app.use((req, res, next) => {
+    beginRequest(req, res, options, res.locals, () => ({
+      route:
         (req.route as { path?: string } | undefined)?.path ??
-        (res.statusCode === 404 ? 'unmatched' : req.path);
-      metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      const path = req.path;
-      if (path === '/livez' || path === '/readyz' || path === '/metrics') return;
-      // Written by the root logger with request_id first: the same line as the child logger would write.
-      logger[level](
-        {
-          request_id: requestId,
-          method: req.method,
-          path,
-          status: res.statusCode,
-          duration_ms: Math.round(seconds * 1e4) / 10,
-        },
-        'request completed',
-      );
-    });
+        (res.statusCode === 404 ? 'unmatched' : req.path),
+      path: req.path,
+    }));
     next();
-  };
-  app.use(kitHook);
-
+  });
   mountProbes(app, options, options.probesOnManagementPort ? ['/livez'] : PROBE_PATHS);
-
-  for (const route of options.directRoutes ?? []) postRoute(app, route.path, ...route.handlers);
   options.beforeBodyParser?.(app);
   app.use(jsonBodyParser(options.config.MAX_BODY_BYTES));
-  options.routes(app);
-
+  options.routes?.(app);
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   app.use(errorHandler);
-  if (options.directRoutes?.length) dispatchDirectly(app, kitHook, options.directRoutes);
-  return app;
-}
 
-/**
- * Wraps `app.handle` (what the HTTP server and supertest call) so that an exact `POST <path>` of a direct
- * route skips the router. It prepares the request and response as `app.handle` and the router do (Express
- * prototypes, `req.res`/`res.req`, `res.locals`, `originalUrl`, `baseUrl`, `params`, `req.route.path` for
- * the metrics label) and runs the kit hook and the route's handlers in order.
- */
-function dispatchDirectly(
-  app: Express,
-  kitHook: RequestHandler,
-  routes: NonNullable<ServiceAppOptions['directRoutes']>,
-): void {
-  type Handle = (req: Request, res: Response, callback?: (error?: unknown) => void) => void;
-  const expressApp = app as unknown as { handle: Handle; request: object; response: object };
-  const routerHandle = expressApp.handle.bind(app);
-  const chains = new Map(routes.map((route) => [route.path, [kitHook, ...route.handlers]]));
-  expressApp.handle = (req, res, callback) => {
-    const chain = req.method === 'POST' ? chains.get(req.url) : undefined;
-    if (!chain) return routerHandle(req, res, callback);
-    const path = req.url;
-    Object.setPrototypeOf(req, expressApp.request);
-    Object.setPrototypeOf(res, expressApp.response);
-    req.res = res;
-    res.req = req;
-    res.locals ??= Object.create(null) as Response['locals'];
-    req.originalUrl = req.url;
-    req.baseUrl = '';
-    req.params = {};
-    (req as { route?: unknown }).route = { path };
-    let index = 0;
-    let failed = false;
-    const next = (error?: unknown): void => {
-      if (error !== undefined && error !== null && !failed) {
-        failed = true;
-        errorHandler(error, req, res, () => {
-          // The router's final handler after an error with the answer already started: cut the connection.
-          req.socket.destroy();
-        });
-        return;
-      }
-      if (failed) return;
-      const handler = chain[index++];
-      if (!handler) {
-        // Past the last POST handler the router reaches `postRoute`'s catch-all: the same 405.
-        res.setHeader('Allow', 'POST');
-        return next(new AppError('METHOD_NOT_ALLOWED'));
-      }
-      try {
-        const result = handler(req, res, next);
-        if (result instanceof Promise)
-          result.then(undefined, (error: unknown) => next(error ?? new Error('Rejected promise')));
-      } catch (error) {
-        next(error);
-      }
-    };
-    req.next = next;
-    next();
+  const direct = new Map((options.directRoutes ?? []).map((route) => [route.path, route]));
+  return (req, res) => {
+    const route = direct.get(pathOf(req.url));
+    if (route) answerDirectly(route, req, res, options);
+    else app(req, res);
   };
 }
 
-function toAppError(error: unknown): AppError {
-  if (isAppError(error)) return error;
-  return new AppError('INTERNAL_ERROR', { cause: error });
-}
-
-/** The single place where errors become HTTP problems; nothing internal leaves the service. */
+/** Express's end of `answerError`. */
 export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
   if (res.headersSent) return next(error);
-  // Refused before its body arrived (401, 413, 415...): close the connection after the answer instead of
-  // keeping it alive, which would wait for the rest of the body, however slowly it comes.
-  if (!req.complete) res.setHeader('Connection', 'close');
-  const appError = toAppError(error);
-  const context = requestContext(res);
-  const problem = buildProblem(appError.code, context.language, context.requestId, appError.errors);
-  if (problem.status >= 500)
-    context.log.error(
-      { err: appError.cause ?? appError, code: appError.code, internal: appError.internal },
-      'request failed',
-    );
-  else if (appError.internal || appError.cause)
-    context.log.warn(
-      { code: appError.code, internal: appError.internal ?? String(appError.cause) },
-      'request refused',
-    );
-  sendProblem(res, problem, { ...appError.headers });
+  answerError(error, req, res, requestContext(res));
 };
 
 /** Registers POST handlers on a path and answers every other method with 405 and `Allow: POST`. */

@@ -1,35 +1,37 @@
 import { isUtf8 } from 'node:buffer';
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler, Response } from 'express';
 import { AppError } from './errors';
 
 /**
- * Reading a JSON request body: the kit's parser uses it, and so does the gateway, which forwards mail and text
- * bodies to the detectors as bytes. The rules, in this order:
+ * Reading a JSON request body, with plain `node:http` objects: the kit's parser uses it, the direct routes
+ * (the detectors' checks) and the gateway, which forwards mail and text bodies to the detectors as bytes.
+ * The rules, in this order:
  * - a JSON media type (`application/json`, `application/*+json`) without a charset or with `charset=utf-8`,
  *   else 415 UNSUPPORTED_MEDIA_TYPE (RFC 8259 §8.1: JSON exchanged between systems is UTF-8);
  * - no `Content-Encoding` but `identity`, else 415 UNSUPPORTED_CONTENT_ENCODING with `Accept-Encoding:
  *   identity` (RFC 9110 §15.5.16): compressed bodies are refused, not inflated, so a body is never larger in
  *   memory than on the wire and a corrupt stream cannot end in a 5xx;
  * - at most `limit` bytes, by `Content-Length` at once or by counting, else 413 PAYLOAD_TOO_LARGE (the rest of
- *   an oversized body is discarded, and the error handler closes the connection after its answer);
+ *   an oversized body is discarded, and the error answer closes the connection);
  * - valid UTF-8, else 400 MALFORMED_JSON: invalid sequences are never turned into U+FFFD and judged.
+ * Rejects with the AppError; resolves with the bytes, not parsed.
  */
-export function rawJsonBody(limit: number): RequestHandler {
-  return (req, res, next) => {
+export function readJsonBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
     const refusal = headerRefusal(req, limit);
-    if (refusal) return next(refusal);
+    if (refusal) return reject(refusal);
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
     const settle = (error?: AppError) => {
       if (settled) return;
       settled = true;
-      if (error) return next(error);
+      if (error) return reject(error);
       const body = Buffer.concat(chunks, size);
       if (!isUtf8(body))
-        return next(new AppError('MALFORMED_JSON', { internal: 'the body is not valid UTF-8' }));
-      (res.locals as { rawBody?: Buffer }).rawBody = body;
-      next();
+        return reject(new AppError('MALFORMED_JSON', { internal: 'the body is not valid UTF-8' }));
+      resolve(body);
     };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
@@ -42,6 +44,33 @@ export function rawJsonBody(limit: number): RequestHandler {
     req.on('error', (error) =>
       settle(new AppError('VALIDATION_FAILED', { cause: error, internal: 'client aborted the body' })),
     );
+  });
+}
+
+const BYTE_ORDER_MARK = 0xfeff;
+
+/**
+ * `readJsonBytes`, then `JSON.parse` (400 MALFORMED_JSON). An empty body is `{}`, and a leading byte order
+ * mark is ignored (RFC 8259 §8.1 allows both readings; body-parser, used before, did the same).
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  let text = (await readJsonBytes(req, limit)).toString('utf8');
+  if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
+  if (text.length === 0) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (cause) {
+    throw new AppError('MALFORMED_JSON', { cause });
+  }
+}
+
+/** `readJsonBytes` as Express middleware; the bytes are in `rawBodyOf(res)`. */
+export function rawJsonBody(limit: number): RequestHandler {
+  return (req, res, next) => {
+    readJsonBytes(req, limit).then((body) => {
+      (res.locals as { rawBody?: Buffer }).rawBody = body;
+      next();
+    }, next);
   };
 }
 
@@ -50,14 +79,34 @@ export function rawBodyOf(res: Response): Buffer {
   return (res.locals as { rawBody: Buffer }).rawBody;
 }
 
-/** Whether the request has a body with a JSON media type (`application/json`, `application/*+json`). */
-export function isJsonRequest(req: Request): boolean {
-  return Boolean(req.is(['application/json', 'application/*+json']));
+/** The kit's JSON body parsing for POST-like requests (`readJsonBody` into `req.body`), as Express middleware. */
+export function jsonBodyParser(limit: number): RequestHandler {
+  return (req, _res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.method === 'DELETE')
+      return next();
+    readJsonBody(req, limit).then((body) => {
+      req.body = body;
+      next();
+    }, next);
+  };
+}
+
+const JSON_TYPE = /^application\/(?:json|[^\s;/]+\+json)\s*(?:;|$)/i;
+
+/**
+ * Whether the request has a body (a `Content-Length` or `Transfer-Encoding`) with a JSON media type
+ * (`application/json`, `application/*+json`): what Express's `req.is(['application/json',
+ * 'application/*+json'])` answers, without Express.
+ */
+export function isJsonRequest(req: IncomingMessage): boolean {
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+  return hasBody && JSON_TYPE.test(req.headers['content-type']?.trim() ?? '');
 }
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
-function headerRefusal(req: Request, limit: number): AppError | undefined {
+function headerRefusal(req: IncomingMessage, limit: number): AppError | undefined {
   if (!isJsonRequest(req)) return new AppError('UNSUPPORTED_MEDIA_TYPE');
   const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1];
   if (charset !== undefined && charset.toLowerCase() !== 'utf-8')
@@ -74,29 +123,3 @@ function headerRefusal(req: Request, limit: number): AppError | undefined {
 
 const tooLarge = (limit: number) =>
   new AppError('PAYLOAD_TOO_LARGE', { internal: `body over MAX_BODY_BYTES (${limit} bytes)` });
-
-const BYTE_ORDER_MARK = 0xfeff;
-
-/**
- * The kit's JSON body parsing for POST-like requests: `rawJsonBody`'s rules, then `JSON.parse` (400
- * MALFORMED_JSON). An empty body is `{}`, and a leading byte order mark is ignored (RFC 8259 §8.1 allows
- * both readings; body-parser, used before, did the same).
- */
-export function jsonBodyParser(limit: number): RequestHandler {
-  const read = rawJsonBody(limit);
-  return (req, res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.method === 'DELETE')
-      return next();
-    read(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      let text = rawBodyOf(res).toString('utf8');
-      if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
-      try {
-        req.body = text.length === 0 ? {} : (JSON.parse(text) as unknown);
-      } catch (cause) {
-        return next(new AppError('MALFORMED_JSON', { cause }));
-      }
-      next();
-    });
-  };
-}

@@ -1,17 +1,17 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { AppError } from './errors';
 
 /**
  * The calling client as the gateway forwards it (`X-Client-Id`, DESIGN.md §3.2): the gateway drops any such
  * header of the public request and sets it from the token's introspection. The detectors are not public.
  */
-export function clientIdOf(req: Request): string | undefined {
+export function clientIdOf(req: IncomingMessage): string | undefined {
   const value = req.headers['x-client-id'];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** As `clientIdOf`, for routes that only make sense for a client (feedback): missing is a 400. */
-export function requiredClientId(req: Request): string {
+export function requiredClientId(req: IncomingMessage): string {
   const client = clientIdOf(req);
   if (client === undefined)
     throw new AppError('INVALID_HEADER', { errors: [{ path: 'X-Client-Id', message: 'required' }] });

@@ -16,7 +16,7 @@ export { AppError, isAppError, type FieldError } from './errors';
 export { parseBody } from './validate';
 export { requestContext, elapsedMs, type RequestContext } from './context';
 export { pickLanguage } from './language';
-export { buildProblem, sendProblem } from './problem';
+export { buildProblem } from './problem';
 export { createMetrics, Counter, Histogram, type Metrics } from './metrics';
 export { createReadiness, evaluateReadiness, type Readiness } from './readiness';
 export {
@@ -24,16 +24,18 @@ export {
   createManagementApp,
   postRoute,
   errorHandler,
+  type ServiceApp,
   type ServiceAppOptions,
   type ServiceBase,
   type KitConfig,
 } from './app';
-export { jsonBodyParser, rawJsonBody, rawBodyOf, isJsonRequest } from './body';
+export { jsonBodyParser, rawJsonBody, rawBodyOf, isJsonRequest, readJsonBody, readJsonBytes } from './body';
+export { type DirectRoute } from './direct-route';
+export { sendJson } from './respond';
 export {
   serve,
   registerShutdown,
   listenForManagement,
-  expressHttpClasses,
   DEFAULT_SERVER_TIMEOUTS,
   type RunningService,
   type Closer,
@@ -53,4 +55,4 @@ export {
 } from './feedback-store';
 export { clientIdOf, requiredClientId } from './client-id';
 export { mapConcurrently } from './concurrency';
-export { mountBatchRoute, type BatchRouteOptions } from './batch-route';
+export { batchRoute, type BatchRouteOptions } from './batch-route';

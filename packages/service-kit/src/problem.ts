@@ -1,5 +1,4 @@
 import {
-  PROBLEM_CONTENT_TYPE,
   errorMessages,
   errorStatus,
   problemType,
@@ -7,7 +6,6 @@ import {
   type Language,
   type Problem,
 } from '@spam-check/contracts';
-import type { Response } from 'express';
 import type { FieldError } from './errors';
 
 export function buildProblem(
@@ -26,9 +24,4 @@ export function buildProblem(
     request_id: requestId,
     ...(errors && errors.length > 0 ? { errors } : {}),
   };
-}
-
-export function sendProblem(res: Response, problem: Problem, headers: Record<string, string> = {}): void {
-  if (problem.status === 503 && !headers['Retry-After']) headers['Retry-After'] = '5';
-  res.status(problem.status).set(headers).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
 }

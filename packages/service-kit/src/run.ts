@@ -1,10 +1,9 @@
 import type { Language } from '@spam-check/contracts';
-import type { Express } from 'express';
 import { ConfigError } from './config';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import type { Readiness } from './readiness';
-import { createManagementApp } from './app';
+import { createManagementApp, type ServiceApp } from './app';
 import { listenForManagement, registerShutdown, serve, type Closer } from './serve';
 
 export interface RunnableConfig {
@@ -27,7 +26,7 @@ export interface Consumer {
 }
 
 export interface StartedService {
-  app: Express;
+  app: ServiceApp;
   readiness: Readiness;
   /** Closed in order after the server has drained. */
   closers?: Closer[];

@@ -1,9 +1,8 @@
 import { once } from 'node:events';
-import { IncomingMessage, ServerResponse, createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { DEFAULT_LANGUAGE, type Language } from '@spam-check/contracts';
-import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { answerClientError } from './client-error';
 import type { Readiness } from './readiness';
@@ -18,38 +17,6 @@ export interface RunningService {
   port: number;
   /** Drains: readiness turns false, new connections are refused, in-flight requests finish, closers run. */
   stop: () => Promise<void>;
-}
-
-type RequestClass = typeof IncomingMessage;
-type ResponseClass = typeof ServerResponse<InstanceType<RequestClass>>;
-
-/**
- * Request and response constructors whose instances are born with Express's prototypes (`app.request`,
- * `app.response`), for `http.createServer`. Express otherwise calls `Object.setPrototypeOf` on every request
- * and response it receives; V8 then gives each of them a new, unshared shape, and every property access on
- * them in Node's HTTP code and in Express goes slow. With these, Express's call finds the prototype already in
- * place and changes nothing (auth introspection on one core: about 2,400 -> 3,900 req/s). Undefined if this
- * Node defines IncomingMessage or ServerResponse as a class, which such a constructor could not initialise:
- * the server then uses Node's own classes, as before.
- */
-export function expressHttpClasses(
-  app: Express,
-): { IncomingMessage: RequestClass; ServerResponse: ResponseClass } | undefined {
-  const isClass = (fn: unknown) => /^class\b/.test(Function.prototype.toString.call(fn));
-  if (isClass(IncomingMessage) || isClass(ServerResponse)) return undefined;
-  const { request, response } = app as unknown as { request: object; response: object };
-  function Request(this: IncomingMessage, ...args: ConstructorParameters<RequestClass>): void {
-    IncomingMessage.apply(this, args);
-  }
-  Request.prototype = request;
-  function Response(this: ServerResponse, ...args: ConstructorParameters<ResponseClass>): void {
-    ServerResponse.apply(this, args);
-  }
-  Response.prototype = response;
-  return {
-    IncomingMessage: Request as unknown as RequestClass,
-    ServerResponse: Response as unknown as ResponseClass,
-  };
 }
 
 /** How long a connection may take to send a request, and stay idle between requests (`serve`). */
@@ -81,7 +48,7 @@ export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
  * whose answer had already begun as soon as it is complete. When the last connection is gone the closers run.
  */
 export async function serve(
-  app: Express,
+  app: RequestListener,
   options: {
     port: number;
     host?: string;
@@ -99,7 +66,6 @@ export async function serve(
   const closeIdleSoon = () => setImmediate(() => server.closeIdleConnections());
   const server = createServer(
     {
-      ...expressHttpClasses(app),
       requestTimeout: timeouts.requestMs,
       headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
       keepAliveTimeout: timeouts.keepAliveMs,
@@ -154,7 +120,7 @@ export async function serve(
  * `/readyz` says "not ready" until the end; `close` runs last among the closers.
  */
 export async function listenForManagement(
-  app: Express,
+  app: RequestListener,
   options: { port: number; host?: string },
 ): Promise<{ port: number; close: () => Promise<void> }> {
   const server = createServer(app).listen(options.port, options.host ?? '0.0.0.0');

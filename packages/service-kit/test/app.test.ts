@@ -8,11 +8,12 @@ import {
   createServiceApp,
   parseBody,
   postRoute,
+  readJsonBody,
   requestContext,
+  sendJson,
   serve,
   type RunningService,
 } from '@spam-check/service-kit';
-import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 
 function postJson(base: string, path: string, body: string, headers: Record<string, string>) {
@@ -201,7 +202,7 @@ describe('the service app skeleton, over HTTP', () => {
   });
 });
 
-describe('direct routes (dispatched without the router)', () => {
+describe('direct routes (plain node:http handlers, dispatched by the request listener)', () => {
   const logs = captureLogs();
   const readiness = createReadiness({});
   let service: RunningService;
@@ -209,29 +210,40 @@ describe('direct routes (dispatched without the router)', () => {
 
   beforeAll(async () => {
     const logger = createLogger({ service: 'kit-direct', level: 'info', destination: logs.destination });
-    const echo = (req: Request, res: Response) => {
-      const body = parseBody(z.object({ name: z.string() }), req.body);
-      res.json({ name: body.name, language: requestContext(res).language, path: req.path });
-    };
     const app = createServiceApp({
       logger,
       metrics: createMetrics('kit-direct'),
       readiness,
       config: { LANGUAGES: ['de', 'fr', 'en'], DEFAULT_LANGUAGE: 'en', MAX_BODY_BYTES: 1024 },
       directRoutes: [
-        { path: '/direct', handlers: [express.json(), echo] },
+        {
+          path: '/direct',
+          handle: async (req, res, context) => {
+            const body = parseBody(z.object({ name: z.string() }), await readJsonBody(req, 1024));
+            sendJson(res, 200, { name: body.name, language: context.language, path: req.url });
+          },
+        },
         {
           path: '/direct-async',
-          handlers: [
-            async () => {
-              await Promise.resolve();
-              throw new AppError('SERVICE_UNAVAILABLE', { internal: 'store down' });
-            },
-          ],
+          handle: async () => {
+            await Promise.resolve();
+            throw new AppError('SERVICE_UNAVAILABLE', { internal: 'store down' });
+          },
         },
-        { path: '/direct-passes', handlers: [(_req, _res, next) => next()] },
+        {
+          path: '/direct-breaks',
+          handle: async (_req, res) => {
+            res.writeHead(200, { 'Content-Type': 'application/json' });
+            res.write('{"half":');
+            throw new Error('failed after the answer began');
+          },
+        },
       ],
-      routes: () => undefined,
+      routes: (router) => {
+        postRoute(router, '/routed', (req, res) => {
+          res.json({ name: parseBody(z.object({ name: z.string() }), req.body).name });
+        });
+      },
     });
     service = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness });
     base = `http://127.0.0.1:${service.port}`;
@@ -244,17 +256,16 @@ describe('direct routes (dispatched without the router)', () => {
   const post = (path: string, body: string, headers: Record<string, string> = {}) =>
     postJson(base, path, body, headers);
 
-  it('when the POST is exact, it answers like the router would, with request id, language, log and metrics', async () => {
-    const response = await post('/direct', '{"name":"anna"}', {
+  it('when the POST matches, it answers with request id, language, access log and metrics', async () => {
+    const response = await post('/direct?via=query', '{"name":"anna"}', {
       'accept-language': 'de',
       'x-request-id': 'direct-1',
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('direct-1');
-    expect(await response.json()).toEqual({ name: 'anna', language: 'de', path: '/direct' });
-    // Through the router (a query string is not an exact match): the same answer.
-    const routed = await post('/direct?via=router', '{"name":"anna"}', { 'accept-language': 'de' });
-    expect(await routed.json()).toEqual({ name: 'anna', language: 'de', path: '/direct' });
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual({ name: 'anna', language: 'de', path: '/direct?via=query' });
+    await new Promise((resolve) => setImmediate(resolve));
     const line = logs.lines
       .map((text) => JSON.parse(text) as Record<string, unknown>)
       .find((entry) => entry.request_id === 'direct-1' && entry.msg === 'request completed');
@@ -263,22 +274,56 @@ describe('direct routes (dispatched without the router)', () => {
     expect(metrics).toContain('route="/direct",status="200"');
   });
 
-  it('when the body is invalid or a handler rejects, the answer is the kit problem', async () => {
-    const invalid = await post('/direct', '{"name":1}');
-    expect(invalid.status).toBe(400);
-    expect(problemSchema.parse(await invalid.json()).code).toBe('VALIDATION_FAILED');
+  it.each([
+    ['malformed JSON', '{"name":', {}, 400, 'MALFORMED_JSON'],
+    ['an invalid body', '{"name":1}', {}, 400, 'VALIDATION_FAILED'],
+    ['a body over the limit', JSON.stringify({ name: 'x'.repeat(2000) }), {}, 413, 'PAYLOAD_TOO_LARGE'],
+    ['a non-JSON type', 'name=x', { 'content-type': 'text/plain' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+  ])(
+    'when it gets %s, the direct route and an Express route answer the same problem',
+    async (_name, body, headers, status, code) => {
+      const answers = [];
+      for (const path of ['/direct', '/routed']) {
+        const response = await post(path, body, { 'accept-language': 'fr', ...headers });
+        expect(response.status).toBe(status);
+        expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        const { request_id: requestId, ...problem } = problemSchema.parse(await response.json());
+        expect(requestId).toBe(response.headers.get('x-request-id'));
+        answers.push(problem);
+      }
+      expect(answers[0]).toMatchObject({ status, code });
+      expect(answers[1]).toEqual(answers[0]);
+    },
+  );
+
+  it('when a handler rejects, the answer is the kit problem with Retry-After for a 503', async () => {
     const down = await post('/direct-async', '{}');
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBe('5');
     expect(problemSchema.parse(await down.json()).code).toBe('SERVICE_UNAVAILABLE');
   });
 
-  it('when another method is used or a handler passes on, it is 405 with Allow', async () => {
+  it('when a handler fails after its answer began, the connection is cut and the failure logged', async () => {
+    await expect(
+      post('/direct-breaks', '{}', { 'x-request-id': 'breaks-1' }).then((r) => r.text()),
+    ).rejects.toThrow();
+    expect(
+      logs.lines.some((line) => line.includes('breaks-1') && line.includes('failed after the answer began')),
+    ).toBe(true);
+  });
+
+  it('when another method is used, it is 405 with Allow', async () => {
     const get = await fetch(`${base}/direct`);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
-    const passes = await post('/direct-passes', '{}');
-    expect(passes.status).toBe(405);
-    expect(passes.headers.get('allow')).toBe('POST');
+    expect(problemSchema.parse(await get.json()).code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('when the path differs in case or by a trailing slash, it is not the direct route but a 404', async () => {
+    for (const path of ['/Direct', '/direct/']) {
+      const response = await post(path, '{"name":"anna"}');
+      expect(response.status).toBe(404);
+      expect(problemSchema.parse(await response.json()).code).toBe('NOT_FOUND');
+    }
   });
 });

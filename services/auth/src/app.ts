@@ -1,5 +1,4 @@
-import { createServiceApp, postRoute, type ServiceBase } from '@spam-check/service-kit';
-import type { Express } from 'express';
+import { createServiceApp, postRoute, type ServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
 import type { AuthStore } from './data-access/store';
 import { createAttemptGuard } from './domain/attempt-guard';
@@ -18,7 +17,7 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   hasher: SecretHasher;
 }
 
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps): ServiceApp {
   const { config, store, hasher } = deps;
   const lifetimes = {
     accessSeconds: config.AUTH_ACCESS_TOKEN_LIFETIME_SECONDS,
@@ -36,20 +35,19 @@ export function createApp(deps: AppDeps): Express {
   const metrics = createTokenMetrics(deps.metrics);
   const form = formBody(config.MAX_BODY_BYTES);
 
-  const app = createServiceApp({
+  return createServiceApp({
     ...deps,
-    // Introspection is called by the gateway for every uncached token: dispatched without the router.
-    directRoutes: [
-      {
-        path: '/oauth/introspect',
-        handlers: [
-          formBody(config.MAX_BODY_BYTES, { allowJson: true }),
-          introspectEndpoint({ clients, tokens, metrics }),
-        ],
-      },
-    ],
+    // The brute-force counter per IP believes only the last AUTH_TRUSTED_PROXY_HOPS X-Forwarded-For entries
+    // (those appended by our own proxies, the gateway); anything a client wrote before them is ignored.
+    trustProxy: config.AUTH_TRUSTED_PROXY_HOPS,
     // Form-encoded OAuth endpoints, mounted before the kit's JSON-only body parser.
     beforeBodyParser: (router) => {
+      postRoute(
+        router,
+        '/oauth/introspect',
+        formBody(config.MAX_BODY_BYTES, { allowJson: true }),
+        introspectEndpoint({ clients, tokens, metrics }),
+      );
       postRoute(
         router,
         '/oauth/token',
@@ -60,8 +58,4 @@ export function createApp(deps: AppDeps): Express {
     },
     routes: (app) => mountAdminEndpoints(app, { store, hasher, clients, metrics }),
   });
-  // The brute-force counter per IP believes only the last AUTH_TRUSTED_PROXY_HOPS X-Forwarded-For entries
-  // (those appended by our own proxies, the gateway); anything a client wrote before them is ignored.
-  app.set('trust proxy', config.AUTH_TRUSTED_PROXY_HOPS);
-  return app;
 }

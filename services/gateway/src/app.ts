@@ -11,16 +11,16 @@ import {
   AppError,
   Counter,
   elapsedMs,
-  requestContext,
   createServiceApp,
   jsonBodyParser,
   parseBody,
   postRoute,
-  rawJsonBody,
   type CheckMemory,
+  type RequestContext,
+  type ServiceApp,
   type ServiceBase,
 } from '@spam-check/service-kit';
-import type { Express, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Verdict } from '@spam-check/contracts';
 import type { z } from 'zod';
 import type { ServiceConfig } from './config';
@@ -28,19 +28,21 @@ import type { AuthAdmin } from './data-access/auth-admin';
 import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './data-access/rate-limit-store';
 import type { UsageStore } from './data-access/usage-store';
+import type { HttpDetector } from './data-access/detector-client';
+import type { Caller } from './domain/authorization';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
 import type { BatchTransport } from './domain/batch-check';
 import type { DetectorTransport } from './domain/hybrid-check';
 import { ADMIN_PREFIX, adminRouter } from './entry-points/http/admin-routes';
-import { authenticate, callerOf } from './entry-points/http/authenticate';
+import { authenticate, bearerAuthentication, callerOf } from './entry-points/http/authenticate';
 import { batchCheck } from './entry-points/http/batch-check';
-import { detectorProxy } from './entry-points/http/detector-proxy';
+import { detectorCheck } from './entry-points/http/detector-check';
 import { mountDocs } from './entry-points/http/docs';
 import { feedback } from './entry-points/http/feedback';
 import { hybridCheck } from './entry-points/http/hybrid-check';
 import { languagePrefixRewriter } from './entry-points/http/language-prefix';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
-import { rateLimit } from './entry-points/http/rate-limit';
+import { clientRateLimit, rateLimit } from './entry-points/http/rate-limit';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
   introspector: TokenIntrospector;
@@ -79,9 +81,10 @@ function validate(schema: z.ZodType): RequestHandler {
 /**
  * The public entry. Order per check request: language prefix (before the kit reads the language), bearer
  * token, rate limit, body (mail and text: type and size only, forwarded as bytes; hybrid: parsed and
- * validated), then the detectors.
+ * validated), then the detectors. The mail and text checks are kit direct routes (plain `node:http`); the
+ * rest of the API is Express.
  */
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps): ServiceApp {
   const { config } = deps;
   const refusals = new Counter({
     name: 'gateway_auth_refusals_total',
@@ -90,35 +93,47 @@ export function createApp(deps: AppDeps): Express {
     registers: [deps.metrics.registry],
   });
   const timeoutMs = config.DETECTOR_TIMEOUT_MS;
-
-  // Dispatched without the router (kit direct routes); a language-prefixed URL reaches the same handlers
-  // through it after the rewrite.
-  const checkRoute = (path: string, ...handlers: [RequestHandler, ...RequestHandler[]]) => ({
-    path,
-    handlers: [authenticated, limited, ...handlers] as [RequestHandler, ...RequestHandler[]],
-  });
-  const authenticated = authenticate(
-    deps.introspector,
-    deps.failedTokens,
-    refusals,
-    config.TRUSTED_PROXY_HOPS,
+  const bearer = (scope?: string) =>
+    bearerAuthentication(deps.introspector, deps.failedTokens, refusals, config.TRUSTED_PROXY_HOPS, scope);
+  const checkCaller = bearer();
+  const limitClient = clientRateLimit(
+    deps.rateLimits,
+    config.RATE_LIMIT_REQUESTS,
+    config.RATE_LIMIT_WINDOW_SECONDS,
   );
-  const authenticatedAdmin = authenticate(
-    deps.introspector,
-    deps.failedTokens,
-    refusals,
-    config.TRUSTED_PROXY_HOPS,
-    ADMIN_SCOPE,
-  );
+  const authenticated = authenticate(checkCaller);
+  const authenticatedAdmin = authenticate(bearer(ADMIN_SCOPE));
+  const limited = rateLimit(limitClient);
+  const detectors = {
+    email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: deps.agents.email },
+    text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: deps.agents.text },
+  } as const;
   const count =
-    (kind: 'mail' | 'text') => (res: Response, result: { verdict: Verdict; reasons: { code: string }[] }) =>
+    (kind: 'mail' | 'text') =>
+    (caller: Caller, context: RequestContext, result: { verdict: Verdict; reasons: { code: string }[] }) =>
       deps.usage?.recordCheck({
-        clientId: callerOf(res).clientId,
+        clientId: caller.clientId,
         kind,
         verdict: result.verdict,
         reasons: result.reasons.map((reason) => reason.code),
-        durationMs: elapsedMs(requestContext(res)),
+        durationMs: elapsedMs(context),
       });
+  const check = <S extends z.ZodType<{ verdict: Verdict; reasons: { code: string }[] }>>(
+    path: string,
+    detector: HttpDetector,
+    schema: S,
+    kind: 'mail' | 'text',
+  ) =>
+    detectorCheck({
+      path,
+      detector,
+      schema,
+      timeoutMs,
+      maxBodyBytes: config.MAX_BODY_BYTES,
+      authenticate: checkCaller,
+      rateLimit: limitClient,
+      onResult: count(kind),
+    });
   // A batch counts each checked item as one check of its kind, with the item's own (detector) duration.
   const countItems =
     (kind: 'mail' | 'text') =>
@@ -132,8 +147,7 @@ export function createApp(deps: AppDeps): Express {
           durationMs: result.duration_ms,
         });
     };
-  const limited = rateLimit(deps.rateLimits, config.RATE_LIMIT_REQUESTS, config.RATE_LIMIT_WINDOW_SECONDS);
-  const rawBody = rawJsonBody(config.MAX_BODY_BYTES);
+  const jsonBody = jsonBodyParser(config.MAX_BODY_BYTES);
   const batchBody = jsonBodyParser(config.MAX_BATCH_BODY_BYTES);
   const batchSchemas = createBatchSchemas(config.limits);
   const batchLimit = {
@@ -141,64 +155,42 @@ export function createApp(deps: AppDeps): Express {
     limit: config.RATE_LIMIT_REQUESTS,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
   };
-  // A batch is rate limited by its number of items, so after its body is read (not by `limited`).
-  const batchRoute = (path: string, handler: RequestHandler) => ({
-    path,
-    handlers: [authenticated, batchBody, handler] as [RequestHandler, ...RequestHandler[]],
-  });
 
-  return createServiceApp({
+  const app = createServiceApp({
     ...deps,
-    rewriteRequest: languagePrefixRewriter(config.LANGUAGES),
     // The public listener: /readyz and /metrics are on GATEWAY_MANAGEMENT_PORT (see the README).
     probesOnManagementPort: true,
     directRoutes: [
-      checkRoute(
-        CHECK_PATHS.mail,
-        rawBody,
-        detectorProxy({
-          name: 'email-detector',
-          url: config.EMAIL_DETECTOR_URL,
-          agent: deps.agents.email,
-          timeoutMs,
-          schema: mailResultSchema,
-          onResult: count('mail'),
-        }),
-      ),
-      checkRoute(
-        CHECK_PATHS.text,
-        rawBody,
-        detectorProxy({
-          name: 'text-detector',
-          url: config.TEXT_DETECTOR_URL,
-          agent: deps.agents.text,
-          timeoutMs,
-          schema: textResultSchema,
-          onResult: count('text'),
-        }),
-      ),
-      checkRoute(
+      check(CHECK_PATHS.mail, detectors.email, mailResultSchema, 'mail'),
+      check(CHECK_PATHS.text, detectors.text, textResultSchema, 'text'),
+    ],
+    // Every route reads its own body (or streams it, or has its own limit); anything else is 404 at the end,
+    // before the kit's JSON body parser could answer 415 or 413.
+    beforeBodyParser: (app) => {
+      mountDocs(app);
+      postRoute(
+        app,
         CHECK_PATHS.hybrid,
-        jsonBodyParser(config.MAX_BODY_BYTES),
+        authenticated,
+        limited,
+        jsonBody,
         validate(createRequestSchemas(config.limits).hybrid),
         hybridCheck(deps.transports, deps.hybrids, deps.settings, deps.usage),
-      ),
-      checkRoute(
+      );
+      postRoute(
+        app,
         CHECK_PATHS.feedback,
-        jsonBodyParser(config.MAX_BODY_BYTES),
-        feedback({
-          detectors: {
-            email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: deps.agents.email },
-            text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: deps.agents.text },
-          },
-          hybrids: deps.hybrids,
-          usage: deps.usage,
-          limits: config.limits,
-          timeoutMs,
-        }),
-      ),
-      batchRoute(
+        authenticated,
+        limited,
+        jsonBody,
+        feedback({ detectors, hybrids: deps.hybrids, usage: deps.usage, limits: config.limits, timeoutMs }),
+      );
+      // A batch is rate limited by its number of items, so after its body is read (not by `limited`).
+      postRoute(
+        app,
         CHECK_PATHS.mailBatch,
+        authenticated,
+        batchBody,
         batchCheck(
           {
             field: 'emails',
@@ -213,9 +205,12 @@ export function createApp(deps: AppDeps): Express {
           },
           batchLimit,
         ),
-      ),
-      batchRoute(
+      );
+      postRoute(
+        app,
         CHECK_PATHS.textBatch,
+        authenticated,
+        batchBody,
         batchCheck(
           {
             field: 'items',
@@ -226,12 +221,7 @@ export function createApp(deps: AppDeps): Express {
           },
           batchLimit,
         ),
-      ),
-    ],
-    beforeBodyParser: (app) => {
-      // Only these paths exist; anything else is 404 before the body parser could answer 415 or 413.
-      const known = new Set<string>([...Object.values(CHECK_PATHS), '/oauth/token', '/oauth/revoke']);
-      mountDocs(app);
+      );
       const auth = oauthProxy({
         authUrl: config.AUTH_URL,
         agent: deps.agents.auth,
@@ -250,8 +240,13 @@ export function createApp(deps: AppDeps): Express {
           maxBodyBytes: config.MAX_BODY_BYTES,
         }),
       );
-      app.use((req, _res, next) => next(known.has(req.path) ? undefined : new AppError('NOT_FOUND')));
+      app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
     },
-    routes: () => undefined,
   });
+  // Before the kit reads the request's language, and before it picks the route.
+  const rewriteLanguagePrefix = languagePrefixRewriter(config.LANGUAGES);
+  return (req, res) => {
+    rewriteLanguagePrefix(req);
+    app(req, res);
+  };
 }

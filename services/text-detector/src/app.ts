@@ -1,11 +1,10 @@
 import { BATCH_LIMITS, createRequestSchemas } from '@spam-check/contracts';
-import { createServiceApp, mountBatchRoute, type ServiceBase } from '@spam-check/service-kit';
-import type { Express } from 'express';
+import { batchRoute, createServiceApp, type ServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
 import type { CheckClientText } from './dependencies';
 import type { createTextLearner } from './domain/check-text';
 import type { TextFeedbackStore } from './data-access/text-feedback-store';
-import { mountCheckRoute } from './entry-points/http/check-route';
+import { checkRoute } from './entry-points/http/check-route';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
@@ -14,12 +13,13 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   learnText: ReturnType<typeof createTextLearner>;
 }
 
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps): ServiceApp {
   const schema = createRequestSchemas(deps.config.limits).text;
   return createServiceApp({
     ...deps,
-    beforeBodyParser: (app) =>
-      mountBatchRoute(app, {
+    directRoutes: [
+      checkRoute(deps.checkText, schema, deps.config.MAX_BODY_BYTES),
+      batchRoute({
         item: schema,
         maxItems: BATCH_LIMITS.textItems,
         bodyLimit: deps.config.MAX_BATCH_BODY_BYTES,
@@ -27,9 +27,7 @@ export function createApp(deps: AppDeps): Express {
         concurrency: 8,
         check: (item, meta) => deps.checkText({ ...item, ...meta }),
       }),
-    routes: (app) => {
-      mountCheckRoute(app, deps.checkText, schema);
-      mountFeedbackRoute(app, deps.feedback, deps.learnText, deps.config.limits);
-    },
+    ],
+    routes: (app) => mountFeedbackRoute(app, deps.feedback, deps.learnText, deps.config.limits),
   });
 }

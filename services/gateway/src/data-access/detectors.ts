@@ -1,70 +1,20 @@
-import type http from 'node:http';
 import { RpcRemoteError, RpcTimeoutError, RpcUnavailableError, type RpcClient } from '@spam-check/amqp-rpc';
 import { mailResultSchema, textResultSchema } from '@spam-check/contracts';
 import { AppError } from '@spam-check/service-kit';
 import { z } from 'zod';
-import { interpretHttpAnswer, interpretRpcProblem, interpretRpcResult } from '../domain/detector-answer';
+import { interpretRpcProblem, interpretRpcResult } from '../domain/detector-answer';
 import type { BatchTransport } from '../domain/batch-check';
 import type { CallMeta, DetectorTransport } from '../domain/hybrid-check';
-import { UpstreamError, httpPost } from './http-post';
+import { callDetector, type HttpDetector } from './detector-client';
 
-export interface HttpDetector {
-  name: 'email-detector' | 'text-detector';
-  url: string;
-  agent: http.Agent;
-}
-
-/** Headers every detector call carries (HTTP names; the RPC transport sends the same in lower case). */
-export function forwardedHeaders(meta: CallMeta): Record<string, string> {
-  return { 'X-Request-Id': meta.requestId, 'Accept-Language': meta.language, 'X-Client-Id': meta.clientId };
-}
-
-export function upstreamFailure(error: unknown, detector: string): AppError {
-  if (error instanceof UpstreamError) {
-    switch (error.kind) {
-      case 'timeout':
-        return new AppError('DETECTOR_TIMEOUT', { cause: error, internal: `${detector}: ${error.message}` });
-      case 'too_large':
-        return new AppError('BAD_DETECTOR_RESPONSE', {
-          cause: error,
-          internal: `${detector}: ${error.message}`,
-        });
-      case 'unavailable':
-        return new AppError('SERVICE_UNAVAILABLE', {
-          cause: error,
-          internal: `${detector}: ${error.message}`,
-        });
-    }
-  }
-  return new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: `${detector} call failed` });
-}
-
-async function postToDetector<S extends z.ZodType>(
-  detector: HttpDetector,
-  path: string,
-  schema: S,
-  body: unknown,
-  meta: CallMeta,
-  timeoutMs: number,
-): Promise<z.output<S>> {
-  const answer = await httpPost(new URL(path, detector.url).toString(), {
-    agent: detector.agent,
-    timeoutMs,
-    headers: { ...forwardedHeaders(meta), 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify(body),
-  }).catch((error: unknown) => {
-    throw upstreamFailure(error, detector.name);
-  });
-  return interpretHttpAnswer(schema, answer.status, answer.body, detector.name);
-}
-
-const callOverHttp = <S extends z.ZodType>(
+const callOverHttp = async <S extends z.ZodType>(
   detector: HttpDetector,
   schema: S,
   body: unknown,
   meta: CallMeta,
   timeoutMs: number,
-) => postToDetector(detector, '/v1/check', schema, body, meta, timeoutMs);
+) =>
+  (await callDetector(detector, { path: '/v1/check', schema, body: { json: body }, meta, timeoutMs })).result;
 
 /** A detector's `POST /v1/check/batch`: the items in one call, a result of the right shape for each. */
 async function batchOverHttp<S extends z.ZodType>(
@@ -76,11 +26,17 @@ async function batchOverHttp<S extends z.ZodType>(
 ): Promise<z.output<S>[]> {
   if (items.length === 0) return [];
   const answer = z.object({ results: z.array(schema).length(items.length) });
-  const { results } = await postToDetector(detector, '/v1/check/batch', answer, { items }, meta, timeoutMs);
-  return results;
+  const { result } = await callDetector(detector, {
+    path: '/v1/check/batch',
+    schema: answer,
+    body: { json: { items } },
+    meta,
+    timeoutMs,
+  });
+  return result.results;
 }
 
-/** Both detectors over HTTP (`POST /v1/check`), with keep-alive agents and a per-call deadline. */
+/** Both detectors over HTTP (`POST /v1/check`), through the one detector client (`callDetector`). */
 export function httpTransport(options: {
   email: HttpDetector;
   text: HttpDetector;

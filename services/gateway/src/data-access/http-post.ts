@@ -25,15 +25,16 @@ export function keepAliveAgent(): http.Agent {
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /**
- * POSTs a body (or sends another `method`) and buffers the answer, with one deadline for the whole exchange (connect, headers and body),
- * so a server that answers slowly byte by byte cannot hold a request beyond `timeoutMs`.
+ * POSTs a body (or sends another `method`) and buffers the answer, with one deadline for the whole exchange
+ * (connect, headers and body), so a server that answers slowly byte by byte cannot hold a request beyond
+ * `timeoutMs`. The gateway's one HTTP client: detector calls (`callDetector`), introspection, auth admin.
  */
 export function httpPost(
-  url: string,
+  url: string | URL,
   options: {
     agent: http.Agent;
-    headers: Record<string, string>;
-    body: string;
+    headers: http.OutgoingHttpHeaders;
+    body: string | Buffer;
     timeoutMs: number;
     method?: string;
   },

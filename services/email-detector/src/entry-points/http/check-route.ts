@@ -1,22 +1,31 @@
 import type { MailCheckRequest } from '@spam-check/contracts';
-import { clientIdOf, elapsedMs, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
-import type { Express } from 'express';
+import {
+  clientIdOf,
+  elapsedMs,
+  parseBody,
+  readJsonBody,
+  sendJson,
+  type DirectRoute,
+} from '@spam-check/service-kit';
 import type { z } from 'zod';
 import { runEmailCheck, type EmailChecker } from '../../email-check-deps';
 
-export function mountCheckRoute(
-  app: Express,
+/** `POST /v1/check`: a kit direct route (plain `node:http`), since every mail check of the API passes it. */
+export function checkRoute(
   checker: EmailChecker,
   schema: z.ZodType<MailCheckRequest>,
-): void {
-  postRoute(app, '/v1/check', async (req, res) => {
-    const context = requestContext(res);
-    const { email } = parseBody(schema, req.body);
-    const result = await runEmailCheck(
-      checker,
-      { email, language: context.language, requestId: context.requestId, clientId: clientIdOf(req) },
-      'http',
-    );
-    res.json({ ...result, duration_ms: elapsedMs(context) });
-  });
+  bodyLimit: number,
+): DirectRoute {
+  return {
+    path: '/v1/check',
+    handle: async (req, res, context) => {
+      const { email } = parseBody(schema, await readJsonBody(req, bodyLimit));
+      const result = await runEmailCheck(
+        checker,
+        { email, language: context.language, requestId: context.requestId, clientId: clientIdOf(req) },
+        'http',
+      );
+      sendJson(res, 200, { ...result, duration_ms: elapsedMs(context) });
+    },
+  };
 }

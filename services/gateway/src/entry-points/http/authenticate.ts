@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import { DEFAULT_SCOPE } from '@spam-check/contracts';
 import { type AppError, type Counter } from '@spam-check/service-kit';
 import type { RequestHandler, Response } from 'express';
@@ -11,35 +12,44 @@ export function callerOf(res: Response): Caller {
 }
 
 /**
- * Bearer token validation (RFC 6750) by introspection, for `scope` (`spam:check` unless told otherwise); the
- * caller is kept for rate limits and forwarding.
+ * Bearer token validation (RFC 6750) by introspection, for `scope` (`spam:check` unless told otherwise):
+ * the caller, or a rejection with the refusal's AppError (counted in `refusals`).
  * Tokens the auth service does not know are counted per client address (`failedTokenLimit`).
  */
-export function authenticate(
+export function bearerAuthentication(
   introspector: TokenIntrospector,
   failedTokens: FailedTokenLimit,
   refusals: Counter<'code'>,
   trustedProxyHops: number,
   scope: string = DEFAULT_SCOPE,
-): RequestHandler {
-  return (req, res, next) => {
-    const refuse = (error: unknown) => {
-      refusals.inc({ code: (error as AppError).code });
-      next(error);
-    };
-    const token = bearerToken(req.headers.authorization);
-    if (!token) return refuse(missingToken());
-    const address = clientAddress(req, trustedProxyHops);
-    let asked = false;
-    introspector
-      .introspect(token, () => {
+): (req: http.IncomingMessage) => Promise<Caller> {
+  return async (req) => {
+    try {
+      const token = bearerToken(req.headers.authorization);
+      if (!token) throw missingToken();
+      const address = clientAddress(req, trustedProxyHops);
+      let asked = false;
+      const introspection = await introspector.introspect(token, () => {
         failedTokens.check(address);
         asked = true;
-      })
-      .then(async (introspection) => {
-        if (asked && !introspection.active) await failedTokens.record(address);
-        res.locals.caller = authorize(introspection, scope, Math.floor(Date.now() / 1000));
-      })
-      .then(() => next(), refuse);
+      });
+      if (asked && !introspection.active) await failedTokens.record(address);
+      return authorize(introspection, scope, Math.floor(Date.now() / 1000));
+    } catch (error) {
+      refusals.inc({ code: (error as AppError).code });
+      throw error;
+    }
+  };
+}
+
+/** `bearerAuthentication` as Express middleware: the caller is kept for `callerOf`. */
+export function authenticate(
+  authenticateBearer: (req: http.IncomingMessage) => Promise<Caller>,
+): RequestHandler {
+  return (req, res, next) => {
+    authenticateBearer(req).then((caller) => {
+      res.locals.caller = caller;
+      next();
+    }, next);
   };
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type http from 'node:http';
 import {
   createFeedbackSchemas,
   detectorFeedbackAnswerSchema,
@@ -9,18 +8,10 @@ import {
 } from '@spam-check/contracts';
 import { AppError, isAppError, parseBody, requestContext, type CheckMemory } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
-import { forwardedHeaders, upstreamFailure } from '../../data-access/detectors';
-import { httpPost } from '../../data-access/http-post';
-import { interpretHttpAnswer } from '../../domain/detector-answer';
+import { callDetector, type HttpDetector } from '../../data-access/detector-client';
 import type { UsageStore } from '../../data-access/usage-store';
 import { routeFeedback, type HybridParts } from '../../domain/feedback';
 import { callerOf } from './authenticate';
-
-export interface FeedbackDetector {
-  name: 'email-detector' | 'text-detector';
-  url: string;
-  agent: http.Agent;
-}
 
 /**
  * `POST /api/v1/spam/feedback` (DESIGN.md §6.1): validated here, then handed to the detector(s) concerned
@@ -28,7 +19,7 @@ export interface FeedbackDetector {
  * resolved to their parts from `hybrids`. Each accepted report is counted once in the client's stats (`usage`).
  */
 export function feedback(options: {
-  detectors: Record<FeedbackPart, FeedbackDetector>;
+  detectors: Record<FeedbackPart, HttpDetector>;
   hybrids: CheckMemory;
   usage?: UsageStore | undefined;
   limits: CheckLimits;
@@ -40,21 +31,14 @@ export function feedback(options: {
     const clientId = callerOf(res).clientId;
     const meta = { requestId: context.requestId, language: context.language, clientId };
     const send = async (part: FeedbackPart, body: object): Promise<boolean> => {
-      const detector = options.detectors[part];
-      const answer = await httpPost(new URL('/v1/feedback', detector.url).toString(), {
-        agent: detector.agent,
-        timeoutMs: options.timeoutMs,
-        headers: {
-          ...forwardedHeaders(meta),
-          'Content-Type': 'application/json',
-          Accept: 'application/json',
-        },
-        body: JSON.stringify(body),
-      }).catch((error: unknown) => {
-        throw upstreamFailure(error, detector.name);
-      });
       try {
-        interpretHttpAnswer(detectorFeedbackAnswerSchema, answer.status, answer.body, detector.name);
+        await callDetector(options.detectors[part], {
+          path: '/v1/feedback',
+          schema: detectorFeedbackAnswerSchema,
+          body: { json: body },
+          meta,
+          timeoutMs: options.timeoutMs,
+        });
         return true;
       } catch (error) {
         if (isAppError(error) && error.code === 'CHECK_NOT_FOUND') return false;

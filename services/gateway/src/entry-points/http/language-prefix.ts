@@ -1,5 +1,5 @@
 import type { Language } from '@spam-check/contracts';
-import type { Request } from 'express';
+import type http from 'node:http';
 
 const PREFIXED = /^\/(?:([a-z]{2})\/?)?(api|oauth)(\/.*)$/;
 
@@ -9,9 +9,9 @@ const PREFIXED = /^\/(?:([a-z]{2})\/?)?(api|oauth)(\/.*)$/;
  * language, and every service behind the gateway, follow it). An unconfigured code is left in place: no
  * route matches it and the request ends in the 404 problem.
  */
-export function languagePrefixRewriter(languages: readonly Language[]): (req: Request) => void {
+export function languagePrefixRewriter(languages: readonly Language[]): (req: http.IncomingMessage) => void {
   return (req) => {
-    const match = PREFIXED.exec(req.url);
+    const match = PREFIXED.exec(req.url ?? '');
     if (!match) return;
     const [, code, root, rest] = match;
     if (code === undefined) return;

@@ -4,7 +4,7 @@ import { requestContext } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { clientAddress } from './client-address';
-import { removeHopByHopHeaders, replaceHopByHopAnswerHeaders } from './hop-by-hop';
+import { removeHopByHopHeaders, replaceHopByHopAnswerHeaders } from '../../data-access/hop-by-hop';
 
 /**
  * `/oauth/token` and `/oauth/revoke`, proxied to the auth service as they are: the form body is streamed,

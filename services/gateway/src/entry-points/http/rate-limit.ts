@@ -1,20 +1,30 @@
+import type http from 'node:http';
 import type { RequestHandler } from 'express';
 import type { RateLimitStore } from '../../data-access/rate-limit-store';
 import { rateLimitHeaders } from '../../domain/rate-limit';
+import type { Caller } from '../../domain/authorization';
 import { callerOf } from './authenticate';
 
-/** Per-client fixed-window rate limit; a limit of 0 turns it off. Runs after `authenticate`. */
-export function rateLimit(store: RateLimitStore, limit: number, windowSeconds: number): RequestHandler {
+/**
+ * Per-client fixed-window rate limit; a limit of 0 turns it off. Sets the `RateLimit-*` headers on the
+ * answer, or rejects with 429 RATE_LIMITED (or 503 when the store is down).
+ */
+export function clientRateLimit(
+  store: RateLimitStore,
+  limit: number,
+  windowSeconds: number,
+): (caller: Caller, res: http.ServerResponse) => Promise<void> {
+  return async (caller, res) => {
+    if (limit === 0) return;
+    const window = await store.hit(caller.clientId, windowSeconds * 1000);
+    const headers = rateLimitHeaders(window, limit, windowSeconds);
+    for (const name in headers) res.setHeader(name, headers[name]!);
+  };
+}
+
+/** `clientRateLimit` as Express middleware, after `authenticate`. */
+export function rateLimit(limitClient: ReturnType<typeof clientRateLimit>): RequestHandler {
   return (_req, res, next) => {
-    if (limit === 0) return next();
-    store.hit(callerOf(res).clientId, windowSeconds * 1000).then((window) => {
-      try {
-        const headers = rateLimitHeaders(window, limit, windowSeconds);
-        for (const name in headers) res.setHeader(name, headers[name]!);
-        next();
-      } catch (error) {
-        next(error);
-      }
-    }, next);
+    limitClient(callerOf(res), res).then(() => next(), next);
   };
 }

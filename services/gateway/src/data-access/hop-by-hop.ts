@@ -14,7 +14,7 @@ const HOP_BY_HOP = [
 ];
 
 /** The fixed list and every header named in the message's own `Connection` header. */
-function hopByHopNames(headers: http.IncomingHttpHeaders): string[] {
+export function hopByHopNames(headers: http.IncomingHttpHeaders): string[] {
   const named = (headers.connection ?? '')
     .split(',')
     .map((name) => name.trim().toLowerCase())

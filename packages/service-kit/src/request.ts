@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Language } from '@spam-check/contracts';
+import type { Logger } from 'pino';
+import type { RequestContext } from './context';
+import { pickLanguage } from './language';
+import type { Metrics } from './metrics';
+import { requestIdOf } from './request-id';
+
+/** What the kit needs to know of a service to begin a request. */
+export interface RequestScope {
+  logger: Logger;
+  metrics: Metrics;
+  config: { LANGUAGES: readonly Language[]; DEFAULT_LANGUAGE: Language };
+}
+
+const PROBES = new Set(['/livez', '/readyz', '/metrics']);
+
+/**
+ * The start of every request, on the Express path and on a direct route alike: the request id (taken or made)
+ * echoed as `X-Request-Id`, the language, and at `finish` the duration metric (labelled with the route that
+ * `describe` names) and one access line. The context is written onto `target` (Express's `res.locals`, or a
+ * fresh object for a direct route) and returned.
+ */
+export function beginRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  scope: RequestScope,
+  target: object,
+  describe: () => { route: string; path: string },
+): RequestContext {
+  const { logger, metrics } = scope;
+  const requestId = requestIdOf(req.headers['x-request-id']);
+  const startedAt = process.hrtime.bigint();
+  const context = target as RequestContext;
+  context.requestId = requestId;
+  context.language = pickLanguage(
+    req.headers['accept-language'],
+    scope.config.LANGUAGES,
+    scope.config.DEFAULT_LANGUAGE,
+  );
+  context.startedAt = startedAt;
+  // The request's child logger is built on first use: most requests never log anything but their access
+  // line, and a pino child (bindings serialised, redaction set up) costs more than the rest of this function.
+  let log: Logger | undefined;
+  Object.defineProperty(context, 'log', {
+    configurable: true,
+    enumerable: true,
+    get: () => (log ??= logger.child({ request_id: requestId })),
+  });
+  res.setHeader('X-Request-Id', requestId);
+  res.on('finish', () => {
+    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    const { route, path } = describe();
+    const method = req.method ?? '';
+    metrics.httpDuration.observe({ method, route, status: String(res.statusCode) }, seconds);
+    const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+    if (!logger.isLevelEnabled(level) || PROBES.has(path)) return;
+    // Written by the root logger with request_id first: the same line as the child logger would write.
+    logger[level](
+      {
+        request_id: requestId,
+        method,
+        path,
+        status: res.statusCode,
+        duration_ms: Math.round(seconds * 1e4) / 10,
+      },
+      'request completed',
+    );
+  });
+  return context;
+}

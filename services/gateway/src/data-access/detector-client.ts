@@ -1,0 +1,108 @@
+import type http from 'node:http';
+import { AppError } from '@spam-check/service-kit';
+import type { z } from 'zod';
+import { interpretHttpAnswer } from '../domain/detector-answer';
+import type { CallMeta } from '../domain/hybrid-check';
+import { hopByHopNames } from './hop-by-hop';
+import { UpstreamError, httpPost } from './http-post';
+
+/**
+ * The one client for calling a detector over HTTP, used by every path that does: the mail and text checks
+ * (which forward the client's body as it came), the hybrid orchestrator, batches and feedback. The decisions
+ * it holds, each in one place:
+ * - transport: `httpPost` over the detector's keep-alive agent (`keepAliveAgent`), with one deadline for the
+ *   whole exchange (connect, headers, body: `timeoutMs`, from `DETECTOR_TIMEOUT_MS` or
+ *   `DETECTOR_BATCH_TIMEOUT_MS`) and at most 4 MiB of answer;
+ * - headers: `X-Request-Id`, `Accept-Language` and `X-Client-Id` of the call (`forwardedHeaders`), `Accept:
+ *   application/json`, and the body's `Content-Type`; a forwarded public request also passes its end-to-end
+ *   headers on, but never its hop-by-hop headers (RFC 9110 §7.6.1), credentials, `Content-Encoding` or the
+ *   client's own `X-Client-Id`;
+ * - failures: the deadline passed is 504 DETECTOR_TIMEOUT, no connection or a broken one 503
+ *   SERVICE_UNAVAILABLE, an answer too large 502 BAD_DETECTOR_RESPONSE (`upstreamFailure`); the answer itself
+ *   is judged by `interpretHttpAnswer` (a result of the schema, a detector problem passed on, else 502).
+ */
+export interface HttpDetector {
+  name: 'email-detector' | 'text-detector';
+  url: string;
+  agent: http.Agent;
+}
+
+/** Headers every detector call carries (HTTP names; the RPC transport sends the same in lower case). */
+export function forwardedHeaders(meta: CallMeta): Record<string, string> {
+  return { 'X-Request-Id': meta.requestId, 'Accept-Language': meta.language, 'X-Client-Id': meta.clientId };
+}
+
+/** Never passed on from a public request: its credentials, what the client says it is, what we set. */
+const NOT_FORWARDED = new Set([
+  'authorization',
+  'cookie',
+  'x-client-id',
+  'x-request-id',
+  'accept-language',
+  'accept',
+  'content-type',
+  'content-encoding',
+  'content-length',
+  'host',
+  // The body has been read already; the detector must not wait for a `100 Continue` we never relay.
+  'expect',
+]);
+
+function endToEndHeaders(incoming: http.IncomingHttpHeaders): Record<string, string | string[]> {
+  const dropped = new Set([...NOT_FORWARDED, ...hopByHopNames(incoming)]);
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(incoming))
+    if (value !== undefined && !dropped.has(name)) headers[name] = value;
+  return headers;
+}
+
+export function upstreamFailure(error: unknown, detector: string): AppError {
+  if (error instanceof UpstreamError) {
+    const internal = `${detector}: ${error.message}`;
+    switch (error.kind) {
+      case 'timeout':
+        return new AppError('DETECTOR_TIMEOUT', { cause: error, internal });
+      case 'too_large':
+        return new AppError('BAD_DETECTOR_RESPONSE', { cause: error, internal });
+      case 'unavailable':
+        return new AppError('SERVICE_UNAVAILABLE', { cause: error, internal });
+    }
+  }
+  return new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: `${detector} call failed` });
+}
+
+export interface DetectorCall<S extends z.ZodType> {
+  /** `/v1/check`, `/v1/check/batch`, `/v1/feedback`. */
+  path: string;
+  schema: S;
+  /** A value (sent as JSON), or the bytes of a public request's JSON body with its headers. */
+  body: { json: unknown } | { bytes: Buffer; from: http.IncomingHttpHeaders };
+  meta: CallMeta;
+  timeoutMs: number;
+}
+
+/** POSTs to a detector; the result (of `schema`) and the answer's bytes, or an AppError. */
+export async function callDetector<S extends z.ZodType>(
+  detector: HttpDetector,
+  call: DetectorCall<S>,
+): Promise<{ result: z.output<S>; bytes: Buffer }> {
+  const passed = 'bytes' in call.body ? endToEndHeaders(call.body.from) : {};
+  const answer = await httpPost(new URL(call.path, detector.url), {
+    agent: detector.agent,
+    timeoutMs: call.timeoutMs,
+    headers: {
+      ...passed,
+      ...forwardedHeaders(call.meta),
+      'Content-Type':
+        'bytes' in call.body ? (call.body.from['content-type'] ?? 'application/json') : 'application/json',
+      Accept: 'application/json',
+    },
+    body: 'bytes' in call.body ? call.body.bytes : JSON.stringify(call.body.json),
+  }).catch((error: unknown) => {
+    throw upstreamFailure(error, detector.name);
+  });
+  return {
+    result: interpretHttpAnswer(call.schema, answer.status, answer.body, detector.name),
+    bytes: answer.body,
+  };
+}
