@@ -208,6 +208,89 @@ describe('detector failures through the gateway (real misbehaving HTTP servers)'
     );
   });
 
+  it('when the same detector misbehaves, the proxied check and the orchestrated hybrid checks answer the same status and code', async () => {
+    let behaviour: Behaviour = (_req, res) => sendJson(res, 200, mailResult(false));
+    const scripted = await gatewayWith(await detectorThat((req, res) => behaviour(req, res)));
+    const down = await gatewayWith(`http://127.0.0.1:${await freePort()}`);
+    const problem = (status: number, code: string) => ({
+      type: `/docs#error-${code}`,
+      title: 't',
+      status,
+      detail: 'd',
+      code,
+      request_id: 'r',
+    });
+    const cases: [string, Behaviour | 'down', number, string][] = [
+      ['down', 'down', 503, 'SERVICE_UNAVAILABLE'],
+      [
+        'slower than the timeout',
+        async (_req, res) => {
+          await delay(TIMEOUT_MS * 3);
+          sendJson(res, 200, mailResult(false));
+        },
+        504,
+        'DETECTOR_TIMEOUT',
+      ],
+      [
+        'not JSON',
+        (_req, res) => sendJson(res, 200, '<html>oops</html>', 'text/html'),
+        502,
+        'BAD_DETECTOR_RESPONSE',
+      ],
+      ['the wrong shape', (_req, res) => sendJson(res, 200, { spam: 'maybe' }), 502, 'BAD_DETECTOR_RESPONSE'],
+      ['500', (_req, res) => sendJson(res, 500, { stack: 'x' }), 502, 'BAD_DETECTOR_RESPONSE'],
+      [
+        'an answer over 4 MiB',
+        (_req, res) => sendJson(res, 200, { padding: 'x'.repeat(5 * 1024 * 1024) }),
+        502,
+        'BAD_DETECTOR_RESPONSE',
+      ],
+      ['a closed connection', (_req, res) => void res.socket?.destroy(), 503, 'SERVICE_UNAVAILABLE'],
+      [
+        'its own 400 problem',
+        (_req, res) => sendJson(res, 400, problem(400, 'VALIDATION_FAILED'), 'application/problem+json'),
+        400,
+        'VALIDATION_FAILED',
+      ],
+      [
+        'its own 503 problem',
+        (_req, res) => sendJson(res, 503, problem(503, 'SERVICE_UNAVAILABLE')),
+        503,
+        'SERVICE_UNAVAILABLE',
+      ],
+    ];
+    const outcome = async (response: Response) => ({
+      status: response.status,
+      code: ((await json(response)) as { code?: string }).code,
+    });
+    for (const [name, misbehaviour, status, code] of cases) {
+      const gateway = misbehaviour === 'down' ? down : scripted;
+      if (misbehaviour !== 'down') behaviour = misbehaviour;
+      const email = 'a@example.org';
+      const proxied = await outcome(await call(gateway, '/deapi/v1/spam/mail', { email }));
+      const parallel = await outcome(
+        await call(gateway, '/deapi/v1/spam/hybrid-check', { title: 't', body: 'b', email }),
+      );
+      const stepByStep = await outcome(
+        await fetch(`${gateway.url}/deapi/v1/spam/hybrid-check`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'Content-Type': 'application/json',
+            'X-Internal-Step-By-Step': 'true',
+          },
+          body: JSON.stringify({ title: 't', body: 'b', email }),
+        }),
+      );
+      expect({ name, proxied, parallel, stepByStep }).toEqual({
+        name,
+        proxied: { status, code },
+        parallel: { status, code },
+        stepByStep: { status, code },
+      });
+    }
+  });
+
   it('after a failure, the next good answer passes again over the same keep-alive agent', async () => {
     let fail = true;
     const url = await detectorThat((req, res) => {
