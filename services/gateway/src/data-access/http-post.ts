@@ -30,7 +30,7 @@ const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
  * `timeoutMs`. The gateway's one HTTP client: detector calls (`callDetector`), introspection, auth admin.
  */
 export function httpPost(
-  url: string | URL,
+  url: string,
   options: {
     agent: http.Agent;
     headers: http.OutgoingHttpHeaders;
