@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { AppError } from './errors';
 
 /**
@@ -62,21 +62,6 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   } catch (cause) {
     throw new AppError('MALFORMED_JSON', { cause });
   }
-}
-
-/** `readJsonBytes` as Express middleware; the bytes are in `rawBodyOf(res)`. */
-export function rawJsonBody(limit: number): RequestHandler {
-  return (req, res, next) => {
-    readJsonBytes(req, limit).then((body) => {
-      (res.locals as { rawBody?: Buffer }).rawBody = body;
-      next();
-    }, next);
-  };
-}
-
-/** The bytes `rawJsonBody` read. */
-export function rawBodyOf(res: Response): Buffer {
-  return (res.locals as { rawBody: Buffer }).rawBody;
 }
 
 /** The kit's JSON body parsing for POST-like requests (`readJsonBody` into `req.body`), as Express middleware. */

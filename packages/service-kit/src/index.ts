@@ -29,7 +29,7 @@ export {
   type ServiceBase,
   type KitConfig,
 } from './app';
-export { jsonBodyParser, rawJsonBody, rawBodyOf, isJsonRequest, readJsonBody, readJsonBytes } from './body';
+export { jsonBodyParser, isJsonRequest, readJsonBody, readJsonBytes } from './body';
 export { type DirectRoute } from './direct-route';
 export { sendJson } from './respond';
 export {
