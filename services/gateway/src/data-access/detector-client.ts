@@ -49,10 +49,10 @@ const NOT_FORWARDED = new Set([
 ]);
 
 function endToEndHeaders(incoming: http.IncomingHttpHeaders): Record<string, string | string[]> {
-  const dropped = new Set([...NOT_FORWARDED, ...hopByHopNames(incoming)]);
+  const hopByHop = hopByHopNames(incoming);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(incoming))
-    if (value !== undefined && !dropped.has(name)) headers[name] = value;
+    if (value !== undefined && !NOT_FORWARDED.has(name) && !hopByHop.includes(name)) headers[name] = value;
   return headers;
 }
 
