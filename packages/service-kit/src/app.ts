@@ -45,11 +45,6 @@ export interface ServiceAppOptions extends ServiceBase {
    * listener serves neither); `/livez` stays, since it tells nothing and shows the port answers.
    */
   probesOnManagementPort?: boolean;
-  /**
-   * Express's `trust proxy` (whose `X-Forwarded-For` entries `req.ip` believes): by default loopback,
-   * link-local and unique-local addresses; auth takes a number of hops.
-   */
-  trustProxy?: number;
 }
 
 /** A service's HTTP entry: what `serve` hands every request to. */
@@ -108,7 +103,6 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', options.trustProxy ?? 'loopback, linklocal, uniquelocal');
 
   app.use((req, res, next) => {
     beginRequest(req, res, options, res.locals, () => ({

@@ -54,5 +54,6 @@ export {
   type ClientMap,
 } from './feedback-store';
 export { clientIdOf, requiredClientId } from './client-id';
+export { clientAddress } from './client-address';
 export { mapConcurrently } from './concurrency';
 export { batchRoute, type BatchRouteOptions } from './batch-route';

@@ -7,7 +7,7 @@ import type { SecretHasher } from './domain/secrets';
 import { createTokenService } from './domain/token-service';
 import { mountAdminEndpoints } from './entry-points/http/admin-endpoints';
 import { formBody } from './entry-points/http/form-body';
-import { introspectEndpoint, revokeEndpoint } from './entry-points/http/introspect-endpoint';
+import { introspectRoute, revokeEndpoint } from './entry-points/http/introspect-endpoint';
 import { createTokenMetrics } from './entry-points/http/metrics';
 import { createPasswordGrant } from './entry-points/http/oauth-server';
 import { tokenEndpoint } from './entry-points/http/token-endpoint';
@@ -34,28 +34,31 @@ export function createApp(deps: AppDeps): ServiceApp {
   const passwordGrant = createPasswordGrant({ store, hasher, tokens, lifetimes });
   const metrics = createTokenMetrics(deps.metrics);
   const form = formBody(config.MAX_BODY_BYTES);
+  // The brute-force counters per IP believe only the last AUTH_TRUSTED_PROXY_HOPS X-Forwarded-For entries
+  // (those appended by our own proxies, the gateway); anything a client wrote before them is ignored.
+  const trustedProxyHops = config.AUTH_TRUSTED_PROXY_HOPS;
 
   return createServiceApp({
     ...deps,
-    // The brute-force counter per IP believes only the last AUTH_TRUSTED_PROXY_HOPS X-Forwarded-For entries
-    // (those appended by our own proxies, the gateway); anything a client wrote before them is ignored.
-    trustProxy: config.AUTH_TRUSTED_PROXY_HOPS,
+    // Introspection is called by the gateway for every token it has not cached.
+    directRoutes: [
+      introspectRoute({ clients, tokens, metrics, trustedProxyHops, maxBodyBytes: config.MAX_BODY_BYTES }),
+    ],
     // Form-encoded OAuth endpoints, mounted before the kit's JSON-only body parser.
     beforeBodyParser: (router) => {
       postRoute(
         router,
-        '/oauth/introspect',
-        formBody(config.MAX_BODY_BYTES, { allowJson: true }),
-        introspectEndpoint({ clients, tokens, metrics }),
+        '/oauth/token',
+        form,
+        tokenEndpoint({ clients, guard, passwordGrant, tokens, store, lifetimes, metrics, trustedProxyHops }),
       );
       postRoute(
         router,
-        '/oauth/token',
+        '/oauth/revoke',
         form,
-        tokenEndpoint({ clients, guard, passwordGrant, tokens, store, lifetimes, metrics }),
+        revokeEndpoint({ clients, tokens, metrics, trustedProxyHops }),
       );
-      postRoute(router, '/oauth/revoke', form, revokeEndpoint({ clients, tokens, metrics }));
     },
-    routes: (app) => mountAdminEndpoints(app, { store, hasher, clients, metrics }),
+    routes: (app) => mountAdminEndpoints(app, { store, hasher, clients, metrics, trustedProxyHops }),
   });
 }

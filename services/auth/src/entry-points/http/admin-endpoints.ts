@@ -6,7 +6,7 @@ import { createAccounts, generateSecret } from '../../domain/accounts';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import { ADMIN_PROXY_SCOPE, isInternalClient } from '../../domain/scopes';
 import type { SecretHasher } from '../../domain/secrets';
-import { authenticateCaller } from './client-auth';
+import { authenticateCaller, exchangeOf } from './client-auth';
 import type { TokenMetrics } from './metrics';
 import { sendOAuthError } from './oauth-errors';
 
@@ -23,7 +23,13 @@ const view = ({ id, grants, scopes }: ClientRecord): AdminClient => ({ id, grant
  */
 export function mountAdminEndpoints(
   app: Express,
-  deps: { store: AuthStore; hasher: SecretHasher; clients: ClientAuthenticator; metrics: TokenMetrics },
+  deps: {
+    store: AuthStore;
+    hasher: SecretHasher;
+    clients: ClientAuthenticator;
+    metrics: TokenMetrics;
+    trustedProxyHops: number;
+  },
 ): void {
   const accounts = createAccounts(deps.store, deps.hasher);
 
@@ -31,7 +37,7 @@ export function mountAdminEndpoints(
     (run: (req: Request, res: Response) => Promise<void>): RequestHandler =>
     async (req, res, next) => {
       try {
-        const caller = await authenticateCaller(req, res, deps, true);
+        const caller = await authenticateCaller(exchangeOf(req, res), deps, true);
         if (!caller) return;
         if (!caller.scopes.includes(ADMIN_PROXY_SCOPE))
           return sendOAuthError(

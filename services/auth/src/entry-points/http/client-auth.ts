@@ -1,4 +1,5 @@
-import { requestContext } from '@spam-check/service-kit';
+import type http from 'node:http';
+import { clientAddress, requestContext, type RequestContext } from '@spam-check/service-kit';
 import type { Request, Response } from 'express';
 import type { ClientRecord } from '../../data-access/store';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
@@ -6,9 +7,17 @@ import { presentedCredentials } from './client-credentials';
 import type { TokenMetrics } from './metrics';
 import { BASIC_CHALLENGE, sendOAuthError, tooManyAttempts, type OAuthFailure } from './oauth-errors';
 
-/** The address the brute-force limits count: the socket, or as many X-Forwarded-For hops as are trusted. */
-export function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+export interface Exchange {
+  req: http.IncomingMessage;
+  /** The parsed form (or, where allowed, JSON) body. */
+  body: Record<string, unknown>;
+  res: http.ServerResponse;
+  context: RequestContext;
+}
+
+/** An Express route's request as an `Exchange`. */
+export function exchangeOf(req: Request, res: Response): Exchange {
+  return { req, body: (req.body ?? {}) as Record<string, unknown>, res, context: requestContext(res) };
 }
 
 /**
@@ -18,24 +27,25 @@ export function clientIp(req: Request): string {
  * `alwaysChallenge` (revocation and introspection), else 400.
  */
 export async function authenticateCaller(
-  req: Request,
-  res: Response,
-  deps: { clients: ClientAuthenticator; metrics: TokenMetrics },
+  exchange: Exchange,
+  deps: { clients: ClientAuthenticator; metrics: TokenMetrics; trustedProxyHops: number },
   alwaysChallenge: boolean,
 ): Promise<ClientRecord | undefined> {
-  const credentials = presentedCredentials(req);
+  const { req, res, context } = exchange;
+  const credentials = presentedCredentials(req.headers.authorization, exchange.body);
   const fail = (failure: OAuthFailure) => {
     deps.metrics.errors.inc({ error: failure.error });
-    sendOAuthError(res, failure, requestContext(res).language);
+    sendOAuthError(res, failure, context.language);
     return undefined;
   };
   if (credentials.kind === 'both')
     return fail({ status: 400, error: 'invalid_request', description: 'one_client_method' });
   if (credentials.kind === 'credentials') {
-    const check = await deps.clients.authenticate(credentials.clientId, credentials.secret, clientIp(req));
+    const ip = clientAddress(req, deps.trustedProxyHops);
+    const check = await deps.clients.authenticate(credentials.clientId, credentials.secret, ip);
     if (check.ok) return check.client;
     if (check.reason === 'throttled') {
-      requestContext(res).log.warn({ ip: clientIp(req) }, 'client authentication throttled');
+      context.log.warn({ ip }, 'client authentication throttled');
       return fail(tooManyAttempts(check.retryAfterSeconds));
     }
   }

@@ -1,5 +1,3 @@
-import type { Request } from 'express';
-
 export type PresentedCredentials =
   | {
       kind: 'credentials';
@@ -36,10 +34,11 @@ function fromBasic(header: string): PresentedCredentials {
  * The client credentials of a token, revocation or introspection request, decoded in this one place:
  * HTTP Basic (form-encoded id and secret) or `client_id`/`client_secret` in the body, never both.
  */
-export function presentedCredentials(req: Request): PresentedCredentials {
-  const body = (req.body ?? {}) as Record<string, unknown>;
+export function presentedCredentials(
+  header: string | undefined,
+  body: Record<string, unknown>,
+): PresentedCredentials {
   const { client_id: clientId, client_secret: secret } = body;
-  const header = req.headers.authorization;
   if (header !== undefined) {
     const basic = fromBasic(header);
     const bodyId = typeof clientId === 'string' && clientId !== '' ? clientId : undefined;

@@ -1,5 +1,7 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Language } from '@spam-check/contracts';
 import { AppError, isJsonRequest, requestContext } from '@spam-check/service-kit';
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import express, { type RequestHandler } from 'express';
 import qs from 'qs';
 import { sendOAuthError } from './oauth-errors';
 
@@ -15,7 +17,7 @@ const PLAIN_FORM = /^application\/x-www-form-urlencoded\s*(?:;\s*charset\s*=\s*"
  * same parsed body; only the type check, charset parsing and iconv decoding are skipped.
  */
 function readPlainForm(
-  req: Request,
+  req: IncomingMessage,
   limitBytes: number,
   done: (error: unknown, body?: unknown) => void,
 ): void {
@@ -83,28 +85,68 @@ function parseForm(text: string): unknown {
   });
 }
 
+/** What `read` resolves with when the body is neither a form nor admitted JSON. */
+const FORM_REQUIRED = Symbol('form required');
+
+const ANY_FORM = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+/** What Express's `req.is('application/x-www-form-urlencoded')` answers: a body, of that media type. */
+function isFormRequest(req: IncomingMessage): boolean {
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+  return hasBody && ANY_FORM.test(req.headers['content-type']?.trim() ?? '');
+}
+
 /**
  * RFC 6749 / 7009 endpoints take `application/x-www-form-urlencoded` only. A JSON (or any other) body gets an
  * OAuth `invalid_request` saying so, instead of the kit's 415 problem; `allowJson` admits JSON too
  * (introspection is internal and lenient). Repeated parameters are refused (RFC 6749 §3.2). A UTF-8 form
  * without Content-Encoding (what every client sends) is read by `readPlainForm`; anything else (another
  * charset, a compressed body, JSON) goes through body-parser as before.
+ * Resolves with the parameters, or with undefined after answering the OAuth error itself; rejects with an
+ * error for the kit (413) or a bug.
  */
-export function formBody(limitBytes: number, options: { allowJson?: boolean } = {}): RequestHandler {
+export function formReader(
+  limitBytes: number,
+  options: { allowJson?: boolean } = {},
+): (
+  req: IncomingMessage,
+  res: ServerResponse,
+  language: Language,
+) => Promise<Record<string, unknown> | undefined> {
   const form = express.urlencoded({ extended: false, limit: limitBytes, parameterLimit: PARAMETER_LIMIT });
   const json = express.json({ limit: limitBytes });
-  const parsed = (req: Request, res: Response, next: (error?: unknown) => void, error: unknown) => {
-    const language = requestContext(res).language;
+  const read = (req: IncomingMessage, res: ServerResponse) =>
+    new Promise<{ error: unknown; body?: unknown }>((resolve) => {
+      const type = req.headers['content-type'];
+      const encoding = req.headers['content-encoding'];
+      if (
+        type !== undefined &&
+        PLAIN_FORM.test(type) &&
+        (encoding === undefined || encoding.toLowerCase() === 'identity')
+      )
+        return readPlainForm(req, limitBytes, (error, body) => resolve({ error, body }));
+      const isForm = isFormRequest(req);
+      if (!isForm && !(isJsonRequest(req) && options.allowJson)) return resolve({ error: FORM_REQUIRED });
+      // body-parser reads plain Node requests too; it leaves the parameters in `req.body`.
+      const parser = isForm ? form : json;
+      parser(req, res, (error?: unknown) => resolve({ error, body: (req as { body?: unknown }).body }));
+    });
+  return async (req, res, language) => {
+    const { error, body } = await read(req, res);
+    if (error === FORM_REQUIRED) {
+      sendOAuthError(res, { status: 400, error: 'invalid_request', description: 'form_required' }, language);
+      return undefined;
+    }
     if (error instanceof AppError || (error as { type?: string } | undefined)?.type === 'entity.too.large')
-      return next(error);
-    const body = req.body as Record<string, unknown> | undefined;
+      throw error;
     if (error || typeof body !== 'object' || body === null || Array.isArray(body)) {
       sendOAuthError(
         res,
         { status: 400, error: 'invalid_request', description: 'invalid_request' },
         language,
       );
-      return;
+      return undefined;
     }
     if (Object.values(body).some(Array.isArray)) {
       sendOAuthError(
@@ -112,34 +154,20 @@ export function formBody(limitBytes: number, options: { allowJson?: boolean } = 
         { status: 400, error: 'invalid_request', description: 'repeated_parameter' },
         language,
       );
-      return;
+      return undefined;
     }
-    next();
+    return body as Record<string, unknown>;
   };
+}
+
+/** `formReader` as Express middleware: the parameters in `req.body`. */
+export function formBody(limitBytes: number, options: { allowJson?: boolean } = {}): RequestHandler {
+  const readForm = formReader(limitBytes, options);
   return (req, res, next) => {
-    const type = req.headers['content-type'];
-    const encoding = req.headers['content-encoding'];
-    if (
-      type !== undefined &&
-      PLAIN_FORM.test(type) &&
-      (encoding === undefined || encoding.toLowerCase() === 'identity')
-    ) {
-      readPlainForm(req, limitBytes, (error, body) => {
-        req.body = body;
-        parsed(req, res, next, error);
-      });
-      return;
-    }
-    const isForm = Boolean(req.is('application/x-www-form-urlencoded'));
-    const isJson = !isForm && isJsonRequest(req);
-    if (!isForm && !(isJson && options.allowJson)) {
-      sendOAuthError(
-        res,
-        { status: 400, error: 'invalid_request', description: 'form_required' },
-        requestContext(res).language,
-      );
-      return;
-    }
-    (isForm ? form : json)(req, res, (error?: unknown) => parsed(req, res, next, error));
+    readForm(req, res, requestContext(res).language).then((body) => {
+      if (body === undefined) return;
+      req.body = body;
+      next();
+    }, next);
   };
 }

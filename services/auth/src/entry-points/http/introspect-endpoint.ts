@@ -1,65 +1,81 @@
-import { requestContext } from '@spam-check/service-kit';
+import type http from 'node:http';
+import type { Language } from '@spam-check/contracts';
+import { sendJson, type DirectRoute } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import { INTROSPECT_SCOPE } from '../../domain/scopes';
 import type { TokenService } from '../../domain/token-service';
-import { authenticateCaller } from './client-auth';
+import { authenticateCaller, exchangeOf, type Exchange } from './client-auth';
+import { formReader } from './form-body';
 import type { TokenMetrics } from './metrics';
 import { sendOAuthError } from './oauth-errors';
 import { oauthFailure } from './token-endpoint';
 
-/** Runs an async handler; store outages become 503 `temporarily_unavailable`, bugs the kit's 500. */
-export function oauthHandler(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
-  return async (req, res, next) => {
-    try {
-      await handler(req, res);
-    } catch (error) {
-      const failure = oauthFailure(error);
-      if (!failure) return next(error);
-      sendOAuthError(res, failure, requestContext(res).language);
-    }
-  };
+/** Runs `handler`; store outages become 503 `temporarily_unavailable`, bugs are thrown on (the kit's 500). */
+async function answerOAuth(
+  res: http.ServerResponse,
+  language: Language,
+  handler: () => Promise<void>,
+): Promise<void> {
+  try {
+    await handler();
+  } catch (error) {
+    const failure = oauthFailure(error);
+    if (!failure) throw error;
+    sendOAuthError(res, failure, language);
+  }
 }
 
 /** The `token` parameter of introspection and revocation, or undefined after answering invalid_request. */
-function requiredToken(req: Request, res: Response): string | undefined {
-  const token = (req.body as Record<string, unknown>).token;
+function requiredToken({ body, res, context }: Exchange): string | undefined {
+  const token = body.token;
   if (typeof token === 'string' && token !== '') return token;
   sendOAuthError(
     res,
     { status: 400, error: 'invalid_request', description: 'invalid_request', detail: 'token' },
-    requestContext(res).language,
+    context.language,
   );
   return undefined;
 }
 
 /**
  * POST /oauth/introspect (RFC 7662), internal: the caller must be a client with scope `auth:introspect`.
- * The hot path is one cached client check and one store read by token hash.
+ * The gateway calls it for every token it has not cached, so it is a kit direct route (plain `node:http`):
+ * one cached client check and one store read by token hash. It takes a form or, being internal, JSON.
  */
-export function introspectEndpoint(deps: {
+export function introspectRoute(deps: {
   clients: ClientAuthenticator;
   tokens: TokenService;
   metrics: TokenMetrics;
-}): RequestHandler {
-  return oauthHandler(async (req, res) => {
-    const caller = await authenticateCaller(req, res, deps, true);
-    if (!caller) return;
-    const language = requestContext(res).language;
-    if (!caller.scopes.includes(INTROSPECT_SCOPE)) {
-      deps.metrics.errors.inc({ error: 'unauthorized_client' });
-      return sendOAuthError(
-        res,
-        { status: 403, error: 'unauthorized_client', description: 'unauthorized_client' },
-        language,
-      );
-    }
-    const token = requiredToken(req, res);
-    if (token === undefined) return;
-    const answer = await deps.tokens.introspect(token);
-    deps.metrics.introspections.inc({ active: String(answer.active) });
-    res.status(200).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json(answer);
-  });
+  trustedProxyHops: number;
+  maxBodyBytes: number;
+}): DirectRoute {
+  const readForm = formReader(deps.maxBodyBytes, { allowJson: true });
+  return {
+    path: '/oauth/introspect',
+    handle: async (req, res, context) => {
+      const body = await readForm(req, res, context.language);
+      if (body === undefined) return;
+      const exchange = { req, body, res, context };
+      await answerOAuth(res, context.language, async () => {
+        const caller = await authenticateCaller(exchange, deps, true);
+        if (!caller) return;
+        if (!caller.scopes.includes(INTROSPECT_SCOPE)) {
+          deps.metrics.errors.inc({ error: 'unauthorized_client' });
+          return sendOAuthError(
+            res,
+            { status: 403, error: 'unauthorized_client', description: 'unauthorized_client' },
+            context.language,
+          );
+        }
+        const token = requiredToken(exchange);
+        if (token === undefined) return;
+        const answer = await deps.tokens.introspect(token);
+        deps.metrics.introspections.inc({ active: String(answer.active) });
+        sendJson(res, 200, answer, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+      });
+    },
+  };
 }
 
 /**
@@ -70,14 +86,18 @@ export function revokeEndpoint(deps: {
   clients: ClientAuthenticator;
   tokens: TokenService;
   metrics: TokenMetrics;
+  trustedProxyHops: number;
 }): RequestHandler {
-  return oauthHandler(async (req, res) => {
-    const caller = await authenticateCaller(req, res, deps, true);
-    if (!caller) return;
-    const token = requiredToken(req, res);
-    if (token === undefined) return;
-    const hint = (req.body as Record<string, unknown>).token_type_hint;
-    await deps.tokens.revoke(token, caller.id, typeof hint === 'string' ? hint : undefined);
-    res.status(200).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).end();
-  });
+  return (req: Request, res: Response, next) => {
+    const exchange = exchangeOf(req, res);
+    answerOAuth(res, exchange.context.language, async () => {
+      const caller = await authenticateCaller(exchange, deps, true);
+      if (!caller) return;
+      const token = requiredToken(exchange);
+      if (token === undefined) return;
+      const hint = exchange.body.token_type_hint;
+      await deps.tokens.revoke(token, caller.id, typeof hint === 'string' ? hint : undefined);
+      res.status(200).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).end();
+    }).catch(next);
+  };
 }

@@ -1,5 +1,6 @@
 import { oauthErrorDescription, type Language, type OAuthErrorCode } from '@spam-check/contracts';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import { sendJson } from '@spam-check/service-kit';
 
 /** Public, localized error descriptions; the library's own (English, internal) message only goes to logs. */
 const DESCRIPTIONS = {
@@ -90,11 +91,13 @@ export function errorDescription(failure: Pick<OAuthFailure, 'description' | 'de
 }
 
 /** RFC 6749 §5.2 error body; never cached. */
-export function sendOAuthError(res: Response, failure: OAuthFailure, language: Language): void {
-  res
-    .status(failure.status)
-    .set({ 'Cache-Control': 'no-store', Pragma: 'no-cache', ...failure.headers })
-    .json({ error: failure.error, error_description: errorDescription(failure, language) });
+export function sendOAuthError(res: ServerResponse, failure: OAuthFailure, language: Language): void {
+  sendJson(
+    res,
+    failure.status,
+    { error: failure.error, error_description: errorDescription(failure, language) },
+    { 'Cache-Control': 'no-store', Pragma: 'no-cache', ...failure.headers },
+  );
 }
 
 /**

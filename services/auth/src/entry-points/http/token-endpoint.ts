@@ -1,13 +1,13 @@
 import { OAuthError } from '@node-oauth/oauth2-server';
 import type { OAuthErrorCode } from '@spam-check/contracts';
-import { requestContext } from '@spam-check/service-kit';
+import { clientAddress, requestContext } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../data-access/store';
 import { GRANT_TYPES } from '../../domain/accounts';
 import type { AttemptGuard } from '../../domain/attempt-guard';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import type { IssuedPair, Lifetimes, TokenService } from '../../domain/token-service';
-import { authenticateCaller, clientIp } from './client-auth';
+import { authenticateCaller, exchangeOf } from './client-auth';
 import type { TokenMetrics } from './metrics';
 import type { PasswordGrant } from './oauth-server';
 import {
@@ -90,6 +90,8 @@ export interface TokenEndpointDeps {
   store: AuthStore;
   lifetimes: Lifetimes;
   metrics: TokenMetrics;
+  /** Our proxies in front (the gateway): whose `X-Forwarded-For` entries name the client's address. */
+  trustedProxyHops: number;
 }
 
 /**
@@ -105,10 +107,10 @@ export function tokenEndpoint(deps: TokenEndpointDeps): RequestHandler {
   async function password(req: Request, res: Response, client: ClientRecord, fail: Fail) {
     const body = req.body as Record<string, unknown>;
     const username = typeof body.username === 'string' && body.username !== '' ? body.username : undefined;
-    const verdict =
-      username === undefined ? undefined : await deps.guard.reserve({ username, ip: clientIp(req) });
+    const ip = clientAddress(req, deps.trustedProxyHops);
+    const verdict = username === undefined ? undefined : await deps.guard.reserve({ username, ip });
     if (verdict && !verdict.allowed) {
-      requestContext(res).log.warn({ ip: clientIp(req) }, 'login throttled');
+      requestContext(res).log.warn({ ip }, 'login throttled');
       return fail(tooManyAttempts(verdict.retryAfterSeconds));
     }
     let pair: IssuedPair;
@@ -185,7 +187,7 @@ export function tokenEndpoint(deps: TokenEndpointDeps): RequestHandler {
       // The library knows more grants (authorization_code, client_credentials) than this server offers.
       if (!(GRANT_TYPES as readonly string[]).includes(grant))
         return fail({ status: 400, error: 'unsupported_grant_type', description: 'unsupported_grant_type' });
-      const client = await authenticateCaller(req, res, deps, false);
+      const client = await authenticateCaller(exchangeOf(req, res), deps, false);
       if (!client) return;
       if (!client.grants.includes(grant))
         return fail({ status: 400, error: 'unauthorized_client', description: 'unauthorized_client' });

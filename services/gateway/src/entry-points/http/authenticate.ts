@@ -1,11 +1,10 @@
 import type http from 'node:http';
 import { DEFAULT_SCOPE } from '@spam-check/contracts';
-import { type AppError, type Counter } from '@spam-check/service-kit';
+import { type AppError, type Counter, clientAddress } from '@spam-check/service-kit';
 import type { RequestHandler, Response } from 'express';
 import { authorize, bearerToken, missingToken, type Caller } from '../../domain/authorization';
 import type { TokenIntrospector } from '../../data-access/introspection';
 import type { FailedTokenLimit } from '../../domain/failed-token-limit';
-import { clientAddress } from './client-address';
 
 export function callerOf(res: Response): Caller {
   return res.locals.caller as Caller;

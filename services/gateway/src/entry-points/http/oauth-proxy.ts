@@ -1,9 +1,8 @@
 import type http from 'node:http';
 import { errorMessages, oauthErrorDescription } from '@spam-check/contracts';
-import { requestContext } from '@spam-check/service-kit';
+import { requestContext, clientAddress } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { clientAddress } from './client-address';
 import { removeHopByHopHeaders, replaceHopByHopAnswerHeaders } from '../../data-access/hop-by-hop';
 
 /**

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 
 /**
- * The client's address: the socket's, or with `trustedHops` proxies of ours in front of the gateway, the
+ * The client's address: the socket's, or with `trustedHops` proxies of ours in front of the service, the
  * `X-Forwarded-For` entry that many hops back (what those proxies appended; anything before it was written
  * by the client and is ignored), as Express's numeric `trust proxy` does.
  */
