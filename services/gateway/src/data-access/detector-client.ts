@@ -28,7 +28,7 @@ export interface HttpDetector {
 }
 
 /** Headers every detector call carries (HTTP names; the RPC transport sends the same in lower case). */
-export function forwardedHeaders(meta: CallMeta): Record<string, string> {
+function forwardedHeaders(meta: CallMeta): Record<string, string> {
   return { 'X-Request-Id': meta.requestId, 'Accept-Language': meta.language, 'X-Client-Id': meta.clientId };
 }
 
@@ -56,7 +56,7 @@ function endToEndHeaders(incoming: http.IncomingHttpHeaders): Record<string, str
   return headers;
 }
 
-export function upstreamFailure(error: unknown, detector: string): AppError {
+function upstreamFailure(error: unknown, detector: string): AppError {
   if (error instanceof UpstreamError) {
     const internal = `${detector}: ${error.message}`;
     switch (error.kind) {
