@@ -16,20 +16,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
 import {
   freePort,
+  percentile,
   processRssBytes,
-  spawnService,
-  stopService,
-  TcpProxy,
-  waitForReady,
-  type ServiceName,
-  type ServiceProcess,
-} from '@spam-check/test-support';
+  SERVICES,
+  startStack,
+  waitForPort,
+} from '@spam-check/process-kit';
+import { TcpProxy } from '@spam-check/test-support';
 
 const CLIENTS = 16;
 const TRAFFIC_MS = 150_000;
@@ -37,7 +35,6 @@ const HARD_LIMIT_MS = 290_000;
 const ACCESS_TOKEN_SECONDS = 30;
 const FAULTS = { killDetectorAt: 25_000, pauseRedisAt: 65_000, cutRabbitAt: 105_000 };
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const SERVICE_ORDER: ServiceName[] = ['auth', 'email-detector', 'text-detector', 'gateway'];
 
 type Endpoint =
   'mail' | 'text' | 'hybrid parallel' | 'hybrid step-by-step' | 'token password' | 'token refresh';
@@ -79,48 +76,12 @@ async function startRedis(port: number): Promise<ChildProcess> {
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' },
   );
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => resolve(true));
-      socket.on('error', () => resolve(false));
-      socket.setTimeout(500, () => resolve(false));
-      socket.once('connect', () => socket.end());
-    });
-    if (up) return redis;
-    await sleep(100);
+  try {
+    await waitForPort(port);
+  } catch {
+    throw new Error('redis-server did not start (is it installed?)');
   }
-  throw new Error('redis-server did not start (is it installed?)');
-}
-
-interface Stack {
-  gateway: string;
-  services: Record<ServiceName, ServiceProcess>;
-  restart: (name: ServiceName) => Promise<void>;
-}
-
-async function startServices(env: Record<string, string | undefined>): Promise<Stack> {
-  const ports = Object.fromEntries(
-    await Promise.all(SERVICE_ORDER.map(async (name) => [name, await freePort()] as const)),
-  ) as Record<ServiceName, number>;
-  const wiring = {
-    ...env,
-    GATEWAY_MANAGEMENT_PORT: String(await freePort()),
-    AUTH_URL: `http://127.0.0.1:${ports.auth}`,
-    EMAIL_DETECTOR_URL: `http://127.0.0.1:${ports['email-detector']}`,
-    TEXT_DETECTOR_URL: `http://127.0.0.1:${ports['text-detector']}`,
-  };
-  const services = {} as Record<ServiceName, ServiceProcess>;
-  for (const name of SERVICE_ORDER) services[name] = spawnService(name, wiring, ports[name]);
-  await Promise.all(Object.values(services).map((service) => waitForReady(service, 60_000)));
-  return {
-    gateway: services.gateway.url,
-    services,
-    restart: async (name) => {
-      services[name] = spawnService(name, wiring, ports[name]);
-      await waitForReady(services[name], 60_000);
-    },
-  };
+  return redis;
 }
 
 /** One HTTP exchange, timed and recorded. */
@@ -266,12 +227,6 @@ class SoakClient {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
 function rssOf(processes: Record<string, number | undefined>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(processes).map(([name, pid]) => {
@@ -300,7 +255,7 @@ function report(rssStart: Record<string, string>, rssEnd: Record<string, string>
   const endpoints = [...new Set(samples.map((sample) => sample.endpoint))];
   for (const endpoint of endpoints) {
     const own = samples.filter((sample) => sample.endpoint === endpoint);
-    const times = own.map((sample) => sample.ms).sort((a, b) => a - b);
+    const times = own.map((sample) => sample.ms);
     const bad = own.filter((sample) => typeof sample.status !== 'number' || sample.status >= 300).length;
     console.log(
       `${endpoint.padEnd(20)} ${String(own.length).padStart(9)} ${percentile(times, 0.5).toFixed(1).padStart(8)} ` +
@@ -383,25 +338,28 @@ async function main(): Promise<void> {
       }),
     );
 
-    const stack = await startServices({
-      LOG_LEVEL: 'error',
-      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-      AMQP_URL: rabbit.url,
-      AUTH_BOOTSTRAP_FILE: bootstrap,
-      AUTH_ACCESS_TOKEN_LIFETIME_SECONDS: String(ACCESS_TOKEN_SECONDS),
-      GATEWAY_CLIENT_ID: gatewayClient.id,
-      GATEWAY_CLIENT_SECRET: gatewayClient.secret,
-      EMAIL_RPC_QUEUE: queues.email,
-      TEXT_RPC_QUEUE: queues.text,
-      EMAIL_DNS_CHECK: 'off',
-      TEXT_LLM_MODE: 'never',
-      OPENAI_API_KEY: undefined,
-      // The soak is about faults, not about the per-client limit (tested on its own).
-      RATE_LIMIT_REQUESTS: '0',
-    });
-    cleanups.push(() => Promise.all(Object.values(stack.services).map(stopService)).then(() => undefined));
+    const stack = await startStack(
+      {
+        LOG_LEVEL: 'error',
+        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        AMQP_URL: rabbit.url,
+        AUTH_BOOTSTRAP_FILE: bootstrap,
+        AUTH_ACCESS_TOKEN_LIFETIME_SECONDS: String(ACCESS_TOKEN_SECONDS),
+        GATEWAY_CLIENT_ID: gatewayClient.id,
+        GATEWAY_CLIENT_SECRET: gatewayClient.secret,
+        EMAIL_RPC_QUEUE: queues.email,
+        TEXT_RPC_QUEUE: queues.text,
+        EMAIL_DNS_CHECK: 'off',
+        TEXT_LLM_MODE: 'never',
+        OPENAI_API_KEY: undefined,
+        // The soak is about faults, not about the per-client limit (tested on its own).
+        RATE_LIMIT_REQUESTS: '0',
+      },
+      { readyTimeoutMs: 60_000 },
+    );
+    cleanups.push(() => stack.stop());
     const pids = () => ({
-      ...Object.fromEntries(SERVICE_ORDER.map((name) => [name, stack.services[name].child.pid])),
+      ...Object.fromEntries(SERVICES.map((name) => [name, stack.services[name].child.pid])),
       'redis-server': redis.pid,
     });
 

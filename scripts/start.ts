@@ -10,7 +10,7 @@ import {
   waitForReady,
   type ServiceName,
   type ServiceProcess,
-} from '@spam-check/test-support';
+} from '@spam-check/process-kit';
 
 const PORTS: Record<ServiceName, number> = {
   gateway: Number(process.env.GATEWAY_PORT ?? 8080),
@@ -88,7 +88,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stopAll(0));
 
   for (const name of SERVICES) {
-    const service = spawnService(name, { ...wiring, ...process.env, ...wiring }, PORTS[name], prefixer(name));
+    const service = spawnService(name, { ...wiring, ...process.env, ...wiring }, PORTS[name], {
+      onOutput: prefixer(name),
+    });
     service.child.on('exit', (code, signal) => {
       if (stopping) return;
       process.stdout.write(`${name} exited (${signal ?? code}); stopping the stack\n`);
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
     });
     services.push(service);
   }
-  await Promise.all(services.map((service) => waitForReady(service, 30_000)));
+  await Promise.all(services.map((service) => waitForReady(service, { timeoutMs: 30_000 })));
   process.stdout.write(instructions(`http://127.0.0.1:${PORTS.gateway}`));
 }
 

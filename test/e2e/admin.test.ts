@@ -4,16 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clientStatsSchema, hybridResultSchema } from '@spam-check/contracts';
 import {
-  amqpUrl,
   freePort,
-  redisUrl,
   spawnService,
   startStack,
   stopService,
   waitForReady,
   type ServiceProcess,
   type Stack,
-} from '@spam-check/test-support';
+} from '@spam-check/process-kit';
+import { amqpUrl, redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request, type HttpResult } from './client';
 

@@ -8,7 +8,8 @@ import {
   problemSchema,
   textBatchResultSchema,
 } from '@spam-check/contracts';
-import { redisUrl, startStack, type Stack } from '@spam-check/test-support';
+import { startStack, type Stack } from '@spam-check/process-kit';
+import { redisUrl } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 
 const LIMIT = 1500;

@@ -5,7 +5,7 @@ import {
   textResultSchema,
   tokenResponseSchema,
 } from '@spam-check/contracts';
-import { startStack, type Stack } from '@spam-check/test-support';
+import { startStack, type Stack } from '@spam-check/process-kit';
 import { obtainToken, postJson, request } from './client';
 
 // The stack exactly as `pnpm start` runs it: four processes, embedded defaults (no Redis, RabbitMQ or OpenAI).

@@ -9,7 +9,8 @@ import {
   problemSchema,
   textResultSchema,
 } from '@spam-check/contracts';
-import { amqpUrl, redisUrl, startStack, type Stack } from '@spam-check/test-support';
+import { startStack, type Stack } from '@spam-check/process-kit';
+import { amqpUrl, redisUrl } from '@spam-check/test-support';
 import { obtainToken, postJson } from './client';
 
 // Feedback (DESIGN.md §6.1) through the gateway, with two clients of one run: what one reports changes its

@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hybridResultSchema } from '@spam-check/contracts';
-import { amqpUrl, redisUrl, startStack, type Stack } from '@spam-check/test-support';
+import { startStack, type Stack } from '@spam-check/process-kit';
+import { amqpUrl, redisUrl } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 
 // The stack with its real dependencies: tokens in Redis, revocations over Redis pub/sub, step-by-step

@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { amqpUrl, freePort, redisUrl, spawnService, type ServiceName } from '@spam-check/test-support';
+import { freePort, spawnService, type ServiceName } from '@spam-check/process-kit';
+import { amqpUrl, redisUrl } from '@spam-check/test-support';
 
 /** Starts a service in production mode and waits for it to exit on its own (bounded: it must not serve). */
 async function refusal(

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   freePort,
-  redisUrl,
   spawnService,
   stopService,
   waitForReady,
   type ServiceProcess,
-} from '@spam-check/test-support';
+} from '@spam-check/process-kit';
+import { redisUrl } from '@spam-check/test-support';
 import { request, type HttpResult } from './client';
 
 // The gateway and auth as separate processes over the shared Redis (names unique to this run): faults of the

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   freePort,
-  redisUrl,
   spawnService,
   stopService,
   waitForReady,
   type ServiceName,
   type ServiceProcess,
-} from '@spam-check/test-support';
+} from '@spam-check/process-kit';
+import { redisUrl } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 
 /** A redis-server of this test's own (never the shared one): it is frozen with SIGSTOP below. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hybridResultSchema, mailResultSchema, textResultSchema } from '@spam-check/contracts';
-import { REPO_ROOT, startStack, type Stack } from '@spam-check/test-support';
+import { REPO_ROOT, startStack, type Stack } from '@spam-check/process-kit';
 import { parse } from 'csv-parse/sync';
 
 const ROWS = 10_000;

@@ -17,7 +17,7 @@ import {
   waitForReady,
   type ServiceProcess,
   type Stack,
-} from '@spam-check/test-support';
+} from '@spam-check/process-kit';
 import {
   SpamCheckClient,
   SpamCheckError,

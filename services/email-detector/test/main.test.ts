@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createRpcClient } from '@spam-check/amqp-rpc';
 import { createLogger } from '@spam-check/service-kit';
-import { amqpUrl, freePort, spawnService, waitForReady } from '@spam-check/test-support';
+import { freePort, spawnService, waitForReady } from '@spam-check/process-kit';
+import { amqpUrl } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 
 describe('the email-detector process (main.ts)', () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { freePort, redisUrl } from '@spam-check/test-support';
+import { freePort } from '@spam-check/process-kit';
+import { redisUrl } from '@spam-check/test-support';
 import {
   NARROW_CLIENT,
   delay,

@@ -7,7 +7,7 @@ import {
   stopService,
   waitForReady,
   type ServiceProcess,
-} from '@spam-check/test-support';
+} from '@spam-check/process-kit';
 import {
   delay,
   mailResult,

@@ -1,5 +1,5 @@
 import { ERROR_CATALOGUE } from '@spam-check/contracts';
-import { freePort } from '@spam-check/test-support';
+import { freePort } from '@spam-check/process-kit';
 import {
   delay,
   json,

@@ -6,7 +6,7 @@ import {
   stopService,
   waitForReady,
   type ServiceProcess,
-} from '@spam-check/test-support';
+} from '@spam-check/process-kit';
 import { ERROR_CATALOGUE, ERROR_CODES, SUPPORTED_LANGUAGES, type Language } from '@spam-check/contracts';
 import {
   json,

@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createMetrics, evaluateReadiness, serve, type RunningService } from '@spam-check/service-kit';
 import {
-  amqpUrl,
   freePort,
   spawnService,
   stopService,
-  TcpProxy,
   waitForReady,
   type ServiceProcess,
-} from '@spam-check/test-support';
+} from '@spam-check/process-kit';
+import { amqpUrl, TcpProxy } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { loadServiceConfig } from '../src/config';
 import { startGateway } from '../src/gateway';

@@ -14,7 +14,7 @@ import {
   type Logger,
   type RunningService,
 } from '@spam-check/service-kit';
-import { freePort, spawnService, stopService, waitForReady } from '@spam-check/test-support';
+import { freePort, spawnService, stopService, waitForReady } from '@spam-check/process-kit';
 import { loadServiceConfig } from '../../src/config';
 import { startGateway } from '../../src/gateway';
 

@@ -15,8 +15,24 @@ export function processCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** The CPU a process last ran on (field 39 of proc(5)). Linux only. */
+export function processCpu(pid: number): number {
+  return Number(procStat(pid)[36]);
+}
+
 /** Resident set size of a process in bytes (`VmRSS` of `/proc/<pid>/status`). Linux only. */
 export function processRssBytes(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) * 1024 : 0;
+}
+
+/**
+ * Steal time so far, in seconds, per CPU (`/proc/stat`): the hypervisor running another VM on our vCPUs, which
+ * explains rounds of a bench that differ without any change of ours. Linux only.
+ */
+export function stealSeconds(): number[] {
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((line) => /^cpu\d/.test(line))
+    .map((line) => Number(line.split(/\s+/)[8]) / 100);
 }

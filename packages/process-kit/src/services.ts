@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+
+export const REPO_ROOT = join(__dirname, '..', '..', '..');
+
+export const SERVICES = ['auth', 'email-detector', 'text-detector', 'gateway'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+const PORT_VARIABLE: Record<ServiceName, string> = {
+  gateway: 'GATEWAY_PORT',
+  auth: 'AUTH_PORT',
+  'email-detector': 'EMAIL_DETECTOR_PORT',
+  'text-detector': 'TEXT_DETECTOR_PORT',
+};
+
+export interface ServiceProcess {
+  name: ServiceName;
+  url: string;
+  /** Where `/readyz` and `/metrics` answer: the gateway's management port, the API port of the others. */
+  managementUrl: string;
+  child: ChildProcess;
+  /** The last 100-200 kB the process wrote to stdout and stderr. */
+  output: () => string;
+}
+
+export interface SpawnOptions {
+  /** Called with every chunk of the process's stdout and stderr (e.g. to print it with a prefix). */
+  onOutput?: (chunk: string) => void;
+  /** Node options for the service only, e.g. `--cpu-prof`. */
+  nodeArgs?: readonly string[];
+  /** Runs the compiled service (`dist/main.js`, workspace packages from their dist) instead of the source. */
+  compiled?: boolean;
+}
+
+/**
+ * Starts one service as a separate Node process, as in production: from its TypeScript source through tsx
+ * (as `pnpm start` does), or compiled. `env` is added to this process's environment; the port goes into the
+ * service's own port variable. The gateway needs `GATEWAY_MANAGEMENT_PORT` in `env` (e.g.
+ * `String(await freePort())`).
+ */
+export function spawnService(
+  name: ServiceName,
+  env: Record<string, string | undefined>,
+  port: number,
+  options: SpawnOptions = {},
+): ServiceProcess {
+  const managementPort = name === 'gateway' ? env.GATEWAY_MANAGEMENT_PORT : String(port);
+  if (!managementPort) throw new Error('spawnService: the gateway needs GATEWAY_MANAGEMENT_PORT in env');
+  const directory = join(REPO_ROOT, 'services', name);
+  const entry = options.compiled
+    ? [join(directory, 'dist', 'main.js')]
+    : ['--conditions=source', '--import', 'tsx', join(directory, 'src', 'main.ts')];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, [PORT_VARIABLE[name]]: String(port), PORT: undefined },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    options.onOutput?.(chunk.toString());
+    output += chunk.toString();
+    if (output.length > 200_000) output = output.slice(-100_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    managementUrl: `http://127.0.0.1:${managementPort}`,
+    child,
+    output: () => output,
+  };
+}
+
+export interface ReadyOptions {
+  /** How long the service may take (20 s by default). */
+  timeoutMs?: number;
+  /**
+   * Readiness checks that may be down (e.g. the gateway's check of a detector that a bench does not start):
+   * then the service counts as ready when every other check of its `/readyz` body is up.
+   */
+  ignoreChecks?: readonly string[];
+}
+
+async function isReady(service: ServiceProcess, ignoreChecks: readonly string[]): Promise<boolean> {
+  try {
+    const response = await fetch(`${service.managementUrl}/readyz`);
+    if (response.ok) return true;
+    if (ignoreChecks.length === 0) return false;
+    const { checks = {} } = (await response.json()) as { checks?: Record<string, string> };
+    return Object.entries(checks).every(([name, state]) => ignoreChecks.includes(name) || state === 'up');
+  } catch {
+    return false; // not listening yet
+  }
+}
+
+/** Waits until the service's `/readyz` says ready; throws with its output when it exits or times out. */
+export async function waitForReady(service: ServiceProcess, options: ReadyOptions = {}): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null) {
+      throw new Error(`${service.name} exited with ${service.child.exitCode}:\n${service.output()}`);
+    }
+    if (await isReady(service, options.ignoreChecks ?? [])) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${service.name} was not ready within ${timeoutMs} ms:\n${service.output()}`);
+}
+
+/** SIGTERM, then SIGKILL after 10 s; resolves when the process has exited. */
+export async function stopService(service: ServiceProcess): Promise<void> {
+  if (service.child.exitCode !== null || service.child.signalCode !== null) return;
+  const exited = once(service.child, 'exit');
+  service.child.kill('SIGTERM');
+  const timer = setTimeout(() => service.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
