@@ -1,5 +1,6 @@
-import { startStack } from '@spam-check/test-support';
+import { median, startStack } from '@spam-check/process-kit';
 import autocannon from 'autocannon';
+import { demoToken } from './token';
 
 /**
  * Batches against single calls through the full stack (about 1 min, 127.0.0.1 only): the four services as
@@ -13,20 +14,6 @@ const ROUNDS = 3;
 const ROUND_S = 6;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const BATCH = 1000;
-
-async function token(gateway: string): Promise<string> {
-  const response = await fetch(`${gateway}/oauth/token`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
-      'Content-Type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=password&username=demo&password=demo-password',
-  });
-  const body = (await response.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`no token: ${response.status} ${JSON.stringify(body)}`);
-  return body.access_token;
-}
 
 async function addressesPerSecond(url: string, headers: Record<string, string>, body: string, per: number) {
   const result = await autocannon({
@@ -42,9 +29,7 @@ async function addressesPerSecond(url: string, headers: Record<string, string>, 
   return Math.round(result.requests.average * per);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function main() {
+export async function benchBatch(): Promise<void> {
   const stack = await startStack({
     REDIS_URL: undefined,
     AMQP_URL: undefined,
@@ -54,7 +39,7 @@ async function main() {
     RATE_LIMIT_REQUESTS: '0',
   });
   try {
-    const headers = { authorization: `Bearer ${await token(stack.gateway)}` };
+    const headers = { authorization: `Bearer ${await demoToken(stack.gateway)}` };
     const single = JSON.stringify({ email: 'anna.schmidt@example.org' });
     const batch = JSON.stringify({
       emails: Array.from({ length: BATCH }, (_, i) => `user.${i}@example${i % 50}.org`),
@@ -81,8 +66,3 @@ async function main() {
     await stack.stop();
   }
 }
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});

@@ -3,10 +3,10 @@ import { createLogger, createMetrics } from '@spam-check/service-kit';
 import { loadServiceConfig } from '../src/config';
 import { buildDependencies } from '../src/dependencies';
 import type { CheckText } from '../src/domain/check-text';
-import { LIMIT_INPUTS } from '../scripts/limit-inputs';
+import { LIMIT_INPUTS } from '../bench/limit-inputs';
 
 /**
- * The inputs at the limits of `scripts/limit-inputs.ts`. The CPU bound is generous on purpose: it catches
+ * The inputs at the limits of `bench/limit-inputs.ts`. The CPU bound is generous on purpose: it catches
  * catastrophic backtracking (seconds), not slowness; the real figures come from the bench.
  */
 describe('inputs at the limits', () => {

@@ -1,15 +1,9 @@
-/**
- * In-process bench of the text check with the LLM off, on one core: checks per second and p50/p99 latency
- * for a 2 KB text, then the CPU time of the inputs at the limits. Bounded to about 15 s.
- * Usage: pnpm --filter @spam-check/text-detector bench
- */
 import { createLogger, createMetrics } from '@spam-check/service-kit';
+import { percentile } from '@spam-check/process-kit';
 import { loadServiceConfig } from '../src/config';
 import { buildDependencies } from '../src/dependencies';
 import type { CheckText } from '../src/domain/check-text';
 import { LIMIT_INPUTS, repeatTo, type LimitInput } from './limit-inputs';
-
-let checkText: CheckText;
 
 const PARAGRAPH =
   'Hello everyone, I wanted to share a few thoughts about the new release. The installer works fine on my ' +
@@ -17,11 +11,20 @@ const PARAGRAPH =
   'More details at https://example.org/forum/thread/1234 and in the attached log. Thanks a lot! ';
 const TEXT_2KB = { title: 'Question about the new release', body: PARAGRAPH.repeat(8).slice(0, 2048) };
 
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+/** The service's text check with the LLM off, built as `main.ts` builds it. */
+async function localTextCheck(): Promise<CheckText> {
+  const config = loadServiceConfig({
+    LOG_LEVEL: 'silent',
+    TEXT_LLM_MODE: 'never',
+    TEXT_DENY_TERMS: 'forbidden',
+  });
+  const logger = createLogger({ service: 'text-detector-bench', level: 'silent' });
+  return (await buildDependencies(config, logger, createMetrics('text-detector'))).checkText;
 }
 
-async function throughput(seconds: number): Promise<void> {
+/** Checks per second and p50/p99 latency for a 2 KB text, LLM off, in this process (one core), `seconds` long. */
+export async function benchThroughput(seconds = 8): Promise<void> {
+  const checkText = await localTextCheck();
   for (let i = 0; i < 500; i++) await checkText({ ...TEXT_2KB, language: 'en', requestId: 'warmup' });
   const latencies: number[] = [];
   const cpuBefore = process.cpuUsage();
@@ -36,16 +39,17 @@ async function throughput(seconds: number): Promise<void> {
   }
   const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
-  const sorted = Float64Array.from(latencies).sort();
   console.log(`2 KB text, LLM off, one process (${latencies.length} checks in ${wallSeconds.toFixed(1)} s):`);
   console.log(`  checks/s (wall)     ${(latencies.length / wallSeconds).toFixed(0)}`);
   console.log(`  checks/s (per CPU s) ${(latencies.length / ((cpu.user + cpu.system) / 1e6)).toFixed(0)}`);
   console.log(
-    `  p50 ${percentile(sorted, 0.5).toFixed(3)} ms, p99 ${percentile(sorted, 0.99).toFixed(3)} ms`,
+    `  p50 ${percentile(latencies, 0.5).toFixed(3)} ms, p99 ${percentile(latencies, 0.99).toFixed(3)} ms`,
   );
 }
 
-async function limits(): Promise<void> {
+/** CPU time per check of the inputs at the limits (`limit-inputs.ts`) and of realistic prose, worst of 3. */
+export async function benchLimits(): Promise<void> {
+  const checkText = await localTextCheck();
   const cases: [string, LimitInput][] = [
     ...LIMIT_INPUTS,
     ['realistic prose', { title: TEXT_2KB.title, body: repeatTo(PARAGRAPH, 100_000) }],
@@ -62,17 +66,3 @@ async function limits(): Promise<void> {
     console.log(`  ${name.padEnd(31)} ${worst.toFixed(1)} ms`);
   }
 }
-
-async function main(): Promise<void> {
-  const config = loadServiceConfig({
-    LOG_LEVEL: 'silent',
-    TEXT_LLM_MODE: 'never',
-    TEXT_DENY_TERMS: 'forbidden',
-  });
-  const logger = createLogger({ service: 'text-detector-bench', level: 'silent' });
-  ({ checkText } = await buildDependencies(config, logger, createMetrics('text-detector')));
-  await throughput(8);
-  await limits();
-}
-
-void main();

@@ -7,13 +7,22 @@
  * from their dist: build them first with `pnpm --filter @spam-check/auth... build`) instead of the source
  * through tsx; `AUTH_BENCH_NODE_ARGS` adds Node options to the service (`--cpu-prof` to profile it).
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, procStat, processCpuSeconds } from '@spam-check/test-support';
+import {
+  createPinning,
+  freePort,
+  median,
+  processCpu,
+  processCpuSeconds,
+  runBenches,
+  spawnService,
+  stealSeconds,
+  stopService,
+  waitForReady,
+} from '@spam-check/process-kit';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 
@@ -28,39 +37,6 @@ const COMPILED = process.env.AUTH_BENCH_COMPILED === '1';
 const NODE_ARGS = (process.env.AUTH_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-
-/**
- * "One core" honestly: on Linux with `taskset` and at least two CPUs, the service (all its threads: GC helpers,
- * libuv) is pinned to the last CPU and this process (autocannon) to the others, so the two never share a core
- * and the service's CPU-seconds cannot exceed one per second. Elsewhere nothing is pinned and the report says so.
- */
-function pinning(): { command: string; prefix: string[]; note: string; serviceCpu?: number } {
-  const cpus = availableParallelism();
-  let pinned = false;
-  if (process.platform === 'linux' && cpus >= 2) {
-    try {
-      execFileSync('taskset', ['-pc', `0-${cpus - 2}`, String(process.pid)], { stdio: 'ignore' });
-      pinned = true;
-    } catch {
-      pinned = false;
-    }
-  }
-  if (!pinned) return { command: process.execPath, prefix: [], note: 'service not pinned (no taskset)' };
-  return {
-    command: 'taskset',
-    prefix: ['-c', String(cpus - 1), process.execPath],
-    note: `service pinned to CPU ${cpus - 1}, autocannon to CPU 0-${cpus - 2}`,
-    serviceCpu: cpus - 1,
-  };
-}
-
-/** Steal time (another VM running on our CPUs) so far, in seconds, per CPU. */
-function stealSeconds(): number[] {
-  return readFileSync('/proc/stat', 'utf8')
-    .split('\n')
-    .filter((line) => /^cpu\d/.test(line))
-    .map((line) => Number(line.split(/\s+/)[8]) / 100);
-}
 
 interface Round {
   requests: number;
@@ -103,11 +79,7 @@ function line(title: string, r: Round, connections: number | undefined): string 
   );
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
-};
+const roundedMedian = (values: number[]): number => Math.round(median(values));
 
 /**
  * What else used the CPUs during the introspection rounds: Redis is a shared, unpinned process, so the
@@ -126,7 +98,7 @@ async function neighbours(redis: Redis, serviceCpu: number | undefined) {
   let onServiceCpu = 0;
   const timer = setInterval(() => {
     try {
-      const processor = Number(procStat(redisPid)[36]);
+      const processor = processCpu(redisPid);
       samples++;
       if (processor === serviceCpu) onServiceCpu++;
     } catch {
@@ -150,7 +122,7 @@ async function neighbours(redis: Redis, serviceCpu: number | undefined) {
   };
 }
 
-async function main(): Promise<void> {
+async function tokenAndIntrospection(): Promise<void> {
   const host = new URL(REDIS_URL).hostname;
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host))
     throw new Error(`the bench only runs against a loopback Redis, not ${host}`);
@@ -172,47 +144,35 @@ async function main(): Promise<void> {
       users: [{ username: 'bench-user', password: 'bench-password' }],
     }),
   );
-  const port = await freePort();
-  const pin = pinning();
-  const service = spawn(
-    pin.command,
-    [
-      ...pin.prefix,
-      ...NODE_ARGS,
-      ...(COMPILED ? ['dist/main.js'] : ['--conditions=source', '--import', 'tsx', 'src/main.ts']),
-    ],
+  const service = spawnService(
+    'auth',
     {
-      cwd: join(__dirname, '..'),
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        LOG_LEVEL: 'warn',
-        HOST: '127.0.0.1',
-        AUTH_PORT: String(port),
-        REDIS_URL,
-        AUTH_REDIS_PREFIX: prefix,
-        AUTH_REVOCATION_CHANNEL: `bench:auth:revocations:${randomUUID()}`,
-        AUTH_BOOTSTRAP_FILE: bootstrap,
-        AUTH_SCRYPT_COST: SCRYPT_COST,
-        // 8 connections sign in one user at once; each sign-in holds a slot of the per-user limit (5) while its
-        // scrypt runs, so the default would refuse some: the bench measures the token endpoint, not the limit.
-        AUTH_LOGIN_MAX_FAILURES_PER_USER: '1000',
-        GATEWAY_CLIENT_ID: 'bench-gateway',
-        GATEWAY_CLIENT_SECRET: 'bench-gateway-secret',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      REDIS_URL,
+      AUTH_REDIS_PREFIX: prefix,
+      AUTH_REVOCATION_CHANNEL: `bench:auth:revocations:${randomUUID()}`,
+      AUTH_BOOTSTRAP_FILE: bootstrap,
+      AUTH_SCRYPT_COST: SCRYPT_COST,
+      // 8 connections sign in one user at once; each sign-in holds a slot of the per-user limit (5) while its
+      // scrypt runs, so the default would refuse some: the bench measures the token endpoint, not the limit.
+      AUTH_LOGIN_MAX_FAILURES_PER_USER: '1000',
+      GATEWAY_CLIENT_ID: 'bench-gateway',
+      GATEWAY_CLIENT_SECRET: 'bench-gateway-secret',
     },
+    await freePort(),
+    { compiled: COMPILED, nodeArgs: NODE_ARGS, onOutput: (chunk) => process.stdout.write(chunk) },
   );
-  const url = `http://127.0.0.1:${port}`;
+  const { url } = service;
+  const pid = service.child.pid!;
   try {
-    for (let i = 0; i < 100; i++) {
-      const ready = await fetch(`${url}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ready) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitForReady(service);
+    // "One core" honestly: the service (all its threads: GC helpers, libuv) alone on the last CPU and this
+    // process (autocannon) on the others, so the two never share a core and the service's CPU-seconds cannot
+    // exceed one per second. Where pinning is impossible the report says so.
+    const pinning = createPinning();
+    const pinned = pinning.pin(pid);
     const form = 'grant_type=password&username=bench-user&password=bench-password';
     const first = await fetch(`${url}/oauth/token`, {
       method: 'POST',
@@ -227,7 +187,7 @@ async function main(): Promise<void> {
     console.log(
       `auth bench: Node ${process.version}, load average ${loadavg()[0]?.toFixed(1)}, ` +
         `${COMPILED ? 'compiled service (dist)' : 'service source through tsx'} in its own process ` +
-        `(${pin.note}), Redis ${REDIS_URL}`,
+        `(${pinning.note}), Redis ${REDIS_URL}`,
     );
     const tokenOptions: autocannon.Options = {
       url: `${url}/oauth/token`,
@@ -239,7 +199,7 @@ async function main(): Promise<void> {
       },
       body: form,
     };
-    const tokenRound = await round(service.pid!, TOKEN_DURATION_S, tokenOptions);
+    const tokenRound = await round(pid, TOKEN_DURATION_S, tokenOptions);
     console.log(line(`token (password, scrypt N=${SCRYPT_COST})`, tokenRound, tokenOptions.connections));
 
     const introspectOptions: autocannon.Options = {
@@ -252,21 +212,21 @@ async function main(): Promise<void> {
       },
       body: `token=${token}`,
     };
-    await round(service.pid!, WARMUP_S, introspectOptions);
+    await round(pid, WARMUP_S, introspectOptions);
     const redis = new Redis(REDIS_URL);
-    const report = await neighbours(redis, pin.serviceCpu);
+    const report = await neighbours(redis, pinned ? pinning.cpu : undefined);
     const rounds: Round[] = [];
-    for (let i = 0; i < ROUNDS; i++) rounds.push(await round(service.pid!, ROUND_S, introspectOptions));
+    for (let i = 0; i < ROUNDS; i++) rounds.push(await round(pid, ROUND_S, introspectOptions));
     const neighbourNote = await report();
     redis.disconnect();
     const summary: Round = {
-      requests: median(rounds.map((r) => r.requests)),
-      p50: median(rounds.map((r) => r.p50)),
-      p99: median(rounds.map((r) => r.p99)),
+      requests: roundedMedian(rounds.map((r) => r.requests)),
+      p50: roundedMedian(rounds.map((r) => r.p50)),
+      p99: roundedMedian(rounds.map((r) => r.p99)),
       ok: rounds.reduce((sum, r) => sum + r.ok, 0),
       non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
       errors: rounds.reduce((sum, r) => sum + r.errors, 0),
-      perCpuSecond: median(rounds.map((r) => r.perCpuSecond)),
+      perCpuSecond: roundedMedian(rounds.map((r) => r.perCpuSecond)),
       cpuPerSecond: median(rounds.map((r) => r.cpuPerSecond)),
     };
     console.log(line('introspection (active token)', summary, introspectOptions.connections));
@@ -277,8 +237,7 @@ async function main(): Promise<void> {
     );
     console.log(`  ${neighbourNote}`);
   } finally {
-    service.kill('SIGTERM');
-    await once(service, 'exit');
+    await stopService(service);
     rmSync(dir, { recursive: true, force: true });
     const redis = new Redis(REDIS_URL);
     let cursor = '0';
@@ -291,7 +250,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+void runBenches({ 'token-and-introspection': tokenAndIntrospection });

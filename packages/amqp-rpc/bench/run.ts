@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
+import { percentile, runBenches } from '@spam-check/process-kit';
 import pino from 'pino';
 import { createRpcClient, createRpcServer } from '../src';
 
@@ -13,11 +14,7 @@ const DURATION_MS = 4000;
 const CONCURRENCY = [1, 16, 64];
 const PAYLOAD = { email: 'someone@example.com', title: 'Hello', body: 'x'.repeat(500) };
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
-}
-
-async function main(): Promise<void> {
+async function roundTrips(): Promise<void> {
   const host = new URL(AMQP_URL).hostname;
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
     throw new Error(`the bench only runs against a loopback broker, not ${host}`);
@@ -43,13 +40,12 @@ async function main(): Promise<void> {
       const elapsedS = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpuBefore);
       const cpuS = (cpu.user + cpu.system) / 1e6;
-      latencies.sort((a, b) => a - b);
       console.log(
         `concurrency ${String(concurrency).padStart(3)}: ${Math.round(latencies.length / elapsedS)
           .toString()
           .padStart(
             6,
-          )} calls/s   p50 ${percentile(latencies, 50).toFixed(2)} ms   p99 ${percentile(latencies, 99).toFixed(2)} ms   ` +
+          )} calls/s   p50 ${percentile(latencies, 0.5).toFixed(2)} ms   p99 ${percentile(latencies, 0.99).toFixed(2)} ms   ` +
           `${Math.round(latencies.length / cpuS)} calls per CPU-second (client+server, ${latencies.length} calls)`,
       );
     }
@@ -63,7 +59,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+void runBenches({ 'round-trips': roundTrips });

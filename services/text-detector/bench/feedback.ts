@@ -4,7 +4,6 @@
  * process, LLM off, the same 200 texts for both clients, each text checked by one client right after the
  * other so that the load of the machine hits both alike. Against Redis when REDIS_URL is set (each check
  * then reads the client's version there), else in memory.
- * Usage: pnpm --filter @spam-check/text-detector bench-feedback
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -18,9 +17,9 @@ import { loadServiceConfig } from '../src/config';
 import { loadLanguageDetector } from '../src/data-access/language-detector';
 import { readModelFile } from '../src/data-access/model-file';
 import { createTextFeedbackStore } from '../src/data-access/text-feedback-store';
-import { localChecker } from './local-checker';
+import { localChecker } from '../scripts/local-checker';
 import { encodeFingerprint, fingerprintOf } from '../src/domain/near-duplicate';
-import { mulberry32 } from './train/data';
+import { mulberry32 } from '../scripts/train/data';
 
 /** 5,000 made-up words, so that the stored reports and the checked texts share words as prose does. */
 const WORDS = ((random) =>
@@ -34,7 +33,7 @@ function sentence(random: () => number, length: number): string {
   return Array.from({ length }, () => WORDS[Math.floor(random() ** 2 * WORDS.length)]).join(' ');
 }
 
-async function main(): Promise<void> {
+export async function benchFeedback(): Promise<void> {
   const prefix = `bench-feedback-${randomUUID().slice(0, 8)}:`;
   const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never' });
   const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
@@ -99,5 +98,3 @@ async function main(): Promise<void> {
     await redis.quit();
   }
 }
-
-void main();

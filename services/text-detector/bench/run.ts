@@ -1,0 +1,12 @@
+import { runBenches } from '@spam-check/process-kit';
+import { benchLimits, benchThroughput } from './checks';
+import { benchFeedback } from './feedback';
+
+/**
+ * Text detector bench, in process, LLM off (about 40 s): `pnpm --filter @spam-check/text-detector bench
+ * [name]`.
+ * - `throughput`: checks/s and p50/p99 for a 2 KB text on one core;
+ * - `limits`: the CPU time of the inputs at the limits;
+ * - `feedback`: a client with a full store of reports against a client with none (issue #12 point 7).
+ */
+void runBenches({ throughput: () => benchThroughput(8), limits: benchLimits, feedback: benchFeedback });
