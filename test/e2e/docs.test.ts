@@ -8,7 +8,8 @@ import {
   textBatchResultSchema,
   textResultSchema,
 } from '@spam-check/contracts';
-import { REPO_ROOT, launchBrowser, startStack, type Stack } from '@spam-check/test-support';
+import { REPO_ROOT, startStack, type Stack } from '@spam-check/process-kit';
+import { launchBrowser } from '@spam-check/test-support';
 
 type Browser = Awaited<ReturnType<typeof launchBrowser>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;
