@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   feedbackResultSchema,
   hybridResultSchema,
@@ -8,13 +6,11 @@ import {
   textBatchResultSchema,
   textResultSchema,
 } from '@spam-check/contracts';
-import { REPO_ROOT, startStack, type Stack } from '@spam-check/process-kit';
-import { launchBrowser } from '@spam-check/test-support';
+import { startStack, type Stack } from '@spam-check/process-kit';
+import { launchBrowser, screenshotPath } from '@spam-check/test-support';
 
 type Browser = Awaited<ReturnType<typeof launchBrowser>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;
-
-const SCREENSHOT = join(REPO_ROOT, 'docs', 'screenshots', 'docs.png');
 
 // `/docs` as a person uses it: the real stack (embedded, as `pnpm start` runs it), Debian's Chromium, the
 // demo credentials typed into Swagger UI's "Authorize" dialog, and "try it" on the checks. Every request the
@@ -143,8 +139,7 @@ describe('the API reference at /docs, in a real browser', () => {
     expect(mailResult.reasons.map((reason) => reason.code)).toContain('EMAIL_TEST_FIXTURE');
 
     await mail.operation.locator('.live-responses-table').scrollIntoViewIfNeeded();
-    mkdirSync(join(REPO_ROOT, 'docs', 'screenshots'), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT });
+    await page.screenshot({ path: screenshotPath('docs') });
 
     const text = await tryIt('/api/v1/spam/text');
     const textResult = expectShown(text, textResultSchema);

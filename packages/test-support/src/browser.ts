@@ -1,5 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+
+const REPO_ROOT = resolve(__dirname, '../../..');
 
 /**
  * Debian's Chromium, driven by playwright-core (never `playwright install`: nothing is downloaded here).
@@ -34,4 +37,17 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * Where a browser test writes its screenshot of a page: `test-results/screenshots/` (ignored by git) on every
+ * run, and the committed `docs/screenshots/` that the READMEs show only with UPDATE_SCREENSHOTS=1, so running
+ * the tests never leaves the work tree changed.
+ */
+export function screenshotPath(name: string): string {
+  const folder = process.env.UPDATE_SCREENSHOTS
+    ? join(REPO_ROOT, 'docs', 'screenshots')
+    : join(REPO_ROOT, 'test-results', 'screenshots');
+  mkdirSync(folder, { recursive: true });
+  return join(folder, `${name}.png`);
 }
