@@ -38,4 +38,9 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { globals: { ...globals.node } } },
+  // Scripts the gateway serves to browsers (the console): browser globals, and uPlot loaded before them.
+  {
+    files: ['services/gateway/public/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, uPlot: 'readonly' } },
+  },
 );

@@ -158,3 +158,31 @@ export const clientStatsSchema = z.object({
   recent_admin_actions: z.array(adminActionSchema),
 });
 export type ClientStats = z.infer<typeof clientStatsSchema>;
+
+/** `GET /admin/clients/{id}/feedback?limit=`: the newest reports first. */
+export const RECENT_FEEDBACK_MAX = 50;
+export const recentFeedbackQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(RECENT_FEEDBACK_MAX)
+    .default(20)
+    .describe(`How many reports, newest first (1..${RECENT_FEEDBACK_MAX}).`),
+});
+
+/** One accepted feedback report as kept for the console: never the address or text it was about. */
+export const recentFeedbackEntrySchema = z.object({
+  at: z.string().describe('When it was accepted (ISO 8601).'),
+  id: z.string().describe('The id of the feedback answer.'),
+  check_id: z.string().nullable().describe('The check it was about, or null for an address or a text.'),
+  label: z.enum(['spam', 'ham']),
+  applied_to: z.array(z.enum(['email', 'text'])),
+});
+export type RecentFeedbackEntry = z.infer<typeof recentFeedbackEntrySchema>;
+
+export const recentFeedbackSchema = z.object({
+  client_id: z.string(),
+  feedback: z.array(recentFeedbackEntrySchema),
+});
+export type RecentFeedback = z.infer<typeof recentFeedbackSchema>;

@@ -78,6 +78,24 @@ export const ERROR_CATALOGUE = {
       fr: "Le jeton d'accès n'accorde pas la portée exigée par ce point d'accès.",
     },
   },
+  SESSION_REQUIRED: {
+    status: 401,
+    title: { en: 'Sign-in required', de: 'Anmeldung erforderlich', fr: 'Connexion requise' },
+    detail: {
+      en: 'This console request needs a session: sign in first (the session may have expired or ended).',
+      de: 'Diese Konsolenanfrage braucht eine Sitzung: bitte zuerst anmelden (sie kann abgelaufen oder beendet sein).',
+      fr: 'Cette requête de la console exige une session : connectez-vous d’abord (elle a pu expirer ou se terminer).',
+    },
+  },
+  CSRF_REJECTED: {
+    status: 403,
+    title: { en: 'Request refused', de: 'Anfrage abgelehnt', fr: 'Requête refusée' },
+    detail: {
+      en: "A console change must come from the console's own page: its Origin or form token did not match.",
+      de: 'Eine Änderung in der Konsole muss von ihrer eigenen Seite kommen: Origin oder Formular-Token passten nicht.',
+      fr: 'Une modification de la console doit venir de sa propre page : l’Origin ou le jeton du formulaire ne correspondait pas.',
+    },
+  },
   NOT_FOUND: {
     status: 404,
     title: { en: 'Not found', de: 'Nicht gefunden', fr: 'Introuvable' },

@@ -10,3 +10,4 @@ export { buildOpenApiDocument } from './openapi';
 export { renderApiReferenceMarkdown } from './reference';
 export * from './admin';
 export * from './feedback';
+export * from './console';

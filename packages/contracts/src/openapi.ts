@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   adminActionSchema,
   adminClientSchema,
+  recentFeedbackSchema,
   clientListSchema,
   clientSettingsSchema,
   clientStatsSchema,
@@ -44,6 +45,7 @@ const NAMED_SCHEMAS = {
   ClientWithSecret: clientWithSecretSchema,
   ClientStats: clientStatsSchema,
   AdminAction: adminActionSchema,
+  RecentFeedback: recentFeedbackSchema,
 } satisfies Record<string, z.ZodType>;
 
 type SchemaName = keyof typeof NAMED_SCHEMAS;
@@ -260,6 +262,29 @@ function adminPaths() {
               in: 'query',
               required: false,
               schema: { type: 'string', enum: ['hour', 'day'], default: 'day' },
+            },
+          ],
+          errors: { '400': ['VALIDATION_FAILED'] },
+        },
+      ),
+    },
+    '/api/v1/admin/clients/{id}/feedback': {
+      get: adminOperation(
+        "The client's most recent feedback reports, newest first (what was reported, never the content)",
+        {
+          status: '200',
+          description: 'The reports of the last 32 days, at most 50.',
+          schema: 'RecentFeedback',
+        },
+        {
+          parameters: [
+            CLIENT_ID_PARAMETER,
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              description: 'How many reports (1..50).',
+              schema: { type: 'integer', minimum: 1, maximum: 50, default: 20 },
             },
           ],
           errors: { '400': ['VALIDATION_FAILED'] },

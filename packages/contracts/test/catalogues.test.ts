@@ -1,4 +1,6 @@
 import {
+  CONSOLE_MESSAGES,
+  CONSOLE_MESSAGE_KEYS,
   ERROR_CATALOGUE,
   ERROR_CODES,
   REASON_CATALOGUE,
@@ -44,6 +46,13 @@ describe('the error catalogue', () => {
       expect(entry.detail[language].length).toBeGreaterThan(10);
     }
     expect(apiReference).toContain(`\`${code}\``);
+  });
+});
+
+describe('the console catalogue', () => {
+  it.each(CONSOLE_MESSAGE_KEYS)('%s is written in every language', (key) => {
+    for (const language of SUPPORTED_LANGUAGES)
+      expect(CONSOLE_MESSAGES[key][language].trim().length).toBeGreaterThan(0);
   });
 });
 

@@ -25,6 +25,9 @@ import type { Verdict } from '@spam-check/contracts';
 import type { z } from 'zod';
 import type { ServiceConfig } from './config';
 import type { AuthAdmin } from './data-access/auth-admin';
+import { consoleApi } from './data-access/console-api';
+import type { ConsoleSessionStore } from './data-access/console-sessions';
+import { consoleTokenClient } from './data-access/console-tokens';
 import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './data-access/rate-limit-store';
 import type { UsageStore } from './data-access/usage-store';
@@ -37,6 +40,8 @@ import { ADMIN_PREFIX, adminRouter } from './entry-points/http/admin-routes';
 import { authenticate, bearerAuthentication, callerOf } from './entry-points/http/authenticate';
 import { batchCheck } from './entry-points/http/batch-check';
 import { detectorCheck } from './entry-points/http/detector-check';
+import { mountConsole } from './entry-points/http/console/router';
+import { consoleSessions } from './entry-points/http/console/session';
 import { mountDocs } from './entry-points/http/docs';
 import { feedback } from './entry-points/http/feedback';
 import { hybridCheck } from './entry-points/http/hybrid-check';
@@ -48,7 +53,8 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   introspector: TokenIntrospector;
   rateLimits: RateLimitStore;
   failedTokens: FailedTokenLimit;
-  agents: { auth: http.Agent; email: http.Agent; text: http.Agent };
+  /** `self`: the console's calls to this gateway's own API. */
+  agents: { auth: http.Agent; email: http.Agent; text: http.Agent; self: http.Agent };
   /** Parallel hybrid checks (HTTP) and step-by-step ones (RPC, or HTTP in embedded mode). */
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
   /** The auth service's client administration (DESIGN.md §6.3). */
@@ -60,6 +66,8 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   hybrids: CheckMemory;
   /** Batch checks: each detector's `POST /v1/check/batch` over HTTP. */
   batches: BatchTransport;
+  /** Where console sessions live: Redis, or memory in embedded mode. */
+  consoleSessions: ConsoleSessionStore;
 }
 
 export const CHECK_PATHS = {
@@ -240,6 +248,25 @@ export function createApp(deps: AppDeps): ServiceApp {
           maxBodyBytes: config.MAX_BODY_BYTES,
         }),
       );
+      const consoleClient = config.console.client;
+      if (consoleClient) {
+        const tokens = consoleTokenClient({
+          authUrl: config.AUTH_URL,
+          agent: deps.agents.auth,
+          timeoutMs: config.AUTH_TIMEOUT_MS,
+          client: consoleClient,
+        });
+        mountConsole(app, {
+          languages: config.LANGUAGES,
+          trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+          sessions: consoleSessions(deps.consoleSessions, tokens, config.console),
+          tokens,
+          api: consoleApi(deps.agents.self, config.AUTH_TIMEOUT_MS + timeoutMs),
+          limits: config.limits,
+          transports: deps.transports,
+          settings: deps.settings,
+        });
+      }
       app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
     },
   });

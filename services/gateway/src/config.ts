@@ -15,6 +15,8 @@ import { z } from 'zod';
 
 const EMBEDDED_CLIENT_ID = 'gateway';
 const EMBEDDED_CLIENT_SECRET = 'gateway-secret';
+/** The auth service's demo admin client, which exists outside production (docs/admin.md). */
+const DEMO_CONSOLE_CLIENT = { id: 'demo-admin', secret: 'demo-admin-secret' };
 
 /** Every variable the gateway service reads (documented in the README's configuration table). */
 export const configSchema = z.object({
@@ -45,6 +47,16 @@ export const configSchema = z.object({
   FAILED_TOKEN_WINDOW_SECONDS: env.positiveInt(60),
   ...checkLimitsShape,
   FEEDBACK_RETENTION_SECONDS: feedbackConfigShape.FEEDBACK_RETENTION_SECONDS,
+  /** The console's OAuth client (password and refresh_token grants, scope spam:admin). */
+  CONSOLE_CLIENT_ID: z.string().min(1).optional(),
+  CONSOLE_CLIENT_SECRET: z.string().min(1).optional(),
+  CONSOLE_SESSION_IDLE_SECONDS: env.positiveInt(1800),
+  CONSOLE_SESSION_ABSOLUTE_SECONDS: env.positiveInt(8 * 3600),
+  /** Unset: Secure cookies in production only (served over https there, through the ingress). */
+  CONSOLE_SECURE_COOKIE: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === 'true')),
 });
 
 export function loadServiceConfig(source: Env = process.env) {
@@ -60,7 +72,10 @@ export function loadServiceConfig(source: Env = process.env) {
       embedded.amqp && 'AMQP_URL: required in production (step-by-step hybrid checks run over RabbitMQ)',
       embedded.credentials &&
         'GATEWAY_CLIENT_ID / GATEWAY_CLIENT_SECRET: required in production (no embedded default credentials)',
-      ...secretProblems(config.NODE_ENV, { GATEWAY_CLIENT_SECRET: config.GATEWAY_CLIENT_SECRET }),
+      ...secretProblems(config.NODE_ENV, {
+        GATEWAY_CLIENT_SECRET: config.GATEWAY_CLIENT_SECRET,
+        CONSOLE_CLIENT_SECRET: config.CONSOLE_CLIENT_SECRET,
+      }),
     ].filter((problem): problem is string => typeof problem === 'string');
     if (problems.length > 0) throw new ConfigError(problems);
   }
@@ -74,9 +89,30 @@ export function loadServiceConfig(source: Env = process.env) {
       id: config.GATEWAY_CLIENT_ID ?? EMBEDDED_CLIENT_ID,
       secret: config.GATEWAY_CLIENT_SECRET ?? EMBEDDED_CLIENT_SECRET,
     },
+    console: consoleConfigOf(config),
     // Without Redis there is no revocation channel, so a cached token stays usable until its entry expires:
     // the short default bounds that window to one second.
     tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS ?? (config.REDIS_URL ? 30_000 : 1000),
   };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;
+
+/**
+ * The console (`/console`): its OAuth client, or the demo admin client outside production; in production
+ * without CONSOLE_CLIENT_ID / CONSOLE_CLIENT_SECRET the console is off (404), since there is no default.
+ */
+function consoleConfigOf(config: z.output<typeof configSchema>) {
+  const production = config.NODE_ENV === 'production';
+  const configured =
+    config.CONSOLE_CLIENT_ID && config.CONSOLE_CLIENT_SECRET
+      ? { id: config.CONSOLE_CLIENT_ID, secret: config.CONSOLE_CLIENT_SECRET }
+      : undefined;
+  return {
+    client: configured ?? (production ? undefined : DEMO_CONSOLE_CLIENT),
+    demoClient: !configured && !production,
+    idleSeconds: config.CONSOLE_SESSION_IDLE_SECONDS,
+    absoluteSeconds: config.CONSOLE_SESSION_ABSOLUTE_SECONDS,
+    secureCookie: config.CONSOLE_SECURE_COOKIE ?? production,
+  };
+}
+export type ConsoleConfig = ReturnType<typeof consoleConfigOf>;

@@ -15,6 +15,11 @@ import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { createAuthAdmin } from './data-access/auth-admin';
 import { redisUsageStore, type UsageStore } from './data-access/usage-store';
+import {
+  memoryConsoleSessions,
+  redisConsoleSessions,
+  type ConsoleSessionStore,
+} from './data-access/console-sessions';
 import type { ServiceConfig } from './config';
 import { httpBatchTransport, httpTransport, rpcTransport } from './data-access/detectors';
 import { keepAliveAgent } from './data-access/http-post';
@@ -52,7 +57,12 @@ export async function startGateway({
   metrics: Metrics;
 }): Promise<StartedService> {
   const closers: Closer[] = [];
-  const agents = { auth: keepAliveAgent(), email: keepAliveAgent(), text: keepAliveAgent() };
+  const agents = {
+    auth: keepAliveAgent(),
+    email: keepAliveAgent(),
+    text: keepAliveAgent(),
+    self: keepAliveAgent(),
+  };
   closers.push({
     name: 'http agents',
     close: async () => Object.values(agents).forEach((agent) => agent.destroy()),
@@ -68,6 +78,8 @@ export async function startGateway({
       'REDIS_URL not set: rate limits in memory, no revocation channel (token cache kept short)',
     );
   if (config.embedded.amqp) logger.warn('AMQP_URL not set: step-by-step hybrid checks run over HTTP');
+  if (config.console.demoClient)
+    logger.warn('CONSOLE_CLIENT_ID / CONSOLE_CLIENT_SECRET not set: the console signs in with demo-admin');
 
   const cache = new TokenCache(config.TOKEN_CACHE_MAX_ENTRIES, config.tokenCacheTtlMs);
   const introspector = createTokenIntrospector({
@@ -96,6 +108,7 @@ export async function startGateway({
   let hybrids = memoryCheckMemory(config.FEEDBACK_RETENTION_SECONDS);
   let rateLimits = memoryRateLimitStore(config.RATE_LIMIT_REQUESTS);
   let failedTokenStore = memoryRateLimitStore(config.FAILED_TOKEN_LIMIT);
+  let consoleSessionStore: ConsoleSessionStore = memoryConsoleSessions();
   if (config.REDIS_URL) {
     const redisOptions = { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 };
     // Auto-pipelining: the rate limit hits of all requests read in one event loop turn go to Redis in one
@@ -119,6 +132,7 @@ export async function startGateway({
       });
     }
     rateLimits = redisRateLimitStore(redis, config.REDIS_KEY_PREFIX, config.RATE_LIMIT_REQUESTS);
+    consoleSessionStore = redisConsoleSessions(redis, config.REDIS_KEY_PREFIX);
     hybrids = redisCheckMemory(redis, `${config.REDIS_KEY_PREFIX}hybrid:`, config.FEEDBACK_RETENTION_SECONDS);
     failedTokenStore = redisRateLimitStore(
       redis,
@@ -203,6 +217,7 @@ export async function startGateway({
       text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: agents.text },
       timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS,
     }),
+    consoleSessions: consoleSessionStore,
   });
   return { app, readiness, closers };
 }

@@ -41,8 +41,15 @@ describe('the Redis usage store', () => {
           store.recordCheck({ clientId, kind, verdict, reasons: REASON_CODES, durationMs: ms });
           recorded += 1;
         }
-    store.recordFeedback(clientId, 'spam');
-    store.recordFeedback(clientId, 'ham');
+    const report = (label: 'spam' | 'ham') => ({
+      at: new Date().toISOString(),
+      id: `f-${label}`,
+      check_id: null,
+      label,
+      applied_to: ['email' as const],
+    });
+    store.recordFeedback(clientId, report('spam'));
+    store.recordFeedback(clientId, report('ham'));
     const now = new Date();
     const from = new Date(now.getTime() - 3600_000);
     await settled(async () => {
@@ -67,6 +74,31 @@ describe('the Redis usage store', () => {
       // docs/admin.md: at most about 1 KiB per hour hash and 1.1 KiB per day hash.
       expect(Number(await redis.memory('USAGE', key))).toBeLessThan(key.includes(':h:') ? 1100 : 1300);
     }
+  });
+
+  it('keeps only the latest 50 feedback reports of a client, newest first, without their content', async () => {
+    const store = redisUsageStore({ redis, prefix, logger, lost });
+    for (let i = 0; i < 60; i += 1)
+      store.recordFeedback('reporter', {
+        at: new Date().toISOString(),
+        id: `f${i}`,
+        check_id: i % 2 ? `c${i}` : null,
+        label: i % 3 ? 'ham' : 'spam',
+        applied_to: ['text'],
+      });
+    await settled(async () => (await store.recentFeedback('reporter', 50))[0]?.id === 'f59');
+    const recent = await store.recentFeedback('reporter', 50);
+    expect(recent).toHaveLength(50);
+    expect(recent.at(-1)?.id).toBe('f10');
+    expect(recent[0]).toEqual({
+      at: expect.any(String),
+      id: 'f59',
+      check_id: 'c59',
+      label: 'ham',
+      applied_to: ['text'],
+    });
+    expect(await store.recentFeedback('reporter', 3)).toHaveLength(3);
+    expect(await redis.ttl(`${prefix}feedback-recent:reporter`)).toBeGreaterThan(RETENTION_SECONDS - 60);
   });
 
   it('keeps only the latest 50 admin actions of a client, newest first', async () => {

@@ -1,4 +1,4 @@
-import type { AdminAction, ClientStats, Verdict } from '@spam-check/contracts';
+import type { AdminAction, ClientStats, RecentFeedbackEntry, Verdict } from '@spam-check/contracts';
 import type { Counter, Logger } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
 import {
@@ -23,6 +23,7 @@ import {
 /** Counts are kept this long (the stats answer covers at least 30 days). */
 export const RETENTION_SECONDS = 32 * 24 * 3600;
 const RECENT_ACTIONS = 50;
+const RECENT_FEEDBACK = 50;
 const TOP_REASONS = 10;
 
 export interface CheckRecord {
@@ -36,8 +37,13 @@ export interface CheckRecord {
 export interface UsageStore {
   /** Fire and forget: never throws, never delays the check; a count Redis did not take is logged. */
   recordCheck(record: CheckRecord): void;
-  /** The hook for the feedback endpoint (issue #12): one report of `label` by the client. Fire and forget. */
-  recordFeedback(clientId: string, label: 'spam' | 'ham'): void;
+  /**
+   * The hook for the feedback endpoint (issue #12): one accepted report by the client, counted by label and
+   * kept in its recent reports (what was reported, never the address or text). Fire and forget.
+   */
+  recordFeedback(clientId: string, report: RecentFeedbackEntry): void;
+  /** The client's last reports, newest first (at most RECENT_FEEDBACK). */
+  recentFeedback(clientId: string, limit: number): Promise<RecentFeedbackEntry[]>;
   recordAdminAction(action: AdminAction): Promise<void>;
   stats(clientId: string, from: Date, to: Date, interval: 'hour' | 'day'): Promise<ClientStats>;
 }
@@ -58,6 +64,7 @@ export function redisUsageStore(options: {
   const hourly = (clientId: string, at: Date) => `${prefix}usage:${clientId}:h:${hourKey(at)}`;
   const daily = (clientId: string, at: Date) => `${prefix}usage:${clientId}:d:${dayKey(at)}`;
   const actions = (clientId: string) => `${prefix}admin-actions:${clientId}`;
+  const reports = (clientId: string) => `${prefix}feedback-recent:${clientId}`;
 
   const fireAndForget = (kind: string, clientId: string, run: () => Promise<unknown>) => {
     run().catch((error: unknown) => {
@@ -86,11 +93,24 @@ export function redisUsageStore(options: {
         for (const [error] of results) if (error) throw error;
       });
     },
-    recordFeedback(clientId, label) {
+    recordFeedback(clientId, report) {
       fireAndForget('feedback', clientId, async () => {
         const day = daily(clientId, new Date());
-        await redis.pipeline().hincrby(day, feedbackField(label), 1).expire(day, RETENTION_SECONDS).exec();
+        const recent = reports(clientId);
+        const results = await redis
+          .pipeline()
+          .hincrby(day, feedbackField(report.label), 1)
+          .expire(day, RETENTION_SECONDS)
+          .lpush(recent, JSON.stringify(report))
+          .ltrim(recent, 0, RECENT_FEEDBACK - 1)
+          .expire(recent, RETENTION_SECONDS)
+          .exec();
+        for (const [error] of results ?? []) if (error) throw error;
       });
+    },
+    async recentFeedback(clientId, limit) {
+      const raw = await redis.lrange(reports(clientId), 0, Math.min(limit, RECENT_FEEDBACK) - 1);
+      return raw.map((entry) => JSON.parse(entry) as RecentFeedbackEntry);
     },
     async recordAdminAction(action) {
       const key = actions(action.client_id);

@@ -1,6 +1,7 @@
 import {
   clientIdSchema,
   clientSettingsSchema,
+  recentFeedbackQuerySchema,
   statsQuerySchema,
   type AdminAction,
 } from '@spam-check/contracts';
@@ -201,6 +202,17 @@ export function adminRouter(deps: AdminDeps): Router {
     }),
   );
   methods(router, '/clients/:id/stats', 'GET');
+
+  router.get(
+    '/clients/:id/feedback',
+    run(async (req, res) => {
+      const usage = needed(deps.usage, 'recent feedback');
+      const { limit } = parseBody(recentFeedbackQuerySchema, req.query);
+      const id = await existing(req, res);
+      res.set(NO_STORE).json({ client_id: id, feedback: await usage.recentFeedback(id, limit) });
+    }),
+  );
+  methods(router, '/clients/:id/feedback', 'GET');
 
   router.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   return router;

@@ -66,7 +66,13 @@ export function feedback(options: {
           request_id: context.requestId,
         };
         res.json(result);
-        options.usage?.recordFeedback(clientId, request.label);
+        options.usage?.recordFeedback(clientId, {
+          at: new Date().toISOString(),
+          id: result.id,
+          check_id: result.check_id,
+          label: result.label,
+          applied_to: result.applied_to,
+        });
       })
       .catch(next);
   };

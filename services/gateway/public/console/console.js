@@ -1,0 +1,35 @@
+// The console's only script: draws the traffic chart from the JSON block the page carries (no inline code,
+// so the Content-Security-Policy can refuse every inline script).
+(function () {
+  'use strict';
+  var source = document.getElementById('chart-data');
+  var target = document.getElementById('chart');
+  if (!source || !target || typeof uPlot === 'undefined') return;
+  var data = JSON.parse(source.textContent);
+  var colours = { ham: '#1a7f37', suspicious: '#b35900', spam: '#c62828' };
+  var verdicts = ['ham', 'suspicious', 'spam'];
+  function size() {
+    return { width: Math.max(260, target.clientWidth), height: 220 };
+  }
+  var options = Object.assign(size(), {
+    scales: { x: { time: true } },
+    series: [{}].concat(
+      verdicts.map(function (verdict) {
+        return { label: data.labels[verdict], stroke: colours[verdict], width: 2, points: { show: true } };
+      }),
+    ),
+    axes: [{}, { label: '' }],
+  });
+  var chart = new uPlot(
+    options,
+    [data.x].concat(
+      verdicts.map(function (verdict) {
+        return data[verdict];
+      }),
+    ),
+    target,
+  );
+  window.addEventListener('resize', function () {
+    chart.setSize(size());
+  });
+})();

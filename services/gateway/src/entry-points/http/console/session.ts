@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { ConsoleSession, ConsoleSessionStore } from '../../../data-access/console-sessions';
+import type { ConsoleTokenClient, ConsoleTokens, TokenCallMeta } from '../../../data-access/console-tokens';
+
+export const SESSION_COOKIE = 'console_session';
+/** Refresh the access token when it has less than this left, so no API call meets an expired one. */
+const REFRESH_MARGIN_MS = 60_000;
+
+export interface SessionPolicy {
+  idleSeconds: number;
+  absoluteSeconds: number;
+  secureCookie: boolean;
+}
+
+export interface SignedIn {
+  id: string;
+  session: ConsoleSession;
+}
+
+function cookieValue(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+/**
+ * Console sessions (rules):
+ * - the cookie holds a random 256-bit id and nothing else: HttpOnly, SameSite=Strict, Path=/, Secure when
+ *   configured (production); no Max-Age, so it goes when the browser closes;
+ * - a session ends after `idleSeconds` without a request and `absoluteSeconds` after sign-in, whichever comes
+ *   first, checked on every request (the store's TTL only cleans up);
+ * - the access token is refreshed shortly before it expires, one refresh per session at a time in this
+ *   process (auth revokes a whole grant family when a used refresh token comes back);
+ * - sign-out revokes the refresh token (and with it its family) and the access token, then forgets the session.
+ */
+export function consoleSessions(
+  store: ConsoleSessionStore,
+  tokens: ConsoleTokenClient,
+  policy: SessionPolicy,
+) {
+  const refreshing = new Map<string, Promise<ConsoleSession | undefined>>();
+  const ttlMs = (session: ConsoleSession, now: number) =>
+    Math.min(policy.idleSeconds * 1000, session.createdAt + policy.absoluteSeconds * 1000 - now);
+  const cookie = (value: string, extra = '') =>
+    `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict${policy.secureCookie ? '; Secure' : ''}${extra}`;
+  const withTokens = (session: ConsoleSession, fresh: ConsoleTokens, now: number): ConsoleSession => ({
+    ...session,
+    accessToken: fresh.accessToken,
+    refreshToken: fresh.refreshToken ?? session.refreshToken,
+    accessExpiresAt: now + fresh.expiresInSeconds * 1000,
+  });
+
+  const refresh = (id: string, session: ConsoleSession, meta: TokenCallMeta) => {
+    const running = refreshing.get(id);
+    if (running) return running;
+    const run = (async () => {
+      if (!session.refreshToken) return undefined;
+      const fresh = await tokens.refresh(session.refreshToken, meta);
+      return fresh ? withTokens(session, fresh, Date.now()) : undefined;
+    })().finally(() => refreshing.delete(id));
+    refreshing.set(id, run);
+    return run;
+  };
+
+  return {
+    async start(res: Response, username: string, fresh: ConsoleTokens): Promise<void> {
+      const id = randomBytes(32).toString('base64url');
+      const now = Date.now();
+      const session = withTokens(
+        {
+          username,
+          accessToken: '',
+          refreshToken: undefined,
+          accessExpiresAt: 0,
+          csrf: randomBytes(32).toString('base64url'),
+          createdAt: now,
+          lastSeenAt: now,
+        },
+        fresh,
+        now,
+      );
+      await store.write(id, session, ttlMs(session, now));
+      res.append('Set-Cookie', cookie(id));
+    },
+
+    /** The request's live session (touched, its token fresh), or undefined: none, expired or ended. */
+    async load(req: Request, meta: TokenCallMeta): Promise<SignedIn | undefined> {
+      const id = cookieValue(req, SESSION_COOKIE);
+      if (!id || !/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
+      let session = await store.read(id);
+      const now = Date.now();
+      if (!session) return undefined;
+      if (ttlMs(session, now) <= 0 || now - session.lastSeenAt > policy.idleSeconds * 1000) {
+        await store.remove(id);
+        return undefined;
+      }
+      if (session.accessExpiresAt - now < REFRESH_MARGIN_MS) {
+        session = await refresh(id, session, meta);
+        if (!session) {
+          await store.remove(id);
+          return undefined;
+        }
+      }
+      session = { ...session, lastSeenAt: now };
+      await store.write(id, session, ttlMs(session, now));
+      return { id, session };
+    },
+
+    async end(res: Response, signedIn: SignedIn, meta: TokenCallMeta): Promise<void> {
+      const { session } = signedIn;
+      await store.remove(signedIn.id);
+      res.append('Set-Cookie', cookie('', '; Max-Age=0'));
+      if (session.refreshToken) await tokens.revoke(session.refreshToken, meta);
+      await tokens.revoke(session.accessToken, meta);
+    },
+
+    /** Tells the browser to drop a cookie whose session is gone. */
+    forget(res: Response): void {
+      res.append('Set-Cookie', cookie('', '; Max-Age=0'));
+    },
+  };
+}
+export type ConsoleSessions = ReturnType<typeof consoleSessions>;
