@@ -63,6 +63,7 @@ export function layout(
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · ${t(ctx, 'title')}</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="${assets}/console.css" />
         ${
           options.chart
@@ -247,7 +248,7 @@ function statsSection(ctx: PageContext, state: ClientPageState): Html {
                     html`<tr>
                       <td>
                         <code>${reason.code}</code><br /><span class="muted"
-                          >${reason.code in REASON_CATALOGUE ? reasonMessage(reason.code as ReasonCode, ctx.language) : ''}</span
+                          >${reason.code in REASON_CATALOGUE ? reasonMessage(reason.code as ReasonCode, ctx.language).replace(/\{\w+\}/g, '…') : ''}</span
                         >
                       </td>
                       <td>${reason.count}</td>

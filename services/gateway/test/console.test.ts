@@ -1,0 +1,383 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchBrowser, redisUrl, startStack, type Stack } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
+import type { Browser, Page } from 'playwright-core';
+import {
+  collectProblems,
+  recordResponses,
+  screenshot,
+  sessionCookie,
+  signInWithKeyboard,
+  submit,
+} from './support/console';
+
+const HAM_TEXT = {
+  title: 'Lovely walk by the lake',
+  body: 'Thank you for the photos of the lake, we walked there on Sunday with the children.',
+};
+
+async function json(url: string, init: RequestInit = {}) {
+  const response = await fetch(url, init);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+// The operator console (DESIGN.md §6.4) in Debian's Chromium against the four services as processes, with
+// real Redis: sessions, statistics, feedback and settings are the real ones.
+describe('the operator console, in a browser, with Redis', () => {
+  const run = randomUUID().slice(0, 8);
+  const consoleClient = { id: `console-${run}`, secret: `console-${randomUUID()}` };
+  const admin = { username: `root-${run}`, password: `pw-${randomUUID()}` };
+  const web = { id: `web-${run}`, secret: `web-${randomUUID()}` };
+  const user = { username: `user-${run}`, password: `pw-${randomUUID()}` };
+  const authPrefix = `console-${run}:auth:`;
+  const gatewayPrefix = `console-${run}:gateway:`;
+  let stack: Stack;
+  let redis: Redis;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+
+  const apiToken = async () => {
+    const answer = await json(`${stack.gateway}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${web.id}:${web.secret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ grant_type: 'password', ...user }),
+    });
+    expect(answer.status).toBe(200);
+    return answer.body.access_token as string;
+  };
+  const check = (token: string, kind: 'mail' | 'text', body: object) =>
+    json(`${stack.gateway}/api/v1/spam/${kind}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const storedSession = async (cookie: string) => {
+    const key = `${gatewayPrefix}console-session:${createHash('sha256').update(cookie).digest('base64url')}`;
+    const raw = await redis.get(key);
+    return raw === null
+      ? undefined
+      : (JSON.parse(raw) as { accessToken: string; refreshToken: string; csrf: string });
+  };
+  const verdictOf = async () =>
+    (await page.locator('#try-result [data-verdict]').getAttribute('data-verdict')) ?? '';
+
+  beforeAll(async () => {
+    const bootstrap = join(mkdtempSync(join(tmpdir(), 'console-')), 'bootstrap.json');
+    writeFileSync(
+      bootstrap,
+      JSON.stringify({
+        clients: [
+          { ...consoleClient, grants: ['password', 'refresh_token'], scopes: ['spam:admin'] },
+          { ...web, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+        ],
+        users: [{ ...admin, scopes: ['spam:admin'] }, user],
+      }),
+    );
+    redis = new Redis(redisUrl());
+    stack = await startStack(
+      {
+        REDIS_URL: redisUrl(),
+        AUTH_BOOTSTRAP_FILE: bootstrap,
+        AUTH_REDIS_PREFIX: authPrefix,
+        REDIS_KEY_PREFIX: gatewayPrefix,
+        AUTH_REVOCATION_CHANNEL: `console-${run}:revocations`,
+        REVOCATION_CHANNEL: `console-${run}:revocations`,
+        CONSOLE_CLIENT_ID: consoleClient.id,
+        CONSOLE_CLIENT_SECRET: consoleClient.secret,
+        // One proxy of ours in front (as behind the ingress): the console must pass on the browser's address.
+        TRUSTED_PROXY_HOPS: '1',
+        AUTH_LOGIN_MAX_FAILURES_PER_IP: '4',
+        EMAIL_DNS_CHECK: 'off',
+        OPENAI_API_KEY: undefined,
+        TEXT_LLM_MODE: 'never',
+      },
+      { readyTimeoutMs: 60_000 },
+    );
+    base = `${stack.gateway}/console`;
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    if (redis) {
+      for (const prefix of [authPrefix, gatewayPrefix]) {
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+      }
+      await redis.del(`spam-check:client-settings:${web.id}`);
+      redis.disconnect();
+    }
+  });
+
+  it('walks through sign-in, charts of real checks, feedback, settings, try it and sign-out, and no secret reaches the browser', async () => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    page = await context.newPage();
+    const recorded = recordResponses(page);
+    const problems = collectProblems(page);
+
+    // Real traffic of the web client through the public API, and one feedback report.
+    const token = await apiToken();
+    const mail = await check(token, 'mail', { email: 'someone@mailinator.com' });
+    expect(mail.status).toBe(200);
+    for (const email of ['anna.schmidt@gmx.de', 'jo@example.org'])
+      expect((await check(token, 'mail', { email })).status).toBe(200);
+    expect((await check(token, 'text', HAM_TEXT)).status).toBe(200);
+    const feedback = await json(`${stack.gateway}/api/v1/spam/feedback`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ check_id: mail.body.id, label: 'spam' }),
+    });
+    expect(feedback.status).toBe(200);
+
+    // Without a session: the sign-in page.
+    await page.goto(`${base}/clients`);
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    await screenshot(page, 'console-sign-in');
+
+    // A wrong password is refused with a message; then the right one, with the keyboard alone.
+    await signInWithKeyboard(page, admin.username, 'wrong password');
+    await expect(page.locator('p.error[role=alert]').textContent()).resolves.toContain('Wrong user name');
+    await page.fill('#password', '');
+    await page.focus('#username');
+    await page.fill('#username', '');
+    await signInWithKeyboard(page, admin.username, admin.password);
+    expect(new URL(page.url()).pathname).toBe('/console/clients');
+    await expect(page.locator(`a[href="/console/clients/${web.id}"]`).count()).resolves.toBe(1);
+    await screenshot(page, 'console-clients');
+
+    // The client's page: the chart and totals hold the checks above (counted after their answers, so wait).
+    let totals = '';
+    for (let i = 0; i < 50 && !/E-mail\s*2\s*0\s*1/.test(totals); i += 1) {
+      await page.goto(`${base}/clients/${web.id}`);
+      totals = (await page.locator('#totals').innerText()).replace(/\s+/g, ' ');
+    }
+    expect(totals).toMatch(/E-mail 2 0 1/);
+    expect(totals).toMatch(/Text 1 0 0/);
+    await page.waitForSelector('#chart canvas');
+    const series = JSON.parse((await page.locator('#chart-data').textContent()) ?? '{}');
+    expect(series.ham.reduce((a: number, b: number) => a + b, 0)).toBe(3);
+    expect(series.spam.reduce((a: number, b: number) => a + b, 0)).toBe(1);
+    await expect(page.locator('#top-reasons').innerText()).resolves.toContain('EMAIL_DISPOSABLE_DOMAIN');
+    await expect(page.locator('#feedback').innerText()).resolves.toContain(mail.body.id);
+    await screenshot(page, 'console-client', { fullPage: false });
+
+    // Try it: a harmless text is ham for this client...
+    await page.selectOption('#t-kind', 'text');
+    await page.fill('#t-title', HAM_TEXT.title);
+    await page.fill('#t-body', HAM_TEXT.body);
+    await submit(page, '#try-form button[type=submit]');
+    expect(await verdictOf()).toBe('ham');
+    await expect(page.locator('#try-result').innerText()).resolves.toMatch(/TEXT_/);
+
+    // ...a bad threshold is refused with the API's message next to the field, and nothing is stored...
+    await page.fill('#s-text-spam_threshold', '1.5');
+    await submit(page, '#settings-form button[type=submit]');
+    await expect(page.locator('#s-text-spam_threshold-error').innerText()).resolves.toMatch(/1/);
+    await expect(page.locator('#s-text-spam_threshold').getAttribute('aria-invalid')).resolves.toBe('true');
+    await screenshot(page, 'console-settings-error', { section: '#settings' });
+    expect(await redis.get(`spam-check:client-settings:${web.id}`)).toBeNull();
+
+    // ...a threshold of 0 is saved, and the same text now comes back spam.
+    await page.fill('#s-text-spam_threshold', '0');
+    await page.fill('#s-text-suspicious_threshold', '0');
+    await submit(page, '#settings-form button[type=submit]');
+    await page.waitForSelector('p.ok[role=status]');
+    await expect(page.locator('#s-text-spam_threshold').inputValue()).resolves.toBe('0');
+    await page.fill('#t-title', HAM_TEXT.title);
+    await page.fill('#t-body', HAM_TEXT.body);
+    await submit(page, '#try-form button[type=submit]');
+    expect(await verdictOf()).toBe('spam');
+    await screenshot(page, 'console-try-it', { section: '#try' });
+
+    // German, through the prefix; readable at a phone's width (nothing wider than the screen).
+    await page.goto(`${stack.gateway}/de/console/clients/${web.id}`);
+    await expect(page.locator('#h-traffic').innerText()).resolves.toBe('Verkehr und Urteile');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.reload();
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await screenshot(page, 'console-phone', { fullPage: false });
+    // Keyboard: the first Tab lands on the skip link, which shows a visible focus outline.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.className')).toBe('skip');
+    expect(await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle')).not.toBe(
+      'none',
+    );
+
+    // Sign out: the session and its tokens are gone; the old cookie no longer opens anything.
+    const cookie = (await sessionCookie(page)) as string;
+    const session = await storedSession(cookie);
+    expect(session?.accessToken).toEqual(expect.any(String));
+    await submit(page, 'form.sign-out button');
+    expect(new URL(page.url()).pathname).toBe('/de/console/sign-in');
+    expect(await sessionCookie(page)).toBeUndefined();
+    expect(await storedSession(cookie)).toBeUndefined();
+    const replay = await fetch(`${base}/clients`, {
+      headers: { cookie: `console_session=${cookie}` },
+      redirect: 'manual',
+    });
+    expect(replay.status).toBe(401);
+    const revoked = await fetch(`${stack.gateway}/api/v1/admin/clients`, {
+      headers: { authorization: `Bearer ${session?.accessToken}` },
+    });
+    expect(revoked.status).toBe(401);
+
+    // Nothing the browser received holds a token, a secret or a hash of the auth service.
+    await recorded.settled();
+    const everything = recorded.texts.join('\n');
+    expect(recorded.texts.length).toBeGreaterThan(15);
+    const records = await Promise.all(
+      [
+        `client:${consoleClient.id}`,
+        `client:${web.id}`,
+        `user:${admin.username}`,
+        `user:${user.username}`,
+      ].map(
+        async (key) => JSON.parse((await redis.get(`${authPrefix}${key}`)) ?? '{}') as Record<string, string>,
+      ),
+    );
+    const hashes = records.flatMap((record) => [record.secretHash, record.passwordHash]).filter(Boolean);
+    expect(hashes.length).toBe(4);
+    const secrets = [
+      session?.accessToken,
+      session?.refreshToken,
+      consoleClient.secret,
+      admin.password,
+      ...hashes,
+    ] as string[];
+    for (const secret of secrets) expect(everything.includes(secret)).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('refuses changes without the session token or from another origin, and leaves nothing behind', async () => {
+    const signIn = await fetch(`${base}/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: stack.gateway.replace('127.0.0.1', 'localhost'),
+      },
+      body: new URLSearchParams(admin),
+    });
+    expect(signIn.status).toBe(403);
+    expect(signIn.headers.get('set-cookie')).toBeNull();
+
+    const good = await fetch(`${base}/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.gateway },
+      body: new URLSearchParams(admin),
+    });
+    expect(good.status).toBe(303);
+    const setCookie = good.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^console_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    const cookie = setCookie.split(';')[0] as string;
+    const csrf = (await storedSession(cookie.split('=')[1] as string))?.csrf as string;
+    const put = (headers: Record<string, string>, form: Record<string, string>) =>
+      fetch(`${base}/clients/${web.id}/settings`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers },
+        body: new URLSearchParams({ 'mail.spam_threshold': '0.1', ...form }),
+      });
+    const before = await redis.get(`spam-check:client-settings:${web.id}`);
+    for (const [headers, form] of [
+      [{ origin: stack.gateway }, {}],
+      [{ origin: stack.gateway }, { csrf: 'x'.repeat(43) }],
+      [{}, { csrf }],
+      [{ origin: 'http://evil.example' }, { csrf }],
+    ] as const) {
+      const refused = await put(headers, form);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: 'CSRF_REJECTED' });
+    }
+    expect(await redis.get(`spam-check:client-settings:${web.id}`)).toBe(before);
+
+    // Bad input to console endpoints: clear 4xx problems.
+    const badId = await fetch(`${base}/clients/${'x'.repeat(101)}`, { headers: { cookie } });
+    expect(badId.status).toBe(400);
+    const badInterval = await fetch(`${base}/clients/${web.id}?interval=week`, { headers: { cookie } });
+    expect(badInterval.status).toBe(400);
+    const unknown = await fetch(`${base}/clients/nobody-${run}`, {
+      headers: { cookie, accept: 'text/html' },
+    });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('Client not found');
+    const badKind = await fetch(`${base}/clients/${web.id}/try`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: stack.gateway },
+      body: new URLSearchParams({ csrf, kind: 'video' }),
+    });
+    expect(badKind.status).toBe(400);
+    expect(await badKind.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const wrongLanguage = await fetch(`${stack.gateway}/it/console/clients`, { headers: { cookie } });
+    expect(wrongLanguage.status).toBe(404);
+  });
+
+  it('has every page answer with a session only, unframeable and under a strict policy', async () => {
+    for (const path of [
+      '/console',
+      '/console/clients',
+      `/console/clients/${web.id}`,
+      '/de/console/clients',
+    ]) {
+      const api = await fetch(`${stack.gateway}${path}`, {
+        redirect: 'manual',
+        headers: { accept: 'application/json' },
+      });
+      expect([path, api.status]).toEqual([path, path === '/console' ? 303 : 401]);
+      const browserLike = await fetch(`${stack.gateway}${path}`, {
+        redirect: 'manual',
+        headers: { accept: 'text/html' },
+      });
+      expect(browserLike.status).toBe(303);
+      for (const answer of [api, browserLike]) {
+        expect(answer.headers.get('x-frame-options')).toBe('DENY');
+        const policy = answer.headers.get('content-security-policy') ?? '';
+        expect(policy).toContain("frame-ancestors 'none'");
+        expect(policy).toContain("script-src 'self'");
+        expect(policy).not.toContain('unsafe-inline');
+        expect(policy).not.toContain('unsafe-eval');
+      }
+    }
+    const posted = await fetch(`${base}/clients/${web.id}/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.gateway },
+      body: 'mail.spam_threshold=0.2',
+    });
+    expect(posted.status).toBe(401);
+    expect(await posted.json()).toMatchObject({ code: 'SESSION_REQUIRED' });
+    // The chart library is served by the gateway itself, from node_modules.
+    const uplot = await fetch(`${base}/assets/uPlot.iife.min.js`);
+    expect(uplot.status).toBe(200);
+    expect(await uplot.text()).toContain('uPlot');
+  });
+
+  it("counts failed sign-ins against the browser's address at the auth service, as /oauth/token does", async () => {
+    const attempt = (address: string) =>
+      fetch(`${base}/sign-in`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: stack.gateway,
+          accept: 'text/html',
+          'x-forwarded-for': address,
+        },
+        body: new URLSearchParams({ username: `guess-${randomUUID()}`, password: 'guess' }),
+      });
+    const statuses = [];
+    for (let i = 0; i < 5; i += 1) statuses.push((await attempt('203.0.113.7')).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    const throttled = await attempt('203.0.113.7');
+    expect(await throttled.text()).toContain('Too many failed sign-ins');
+    expect((await attempt('198.51.100.9')).status).toBe(401);
+  });
+});

@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '@spam-check/test-support';
+import type { Page } from 'playwright-core';
+
+export const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
+
+/** Screenshots of the console's pages, committed under docs/screenshots (README shows one). */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; section?: string } = {},
+): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  if (options.section) await page.locator(options.section).screenshot({ path });
+  else await page.screenshot({ path, fullPage: options.fullPage ?? true });
+}
+
+/**
+ * Everything the browser receives: each answer's status line, headers and (when it has one) body. The
+ * test then looks for secrets in it.
+ */
+export function recordResponses(page: Page): { texts: string[]; settled: () => Promise<void> } {
+  const texts: string[] = [];
+  const pending: Promise<void>[] = [];
+  page.on('response', (response) => {
+    pending.push(
+      (async () => {
+        const headers = await response.allHeaders();
+        let body = '';
+        if (response.status() < 300 || response.status() >= 400) body = await response.text().catch(() => '');
+        texts.push(`${response.status()} ${response.url()}\n${JSON.stringify(headers)}\n${body}`);
+      })(),
+    );
+  });
+  return { texts, settled: async () => void (await Promise.all(pending)) };
+}
+
+/** Collects what the browser reports against the Content-Security-Policy and script errors. */
+export function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    // Error pages the test asks for (401 wrong password, 400 bad settings) are logged as failed loads.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.status() === 404) problems.push(`404 ${response.url()}`);
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
+
+/** Signs in with the keyboard only: the user name field has focus, Tab to the password, Enter. */
+export async function signInWithKeyboard(page: Page, username: string, password: string): Promise<void> {
+  await page.keyboard.type(username);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(password);
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+}
+
+/** Clicks a submit button and waits for the page the form leads to. */
+export async function submit(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForNavigation(), page.click(selector)]);
+}
+
+/** The session cookie the browser holds, to replay it after sign-out. */
+export async function sessionCookie(page: Page): Promise<string | undefined> {
+  const cookies = await page.context().cookies();
+  return cookies.find((cookie) => cookie.name === 'console_session')?.value;
+}
