@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientStatsSchema, hybridResultSchema } from '@spam-check/contracts';
+import { clientStatsSchema, hybridResultSchema, recentFeedbackSchema } from '@spam-check/contracts';
 import {
   freePort,
   spawnService,
@@ -528,6 +528,22 @@ describe('the admin API, end to end over HTTP', () => {
       expect(total(body.totals.text)).toBe(2);
       expect(body.latency_ms.text.p50).not.toBeNull();
       expect(body.feedback).toEqual({ spam: 2, ham: 1 });
+
+      // The recent reports: newest first, what was reported and never the address or text.
+      const recent = await adminCall('GET', `/api/v1/admin/clients/${id}/feedback?limit=2`);
+      expect(recent.status).toBe(200);
+      expect(recent.headers.get('cache-control')).toBe('no-store');
+      const reports = recentFeedbackSchema.parse(recent.body);
+      expect(reports.client_id).toBe(id);
+      expect(reports.feedback.map((entry) => [entry.label, entry.check_id, entry.applied_to])).toEqual([
+        ['spam', texts.body.results[0].id, ['text']],
+        ['ham', null, ['email']],
+      ]);
+      expect(JSON.stringify(recent.body)).not.toContain('example.org');
+      for (const query of ['limit=0', 'limit=51', 'limit=two'])
+        expect((await adminCall('GET', `/api/v1/admin/clients/${id}/feedback?${query}`)).status).toBe(400);
+      const unknownClient = await adminCall('GET', `/api/v1/admin/clients/nobody-${run}/feedback`);
+      expect(unknownClient.body.code).toBe('CLIENT_NOT_FOUND');
     });
 
     it('keeps a client hour within a bounded size in Redis', async () => {

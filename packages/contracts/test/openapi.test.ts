@@ -31,6 +31,7 @@ describe('the OpenAPI document', () => {
         '/api/v1/admin/clients/{id}/secret',
         '/api/v1/admin/clients/{id}/settings',
         '/api/v1/admin/clients/{id}/stats',
+        '/api/v1/admin/clients/{id}/feedback',
       ].sort(),
     );
     const mail = document.components.schemas.MailCheckRequest as { required: string[]; properties: object };
