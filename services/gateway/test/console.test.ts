@@ -162,9 +162,13 @@ describe('the operator console, in a browser, with Redis', () => {
     expect(totals).toMatch(/E-mail 2 0 1/);
     expect(totals).toMatch(/Text 1 0 0/);
     await page.waitForSelector('#chart canvas');
-    const series = JSON.parse((await page.locator('#chart-data').textContent()) ?? '{}');
-    expect(series.ham.reduce((a: number, b: number) => a + b, 0)).toBe(3);
-    expect(series.spam.reduce((a: number, b: number) => a + b, 0)).toBe(1);
+    const series = JSON.parse((await page.locator('#chart-data').textContent()) ?? '{}') as Record<
+      'ham' | 'spam',
+      number[]
+    >;
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    expect(sum(series.ham)).toBe(3);
+    expect(sum(series.spam)).toBe(1);
     await expect(page.locator('#top-reasons').innerText()).resolves.toContain('EMAIL_DISPOSABLE_DOMAIN');
     await expect(page.locator('#feedback').innerText()).resolves.toContain(mail.body.id);
     await screenshot(page, 'console-client', { fullPage: false });
