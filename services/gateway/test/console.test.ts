@@ -2,7 +2,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser, redisUrl, startStack, type Stack } from '@spam-check/test-support';
+import {
+  freePort,
+  launchBrowser,
+  redisUrl,
+  spawnService,
+  startStack,
+  stopService,
+  waitForReady,
+  type Stack,
+} from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -94,6 +103,8 @@ describe('the operator console, in a browser, with Redis', () => {
         // One proxy of ours in front (as behind the ingress): the console must pass on the browser's address.
         TRUSTED_PROXY_HOPS: '1',
         AUTH_LOGIN_MAX_FAILURES_PER_IP: '4',
+        // Under the console's refresh margin (60 s): every console request refreshes its access token.
+        AUTH_ACCESS_TOKEN_LIFETIME_SECONDS: '50',
         EMAIL_DNS_CHECK: 'off',
         OPENAI_API_KEY: undefined,
         TEXT_LLM_MODE: 'never',
@@ -200,6 +211,14 @@ describe('the operator console, in a browser, with Redis', () => {
     await submit(page, '#try-form button[type=submit]');
     expect(await verdictOf()).toBe('spam');
     await screenshot(page, 'console-try-it', { section: '#try' });
+
+    // The access token is refreshed (rotated) as it nears its expiry, without the operator noticing.
+    const before = await storedSession((await sessionCookie(page)) as string);
+    await page.reload();
+    const after = await storedSession((await sessionCookie(page)) as string);
+    expect(after?.refreshToken).not.toBe(before?.refreshToken);
+    expect(after?.accessToken).not.toBe(before?.accessToken);
+    await expect(page.locator('#h-traffic').count()).resolves.toBe(1);
 
     // German, through the prefix; readable at a phone's width (nothing wider than the screen).
     await page.goto(`${stack.gateway}/de/console/clients/${web.id}`);
@@ -364,6 +383,72 @@ describe('the operator console, in a browser, with Redis', () => {
     expect(uplot.status).toBe(200);
     expect(await uplot.text()).toContain('uPlot');
   });
+
+  it('ends a session after its idle time and after its absolute lifetime, whatever the traffic', async () => {
+    const [port, management] = await Promise.all([freePort(), freePort()]);
+    const gateway = spawnService(
+      'gateway',
+      {
+        LOG_LEVEL: 'warn',
+        GATEWAY_MANAGEMENT_PORT: String(management),
+        AUTH_URL: stack.services.auth.url,
+        EMAIL_DETECTOR_URL: stack.services['email-detector'].url,
+        TEXT_DETECTOR_URL: stack.services['text-detector'].url,
+        REDIS_URL: redisUrl(),
+        REDIS_KEY_PREFIX: gatewayPrefix,
+        REVOCATION_CHANNEL: `console-${run}:revocations`,
+        CONSOLE_CLIENT_ID: consoleClient.id,
+        CONSOLE_CLIENT_SECRET: consoleClient.secret,
+        CONSOLE_SESSION_IDLE_SECONDS: '3',
+        CONSOLE_SESSION_ABSOLUTE_SECONDS: '6',
+      },
+      port,
+    );
+    try {
+      await waitForReady(gateway, 30_000);
+      const signIn = async () => {
+        const answer = await fetch(`${gateway.url}/console/sign-in`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: gateway.url },
+          body: new URLSearchParams(admin),
+        });
+        expect(answer.status).toBe(303);
+        return (answer.headers.get('set-cookie') ?? '').split(';')[0] as string;
+      };
+      const open = (cookie: string) =>
+        fetch(`${gateway.url}/console/clients`, {
+          redirect: 'manual',
+          headers: { cookie, accept: 'text/html' },
+        });
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+      // Idle: a request within 3 s keeps it; 3.5 s of silence ends it.
+      const idle = await signIn();
+      await sleep(1000);
+      expect((await open(idle)).status).toBe(200);
+      await sleep(3500);
+      const ended = await open(idle);
+      expect([ended.status, ended.headers.get('location')]).toEqual([303, '/console/sign-in']);
+      expect(ended.headers.get('set-cookie')).toMatch(/^console_session=; .*Max-Age=0/);
+
+      // Absolute: a request every second keeps it from idling, yet it ends 6 s after sign-in.
+      const busy = await signIn();
+      const signedInAt = Date.now();
+      const statuses: [number, number][] = [];
+      while (Date.now() - signedInAt < 7500) {
+        await sleep(1000);
+        statuses.push([(Date.now() - signedInAt) / 1000, (await open(busy)).status]);
+      }
+      expect(statuses.filter(([second]) => second < 5.5).map(([, status]) => status)).not.toContain(303);
+      expect(statuses.filter(([second]) => second > 6.5).map(([, status]) => status)).toEqual(
+        expect.arrayContaining([303]),
+      );
+      expect(statuses.filter(([second]) => second > 6.5).map(([, status]) => status)).not.toContain(200);
+    } finally {
+      await stopService(gateway);
+    }
+  }, 60_000);
 
   it("counts failed sign-ins against the browser's address at the auth service, as /oauth/token does", async () => {
     const attempt = (address: string) =>
