@@ -2,22 +2,18 @@ import { readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import {
-  ERROR_CATALOGUE,
   clientIdSchema,
   errorStatus,
   type AdminClient,
   type CheckLimits,
-  type ClientSettings,
-  type ClientStats,
   type ErrorCode,
   type Language,
-  type RecentFeedback,
 } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
 import { AppError, clientAddress, isAppError, parseBody, requestContext } from '@spam-check/service-kit';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import type { ConsoleApi, ApiAnswer } from '../../../data-access/console-api';
+import type { ConsoleApi } from '../../../data-access/console-api';
 import {
   SignInRefused,
   type ConsoleTokenClient,
@@ -25,17 +21,11 @@ import {
 } from '../../../data-access/console-tokens';
 import type { DetectorTransport } from '../../../domain/hybrid-check';
 import { checkCsrfToken, checkOrigin, securityHeaders } from './guards';
-import {
-  clientPage,
-  clientsPage,
-  errorPage,
-  signInPage,
-  type FieldErrors,
-  type PageContext,
-  type Panel,
-} from './pages';
+import { SessionEnded, expectOk } from './api-answers';
+import { renderClientPage, type ClientPageOptions } from './client-view';
+import { clientsPage, errorPage, signInPage, type PageContext } from './pages';
 import type { ConsoleSessions, SignedIn } from './session';
-import { formFromSettings, settingsFormSchema, settingsFromForm } from './settings-form';
+import { settingsFormSchema, settingsFromForm } from './settings-form';
 import { tryCheck, tryFormSchema } from './try-check';
 
 export interface ConsoleDeps {
@@ -50,15 +40,12 @@ export interface ConsoleDeps {
 }
 
 /** Static files: the console's script and style, and uPlot from node_modules (no CDN). */
-const ASSETS: Record<string, { file: string; type: string }> = {
+const ASSET_FILES: Record<string, { file: string; type: string }> = {
   'console.js': { file: join(__dirname, '../../../../public/console/console.js'), type: 'text/javascript' },
   'console.css': { file: join(__dirname, '../../../../public/console/console.css'), type: 'text/css' },
   'uPlot.iife.min.js': { file: require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript' },
   'uPlot.min.css': { file: require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css' },
 };
-
-/** Thrown when the API no longer accepts the session's token (revoked elsewhere): the session ends. */
-class SessionEnded extends Error {}
 
 interface View {
   ctx: PageContext;
@@ -73,7 +60,6 @@ const clientQuery = z.object({
 const signInForm = z.object({ username: z.string().min(1).max(200), password: z.string().min(1).max(1000) });
 
 const wantsHtml = (req: Request) => req.accepts(['json', 'html']) === 'html';
-const knownCode = (code: unknown): code is ErrorCode => typeof code === 'string' && code in ERROR_CATALOGUE;
 
 /** The gateway's own listener as this request reached it, for the console's loopback API calls. */
 function selfUrl(req: Request): string {
@@ -89,6 +75,10 @@ function selfUrl(req: Request): string {
 export function mountConsole(app: express.Express, deps: ConsoleDeps): void {
   const router = Router({ mergeParams: true });
   const form = express.urlencoded({ extended: false, limit: '256kb', parameterLimit: 50 });
+  // Read once when the app is built: a missing file fails the start, not a page.
+  const assets = new Map(
+    Object.entries(ASSET_FILES).map(([name, { file, type }]) => [name, { type, bytes: readFileSync(file) }]),
+  );
 
   const contextOf = (req: Request, res: Response): View => {
     const param = (req.params as { lang?: string }).lang;
@@ -148,7 +138,8 @@ export function mountConsole(app: express.Express, deps: ConsoleDeps): void {
   ) => {
     if (error instanceof SessionEnded && view?.signedIn) {
       await deps.sessions.end(res, view.signedIn, view.meta).catch(() => undefined);
-      return void res.redirect(303, `${view.ctx.base}/sign-in`);
+      if (wantsHtml(req)) return void res.redirect(303, `${view.ctx.base}/sign-in`);
+      return next(new AppError('SESSION_REQUIRED'));
     }
     if (!view || !wantsHtml(req)) return next(error);
     const code: ErrorCode = isAppError(error) ? error.code : 'INTERNAL_ERROR';
@@ -157,21 +148,6 @@ export function mountConsole(app: express.Express, deps: ConsoleDeps): void {
     if (code === 'SERVICE_UNAVAILABLE') res.set('Retry-After', '5');
     send(res, errorStatus(code), errorPage(view.ctx, code));
   };
-
-  /** An answer of the admin API: 200 gives the body, a lost token ends the session, else its problem. */
-  const expectOk = <T>(answer: ApiAnswer): T => {
-    if (answer.status >= 200 && answer.status < 300) return answer.body as T;
-    if (answer.status === 401) throw new SessionEnded('the API refused the session token');
-    const problem = answer.body as
-      { code?: unknown; errors?: { path: string; message: string }[] } | undefined;
-    throw new AppError(knownCode(problem?.code) ? problem.code : 'SERVICE_UNAVAILABLE', {
-      ...(problem?.errors ? { errors: problem.errors } : {}),
-      internal: `console: admin API answered ${answer.status}`,
-    });
-  };
-  /** A panel that lives in Redis: 503 (embedded mode, Redis down) leaves it empty with a note. */
-  const panel = <T>(answer: ApiAnswer): Panel<T> =>
-    answer.status === 503 ? { ok: false } : { ok: true, value: expectOk<T>(answer) };
 
   const apiMeta = (req: Request, view: View & { signedIn: SignedIn }) => ({
     baseUrl: selfUrl(req),
@@ -186,63 +162,20 @@ export function mountConsole(app: express.Express, deps: ConsoleDeps): void {
     req: Request,
     res: Response,
     view: View & { signedIn: SignedIn },
-    options: {
-      status?: number;
-      interval?: 'day' | 'hour';
-      saved?: boolean;
-      settingsForm?: Record<string, string>;
-      settingsErrors?: FieldErrors;
-      tryIt?: Parameters<typeof clientPage>[1]['tryIt'];
-    } = {},
+    options: ClientPageOptions & { status?: number } = {},
   ) => {
-    const id = clientId(req);
-    const interval = options.interval ?? 'day';
-    const meta = apiMeta(req, view);
-    const path = `/api/v1/admin/clients/${encodeURIComponent(id)}`;
-    const to = new Date();
-    const from = new Date(to.getTime() - (interval === 'day' ? 7 * 24 : 48) * 3600_000);
-    const [stats, feedback, settings] = await Promise.all([
-      deps.api(
-        'GET',
-        `${path}/stats?interval=${interval}&from=${from.toISOString()}&to=${to.toISOString()}`,
-        meta,
-      ),
-      deps.api('GET', `${path}/feedback?limit=20`, meta),
-      deps.api('GET', `${path}/settings`, meta),
-    ]);
-    // An unknown client is 404 from every panel; the answers of Redis-backed panels are 503 without Redis.
-    if (stats.status === 404) expectOk(stats);
-    const statsPanel = panel<ClientStats>(stats);
-    const feedbackPanel = panel<RecentFeedback>(feedback);
-    const settingsPanel = panel<ClientSettings>(settings);
-    send(
-      res,
-      options.status ?? 200,
-      clientPage(view.ctx, {
-        id,
-        interval,
-        stats: statsPanel,
-        feedback: feedbackPanel.ok ? { ok: true, value: feedbackPanel.value.feedback } : { ok: false },
-        settings: settingsPanel.ok
-          ? { ok: true, value: options.settingsForm ?? formFromSettings(settingsPanel.value) }
-          : { ok: false },
-        ...(options.settingsErrors ? { settingsErrors: options.settingsErrors } : {}),
-        ...(options.saved ? { settingsSaved: true } : {}),
-        tryIt: options.tryIt ?? { values: {} },
-      }),
-    );
+    const html = await renderClientPage(deps.api, apiMeta(req, view), view.ctx, clientId(req), options);
+    send(res, options.status ?? 200, html);
   };
 
   router.use(securityHeaders);
 
   router.get('/assets/:file', (req, res, next) => {
     const name = req.params.file;
-    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    const asset = assets.get(name);
     if (!asset || (req.params as { lang?: string }).lang !== undefined)
       return next(new AppError('NOT_FOUND'));
-    res
-      .set({ 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=3600' })
-      .send(readFileSync(asset.file));
+    res.set({ 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=3600' }).send(asset.bytes);
   });
 
   router.get('/', (req, res, next) => {
