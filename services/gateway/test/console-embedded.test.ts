@@ -45,6 +45,25 @@ describe('the operator console in embedded mode', () => {
     );
     await expect(page.locator('#try-result').innerText()).resolves.toContain('EMAIL_DISPOSABLE_DOMAIN');
 
+    // A hybrid check: the reasons of both parts.
+    await page.selectOption('#t-kind', 'hybrid');
+    await page.fill('#t-email', 'anna.schmidt@gmx.de');
+    await page.fill('#t-title', 'Merci');
+    await page.fill('#t-body', 'Merci pour cet article, très utile pour notre association.');
+    await submit(page, '#try-form button[type=submit]');
+    const reasons = await page.locator('#try-result').innerText();
+    expect(reasons).toContain('EMAIL_FREE_PROVIDER');
+    expect(reasons).toMatch(/TEXT_/);
+    // A field over its limit: the message at the field, 400.
+    await page.selectOption('#t-kind', 'mail');
+    await page.fill('#t-email', `${'a'.repeat(1100)}@example.org`);
+    const [tooLong] = await Promise.all([
+      page.waitForNavigation(),
+      page.click('#try-form button[type=submit]'),
+    ]);
+    expect(tooLong?.status()).toBe(400);
+    await expect(page.locator('#t-email-error').count()).resolves.toBe(1);
+
     const cookie = await sessionCookie(page);
     await submit(page, 'form.sign-out button');
     expect(new URL(page.url()).pathname).toBe('/fr/console/sign-in');

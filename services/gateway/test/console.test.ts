@@ -401,6 +401,7 @@ describe('the operator console, in a browser, with Redis', () => {
         CONSOLE_CLIENT_SECRET: consoleClient.secret,
         CONSOLE_SESSION_IDLE_SECONDS: '3',
         CONSOLE_SESSION_ABSOLUTE_SECONDS: '6',
+        CONSOLE_SECURE_COOKIE: 'true',
       },
       port,
     );
@@ -414,6 +415,7 @@ describe('the operator console, in a browser, with Redis', () => {
           body: new URLSearchParams(admin),
         });
         expect(answer.status).toBe(303);
+        expect(answer.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
         return (answer.headers.get('set-cookie') ?? '').split(';')[0] as string;
       };
       const open = (cookie: string) =>
