@@ -258,6 +258,7 @@ export function createApp(deps: AppDeps): ServiceApp {
         });
         mountConsole(app, {
           languages: config.LANGUAGES,
+          maxBodyBytes: config.MAX_BODY_BYTES,
           trustedProxyHops: config.TRUSTED_PROXY_HOPS,
           sessions: consoleSessions(deps.consoleSessions, tokens, config.console),
           tokens,

@@ -341,6 +341,30 @@ describe('the operator console, in a browser, with Redis', () => {
     });
     expect(badKind.status).toBe(400);
     expect(await badKind.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const tooLarge = await fetch(`${base}/clients/${web.id}/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: stack.gateway },
+      body: new URLSearchParams({ csrf, 'text.deny_terms': 'x'.repeat(300_000) }),
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    const manyFields = await fetch(`${base}/clients/${web.id}/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: stack.gateway },
+      body: Array.from({ length: 60 }, (_, i) => `f${i}=1`).join('&'),
+    });
+    expect(manyFields.status).toBe(413);
+    const repeated = await fetch(`${base}/clients/${web.id}/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: stack.gateway },
+      body: `csrf=${csrf}&mail.spam_threshold=0.1&mail.spam_threshold=0.2`,
+    });
+    expect(repeated.status).toBe(400);
+    expect(await repeated.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [expect.objectContaining({ path: 'mail.spam_threshold' })],
+    });
+    expect(await redis.get(`spam-check:client-settings:${web.id}`)).toBe(before);
     const wrongLanguage = await fetch(`${stack.gateway}/it/console/clients`, { headers: { cookie } });
     expect(wrongLanguage.status).toBe(404);
   });

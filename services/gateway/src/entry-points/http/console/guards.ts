@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '@spam-check/service-kit';
-import type { Request, RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 
 /**
  * On every console answer (pages, redirects, errors, assets): no framing (`frame-ancestors 'none'` and
@@ -55,4 +55,27 @@ export function checkCsrfToken(posted: unknown, expected: string): void {
   const wanted = Buffer.from(expected);
   if (given.length !== wanted.length || !timingSafeEqual(given, wanted))
     throw new AppError('CSRF_REJECTED', { internal: 'console: wrong or missing csrf token' });
+}
+
+/**
+ * The console's forms (`application/x-www-form-urlencoded`, at most 50 fields and `maxBytes`). What the parser
+ * refuses becomes the catalogue's problem: too large or too many fields 413, another charset 415, else 400.
+ */
+export function formBody(maxBytes: number): RequestHandler {
+  const parse = express.urlencoded({ extended: false, limit: maxBytes, parameterLimit: 50 });
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => {
+      if (!error) return next();
+      const status = (error as { status?: number }).status;
+      next(
+        status === 413
+          ? new AppError('PAYLOAD_TOO_LARGE', { cause: error })
+          : status === 415
+            ? new AppError('UNSUPPORTED_MEDIA_TYPE', { cause: error })
+            : new AppError('VALIDATION_FAILED', {
+                cause: error,
+                errors: [{ path: '(body)', message: 'not a readable form' }],
+              }),
+      );
+    });
 }

@@ -11,7 +11,7 @@ import {
 } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
 import { AppError, clientAddress, isAppError, parseBody, requestContext } from '@spam-check/service-kit';
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { ConsoleApi } from '../../../data-access/console-api';
 import {
@@ -20,7 +20,7 @@ import {
   type TokenCallMeta,
 } from '../../../data-access/console-tokens';
 import type { DetectorTransport } from '../../../domain/hybrid-check';
-import { checkCsrfToken, checkOrigin, securityHeaders } from './guards';
+import { checkCsrfToken, checkOrigin, formBody, securityHeaders } from './guards';
 import { SessionEnded, expectOk } from './api-answers';
 import { renderClientPage, type ClientPageOptions } from './client-view';
 import { clientsPage, errorPage, signInPage, type PageContext } from './pages';
@@ -30,6 +30,7 @@ import { tryCheck, tryFormSchema } from './try-check';
 
 export interface ConsoleDeps {
   languages: readonly Language[];
+  maxBodyBytes: number;
   trustedProxyHops: number;
   sessions: ConsoleSessions;
   tokens: ConsoleTokenClient;
@@ -72,9 +73,9 @@ function selfUrl(req: Request): string {
  * decided where: sessions in `session.ts`, CSRF and headers in `guards.ts`, markup in `pages.ts`, the
  * settings form in `settings-form.ts`, "try it" in `try-check.ts`.
  */
-export function mountConsole(app: express.Express, deps: ConsoleDeps): void {
+export function mountConsole(app: Express, deps: ConsoleDeps): void {
   const router = Router({ mergeParams: true });
-  const form = express.urlencoded({ extended: false, limit: '256kb', parameterLimit: 50 });
+  const form = formBody(deps.maxBodyBytes);
   // Read once when the app is built: a missing file fails the start, not a page.
   const assets = new Map(
     Object.entries(ASSET_FILES).map(([name, { file, type }]) => [name, { type, bytes: readFileSync(file) }]),
