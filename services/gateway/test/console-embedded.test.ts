@@ -54,6 +54,10 @@ describe('the operator console in embedded mode', () => {
     const reasons = await page.locator('#try-result').innerText();
     expect(reasons).toContain('EMAIL_FREE_PROVIDER');
     expect(reasons).toMatch(/TEXT_/);
+    // The language switch of a form's answer leads to the client's page in that language.
+    await expect(page.locator('a[hreflang=de]').getAttribute('href')).resolves.toBe(
+      '/de/console/clients/demo-client',
+    );
     // A field over its limit: the message at the field, 400.
     await page.selectOption('#t-kind', 'mail');
     await page.fill('#t-email', `${'a'.repeat(1100)}@example.org`);

@@ -203,9 +203,15 @@ describe('the operator console, in a browser, with Redis', () => {
     // ...a threshold of 0 is saved, and the same text now comes back spam.
     await page.fill('#s-text-spam_threshold', '0');
     await page.fill('#s-text-suspicious_threshold', '0');
+    await page.fill('#s-mail-deny', ' spam.example \n\nx@junk.example');
     await submit(page, '#settings-form button[type=submit]');
     await page.waitForSelector('p.ok[role=status]');
     await expect(page.locator('#s-text-spam_threshold').inputValue()).resolves.toBe('0');
+    await expect(page.locator('#s-mail-deny').inputValue()).resolves.toBe('spam.example\nx@junk.example');
+    expect(JSON.parse((await redis.get(`spam-check:client-settings:${web.id}`)) ?? '{}')).toEqual({
+      mail: { deny: ['spam.example', 'x@junk.example'] },
+      text: { spam_threshold: 0, suspicious_threshold: 0 },
+    });
     await page.fill('#t-title', HAM_TEXT.title);
     await page.fill('#t-body', HAM_TEXT.body);
     await submit(page, '#try-form button[type=submit]');

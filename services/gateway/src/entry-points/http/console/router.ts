@@ -92,7 +92,8 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
         language,
         languages: deps.languages,
         base: param === undefined ? '/console' : `/${param}/console`,
-        here: req.path === '/' ? '' : req.path,
+        // The language switch links the page shown: a form's answer is its client's page.
+        here: req.path === '/' ? '' : req.path.replace(/\/(settings|try)$/, ''),
       },
       meta: {
         requestId: context.requestId,
