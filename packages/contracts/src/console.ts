@@ -49,6 +49,11 @@ export const CONSOLE_MESSAGES = {
     de: 'Prüfungen pro Intervall und Urteil (alle Arten)',
     fr: 'Vérifications par intervalle et verdict (tous types)',
   },
+  chartTable: {
+    en: 'The chart as a table',
+    de: 'Das Diagramm als Tabelle',
+    fr: 'Le graphique sous forme de tableau',
+  },
   start: { en: 'Start (UTC)', de: 'Beginn (UTC)', fr: 'Début (UTC)' },
   totals: { en: 'Totals', de: 'Summen', fr: 'Totaux' },
   kind: { en: 'Kind', de: 'Art', fr: 'Type' },

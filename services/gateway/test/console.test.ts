@@ -180,6 +180,9 @@ describe('the operator console, in a browser, with Redis', () => {
     const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
     expect(sum(series.ham)).toBe(3);
     expect(sum(series.spam)).toBe(1);
+    // The same figures as a table, for screen readers and keyboards (today's row: 3 ham, 0 suspicious, 1 spam).
+    const today = await page.locator('#series tbody tr').last().locator('td').allTextContents();
+    expect(today).toEqual(['3', '0', '1']);
     await expect(page.locator('#top-reasons').innerText()).resolves.toContain('EMAIL_DISPOSABLE_DOMAIN');
     await expect(page.locator('#feedback').innerText()).resolves.toContain(mail.body.id);
     await screenshot(page, 'console-client', { fullPage: false });

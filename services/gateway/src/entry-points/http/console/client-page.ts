@@ -67,6 +67,28 @@ function statsSection(ctx: PageContext, state: ClientPageState): Html {
       <div id="chart" class="chart" role="img" aria-label="${t(ctx, 'chartLabel')}"></div>
       <figcaption>${t(ctx, 'chartLabel')}${empty ? html` · ${t(ctx, 'noChecks')}` : ''}</figcaption>
     </figure>
+    <details>
+      <summary>${t(ctx, 'chartTable')}</summary>
+      <div class="scroll">
+        <table id="series">
+          <thead>
+            <tr>
+              <th scope="col">${t(ctx, 'start')}</th>
+              ${VERDICTS.map((v) => html`<th scope="col">${t(ctx, v)}</th>`)}
+            </tr>
+          </thead>
+          <tbody>
+            ${stats.series.map(
+              (point) =>
+                html`<tr>
+                  <th scope="row">${point.start.slice(0, 16).replace('T', ' ')}</th>
+                  ${VERDICTS.map((v) => html`<td>${sum(point.checks, v)}</td>`)}
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+    </details>
     <script type="application/json" id="chart-data">
       ${jsonBlock(chart)}
     </script>
