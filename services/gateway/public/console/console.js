@@ -11,14 +11,39 @@
   function size() {
     return { width: Math.max(260, target.clientWidth), height: 220 };
   }
+  // The intervals are UTC hours or days: label them in UTC, in the page's language.
+  var format = new Intl.DateTimeFormat(document.documentElement.lang, {
+    timeZone: 'UTC',
+    month: 'short',
+    day: 'numeric',
+    hour: data.hourly ? '2-digit' : undefined,
+    minute: data.hourly ? '2-digit' : undefined,
+  });
+  function label(seconds) {
+    return format.format(new Date(seconds * 1000));
+  }
   var options = Object.assign(size(), {
     scales: { x: { time: true } },
-    series: [{}].concat(
+    series: [
+      {
+        label: data.startLabel,
+        value: function (u, seconds) {
+          return seconds == null ? '–' : label(seconds);
+        },
+      },
+    ].concat(
       verdicts.map(function (verdict) {
         return { label: data.labels[verdict], stroke: colours[verdict], width: 2, points: { show: true } };
       }),
     ),
-    axes: [{}, { label: '' }],
+    axes: [
+      {
+        values: function (u, ticks) {
+          return ticks.map(label);
+        },
+      },
+      {},
+    ],
   });
   var chart = new uPlot(
     options,

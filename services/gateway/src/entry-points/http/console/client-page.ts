@@ -50,6 +50,8 @@ function statsSection(ctx: PageContext, state: ClientPageState): Html {
     KINDS.reduce((total, kind) => total + checks[kind][verdict], 0);
   const chart = {
     labels: Object.fromEntries(VERDICTS.map((verdict) => [verdict, t(ctx, verdict)])),
+    startLabel: t(ctx, 'start'),
+    hourly: state.interval === 'hour',
     x: stats.series.map((point) => Date.parse(point.start) / 1000),
     ...Object.fromEntries(
       VERDICTS.map((verdict) => [verdict, stats.series.map((point) => sum(point.checks, verdict))]),
