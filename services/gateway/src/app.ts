@@ -260,7 +260,7 @@ export function createApp(deps: AppDeps): ServiceApp {
           languages: config.LANGUAGES,
           maxBodyBytes: config.MAX_BODY_BYTES,
           trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-          sessions: consoleSessions(deps.consoleSessions, tokens, config.console),
+          sessions: consoleSessions(deps.consoleSessions, tokens, config.console, deps.logger),
           tokens,
           api: consoleApi(deps.agents.self, config.AUTH_TIMEOUT_MS + timeoutMs),
           limits: config.limits,

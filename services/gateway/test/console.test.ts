@@ -311,7 +311,24 @@ describe('the operator console, in a browser, with Redis', () => {
     expect(good.status).toBe(303);
     const setCookie = good.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(/^console_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
-    const cookie = setCookie.split(';')[0] as string;
+    const first = setCookie.split(';')[0] as string;
+    // A new sign-in from a browser that still holds a session ends that session and revokes its tokens.
+    const stale = await storedSession(first.split('=')[1] as string);
+    const again = await fetch(`${base}/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.gateway, cookie: first },
+      body: new URLSearchParams(admin),
+    });
+    expect(again.status).toBe(303);
+    const cookie = (again.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    expect(cookie).not.toBe(first);
+    expect(await storedSession(first.split('=')[1] as string)).toBeUndefined();
+    const staleCall = await fetch(`${stack.gateway}/api/v1/admin/clients`, {
+      headers: { authorization: `Bearer ${stale?.accessToken}` },
+    });
+    expect(staleCall.status).toBe(401);
+    expect((await fetch(`${base}/clients`, { headers: { cookie: first } })).status).toBe(401);
     const csrf = (await storedSession(cookie.split('=')[1] as string))?.csrf as string;
     const put = (headers: Record<string, string>, form: Record<string, string>) =>
       fetch(`${base}/clients/${web.id}/settings`, {

@@ -139,7 +139,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     error: unknown,
   ) => {
     if (error instanceof SessionEnded && view?.signedIn) {
-      await deps.sessions.end(res, view.signedIn, view.meta).catch(() => undefined);
+      await deps.sessions.end(res, view.signedIn, view.meta);
       if (wantsHtml(req)) return void res.redirect(303, `${view.ctx.base}/sign-in`);
       return next(new AppError('SESSION_REQUIRED'));
     }
@@ -214,7 +214,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
           credentials.data.password,
           view.meta,
         );
-        await deps.sessions.start(res, credentials.data.username, tokens);
+        await deps.sessions.start(req, res, credentials.data.username, tokens, view.meta);
         res.redirect(303, `${view.ctx.base}/clients`);
       } catch (error) {
         if (!(error instanceof SignInRefused)) throw error;
@@ -233,10 +233,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     '/sign-out',
     form,
     page(async (_req, res, view) => {
-      await deps.sessions.end(res, view.signedIn, view.meta).catch((error: unknown) =>
-        // The session is gone either way; its tokens then end at their own expiry.
-        requestContext(res).log.warn({ err: error }, 'console sign-out: tokens not revoked'),
-      );
+      await deps.sessions.end(res, view.signedIn, view.meta);
       res.redirect(303, `${view.ctx.base}/sign-in`);
     }),
   );

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Logger } from '@spam-check/service-kit';
 import type { Request, Response } from 'express';
 import type { ConsoleSession, ConsoleSessionStore } from '../../../data-access/console-sessions';
 import type { ConsoleTokenClient, ConsoleTokens, TokenCallMeta } from '../../../data-access/console-tokens';
@@ -34,12 +35,15 @@ function cookieValue(req: Request, name: string): string | undefined {
  *   first, checked on every request (the store's TTL only cleans up);
  * - the access token is refreshed shortly before it expires, one refresh per session at a time in this
  *   process (auth revokes a whole grant family when a used refresh token comes back);
- * - sign-out revokes the refresh token (and with it its family) and the access token, then forgets the session.
+ * - a session that ends (sign-out, expiry, a new sign-in from the same browser) is forgotten first, then its
+ *   refresh token (and with it its family) and its access token are revoked; if auth cannot be reached the
+ *   tokens run out at their own expiry (nobody holds them any more), which is logged.
  */
 export function consoleSessions(
   store: ConsoleSessionStore,
   tokens: ConsoleTokenClient,
   policy: SessionPolicy,
+  logger: Logger,
 ) {
   const refreshing = new Map<string, Promise<ConsoleSession | undefined>>();
   const ttlMs = (session: ConsoleSession, now: number) =>
@@ -65,8 +69,29 @@ export function consoleSessions(
     return run;
   };
 
+  const discard = async (id: string, session: ConsoleSession, meta: TokenCallMeta) => {
+    await store.remove(id);
+    try {
+      if (session.refreshToken) await tokens.revoke(session.refreshToken, meta);
+      await tokens.revoke(session.accessToken, meta);
+    } catch (error) {
+      logger.warn(
+        { err: error, request_id: meta.requestId },
+        'console session ended, its tokens not revoked',
+      );
+    }
+  };
+  const idOf = (req: Request) => {
+    const id = cookieValue(req, SESSION_COOKIE);
+    return id && /^[A-Za-z0-9_-]{43}$/.test(id) ? id : undefined;
+  };
+
   return {
-    async start(res: Response, username: string, fresh: ConsoleTokens): Promise<void> {
+    /** A new session for fresh tokens; one the browser still held is ended. */
+    async start(req: Request, res: Response, username: string, fresh: ConsoleTokens, meta: TokenCallMeta) {
+      const previous = idOf(req);
+      const old = previous ? await store.read(previous) : undefined;
+      if (previous && old) await discard(previous, old, meta);
       const id = randomBytes(32).toString('base64url');
       const now = Date.now();
       const session = withTokens(
@@ -88,13 +113,13 @@ export function consoleSessions(
 
     /** The request's live session (touched, its token fresh), or undefined: none, expired or ended. */
     async load(req: Request, meta: TokenCallMeta): Promise<SignedIn | undefined> {
-      const id = cookieValue(req, SESSION_COOKIE);
-      if (!id || !/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
+      const id = idOf(req);
+      if (!id) return undefined;
       let session = await store.read(id);
       const now = Date.now();
       if (!session) return undefined;
       if (ttlMs(session, now) <= 0 || now - session.lastSeenAt > policy.idleSeconds * 1000) {
-        await store.remove(id);
+        await discard(id, session, meta);
         return undefined;
       }
       if (session.accessExpiresAt - now < REFRESH_MARGIN_MS) {
@@ -110,11 +135,8 @@ export function consoleSessions(
     },
 
     async end(res: Response, signedIn: SignedIn, meta: TokenCallMeta): Promise<void> {
-      const { session } = signedIn;
-      await store.remove(signedIn.id);
       res.append('Set-Cookie', cookie('', '; Max-Age=0'));
-      if (session.refreshToken) await tokens.revoke(session.refreshToken, meta);
-      await tokens.revoke(session.accessToken, meta);
+      await discard(signedIn.id, signedIn.session, meta);
     },
 
     /** Tells the browser to drop a cookie whose session is gone. */
