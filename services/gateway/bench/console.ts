@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { startStack } from '@spam-check/test-support';
+import { startStack } from '@spam-check/process-kit';
 import { Redis } from 'ioredis';
 
 /**
@@ -16,7 +16,7 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 
-async function main() {
+export async function benchConsole(): Promise<void> {
   const run = randomUUID().slice(0, 8);
   const prefixes = { auth: `bench-console-${run}:auth:`, gateway: `bench-console-${run}:gateway:` };
   const stack = await startStack(
@@ -146,8 +146,3 @@ async function main() {
     redis.disconnect();
   }
 }
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});

@@ -1,4 +1,5 @@
-import { launchBrowser, startStack, stopService, type Stack } from '@spam-check/test-support';
+import { startStack, stopService, type Stack } from '@spam-check/process-kit';
+import { launchBrowser } from '@spam-check/test-support';
 import type { Browser } from 'playwright-core';
 import { collectProblems, sessionCookie, signInWithKeyboard, submit } from './support/console';
 

@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   freePort,
-  launchBrowser,
-  redisUrl,
   spawnService,
   startStack,
   stopService,
   waitForReady,
   type Stack,
-} from '@spam-check/test-support';
+} from '@spam-check/process-kit';
+import { launchBrowser, redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -456,7 +455,7 @@ describe('the operator console, in a browser, with Redis', () => {
       port,
     );
     try {
-      await waitForReady(gateway, 30_000);
+      await waitForReady(gateway, { timeoutMs: 30_000 });
       const signIn = async () => {
         const answer = await fetch(`${gateway.url}/console/sign-in`, {
           method: 'POST',

@@ -1,18 +1,16 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT } from '@spam-check/test-support';
+import { screenshotPath } from '@spam-check/test-support';
 import type { Page } from 'playwright-core';
 
-export const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
-
-/** Screenshots of the console's pages, committed under docs/screenshots (README shows one). */
+/**
+ * Screenshots of the console's pages: under test-results/ on every run, refreshing the committed
+ * docs/screenshots (the README shows one) only with UPDATE_SCREENSHOTS=1.
+ */
 export async function screenshot(
   page: Page,
   name: string,
   options: { fullPage?: boolean; section?: string } = {},
 ): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const path = join(SCREENSHOTS, `${name}.png`);
+  const path = screenshotPath(name);
   if (options.section) await page.locator(options.section).screenshot({ path });
   else await page.screenshot({ path, fullPage: options.fullPage ?? true });
 }
