@@ -38,6 +38,13 @@
     ),
     axes: [
       {
+        // Ticks on the intervals themselves (uPlot's own would put two "Nov 17" on one day), as many as fit.
+        splits: function (u) {
+          var step = Math.max(1, Math.ceil(data.x.length / Math.max(2, Math.floor(u.width / 90))));
+          return data.x.filter(function (x, index) {
+            return index % step === 0;
+          });
+        },
         values: function (u, ticks) {
           return ticks.map(label);
         },
