@@ -1,6 +1,6 @@
 import { createServiceApp, postRoute, type ServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
-import type { AuthStore } from './data-access/store';
+import type { AuthStore } from './domain/store';
 import { createAttemptGuard } from './domain/attempt-guard';
 import { createClientAuthenticator } from './domain/client-authenticator';
 import type { SecretHasher } from './domain/secrets';

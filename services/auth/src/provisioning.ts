@@ -11,7 +11,7 @@ import {
 } from './config';
 import { bootstrapSchema, createAccounts, type BootstrapFile } from './domain/accounts';
 import { ADMIN_PROXY_SCOPE, INTROSPECT_SCOPE } from './domain/scopes';
-import type { AuthStore } from './data-access/store';
+import type { AuthStore } from './domain/store';
 import type { SecretHasher } from './domain/secrets';
 
 async function readBootstrapFile(path: string): Promise<BootstrapFile> {

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { createApp } from '../src/app';
 import { loadServiceConfig } from '../src/config';
 import { createStore } from '../src/data-access/create-store';
-import type { AuthStore } from '../src/data-access/store';
+import type { AuthStore } from '../src/domain/store';
 import { createAccounts } from '../src/domain/accounts';
 import { createSecretHasher } from '../src/domain/secrets';
 

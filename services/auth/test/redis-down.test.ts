@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisStore } from '../src/data-access/redis-store';
-import { StoreUnavailableError } from '../src/data-access/store';
+import { StoreUnavailableError } from '../src/domain/store';
 import { nowSeconds } from '../src/domain/tokens';
 import { introspect, passwordGrant, startAuth, uniqueNames, type Harness } from './harness';
 

@@ -3,7 +3,7 @@ import { redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { MemoryStore } from '../src/data-access/memory-store';
 import { RedisStore } from '../src/data-access/redis-store';
-import type { AuthStore, RevocationMessage, RotatedTokens } from '../src/data-access/store';
+import type { AuthStore, RevocationMessage, RotatedTokens } from '../src/domain/store';
 import { nowSeconds } from '../src/domain/tokens';
 import { deletePrefix, uniqueNames } from './harness';
 

@@ -29,7 +29,7 @@ import { consoleApi } from './data-access/console-api';
 import type { ConsoleSessionStore } from './data-access/console-sessions';
 import { consoleTokenClient } from './data-access/console-tokens';
 import type { TokenIntrospector } from './data-access/introspection';
-import type { RateLimitStore } from './data-access/rate-limit-store';
+import type { RateLimitStore } from './domain/rate-limit';
 import type { UsageStore } from './data-access/usage-store';
 import type { HttpDetector } from './data-access/detector-client';
 import type { Caller } from './domain/authorization';

@@ -1,7 +1,7 @@
 import type { ServiceConfig } from '../config';
 import { MemoryStore } from './memory-store';
 import { RedisStore } from './redis-store';
-import type { AuthStore } from './store';
+import type { AuthStore } from '../domain/store';
 
 /** Redis when REDIS_URL is set, else the embedded in-memory store. Connects before returning. */
 export async function createStore(config: ServiceConfig): Promise<AuthStore> {

@@ -10,7 +10,7 @@ import type {
   RotatedTokens,
   RotationResult,
   UserRecord,
-} from './store';
+} from '../domain/store';
 
 interface SpentRefresh extends RefreshTokenRecord {
   /** The successor's refresh token hash, once spent. */

@@ -11,7 +11,7 @@ import {
   type RotatedTokens,
   type RotationResult,
   type UserRecord,
-} from './store';
+} from '../domain/store';
 
 /*
  * Keys (all under the configured prefix):

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_SCOPE } from '@spam-check/contracts';
 import { z } from 'zod';
-import type { AuthStore, ClientRecord } from '../data-access/store';
+import type { AuthStore, ClientRecord } from './store';
 import type { SecretHasher } from './secrets';
 import { revokeClientTokens } from './token-service';
 

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { AttemptLimit, AuthStore } from '../data-access/store';
+import type { AttemptLimit, AuthStore } from './store';
 
 export interface AttemptGuardOptions {
   maxFailuresPerUser: number;

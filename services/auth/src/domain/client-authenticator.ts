@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { AuthStore, ClientRecord } from '../data-access/store';
+import type { AuthStore, ClientRecord } from './store';
 import type { AttemptGuard } from './attempt-guard';
 import type { SecretHasher } from './secrets';
 

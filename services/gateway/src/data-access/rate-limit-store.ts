@@ -1,16 +1,6 @@
 import { AppError } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
-import type { Allowance, WindowCount } from '../domain/rate-limit';
-
-/** Counts a client's requests in fixed windows of `windowMs`. */
-export interface RateLimitStore {
-  hit(clientId: string, windowMs: number): Promise<WindowCount>;
-  /**
-   * Takes up to `want` requests of the window at once (a batch: each item counts as one request), never past
-   * the limit; `granted` says how many it got, 0 when the window is spent.
-   */
-  take(clientId: string, windowMs: number, want: number): Promise<Allowance>;
-}
+import type { RateLimitStore } from '../domain/rate-limit';
 
 // Reserves up to ARGV[2] requests of the window, never past the limit ARGV[3], in one atomic round trip;
 // the first reservation of a window starts its expiry. Returns the counter after it, the number granted

@@ -1,5 +1,5 @@
 import { AppError } from '@spam-check/service-kit';
-import type { RateLimitStore } from '../data-access/rate-limit-store';
+import type { RateLimitStore } from './rate-limit';
 
 export interface FailedTokenLimit {
   /** Throws RATE_LIMITED (with Retry-After) while the address has spent its failures of the window. */

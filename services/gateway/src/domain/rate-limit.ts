@@ -13,6 +13,19 @@ export interface Allowance extends WindowCount {
 }
 
 /**
+ * Counts a client's requests in fixed windows of `windowMs`: the port the rate limits need, implemented in
+ * Redis and in memory by `data-access/rate-limit-store.ts`.
+ */
+export interface RateLimitStore {
+  hit(clientId: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Takes up to `want` requests of the window at once (a batch: each item counts as one request), never past
+   * the limit; `granted` says how many it got, 0 when the window is spent.
+   */
+  take(clientId: string, windowMs: number, want: number): Promise<Allowance>;
+}
+
+/**
  * Rate limit headers (draft-ietf-httpapi-ratelimit-headers: RateLimit-Limit, -Remaining, -Reset in seconds,
  * RateLimit-Policy) for a fixed window; over the limit, RATE_LIMITED with Retry-After.
  */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createAccounts, GRANT_TYPES, generateSecret } from '../../domain/accounts';
-import type { AuthStore } from '../../data-access/store';
+import type { AuthStore } from '../../domain/store';
 import type { SecretHasher } from '../../domain/secrets';
 
 export const USAGE = `Usage: pnpm --filter @spam-check/auth cli <command>

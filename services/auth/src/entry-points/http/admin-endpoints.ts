@@ -1,7 +1,7 @@
 import { createClientRequestSchema, type AdminClient } from '@spam-check/contracts';
 import { AppError, parseBody } from '@spam-check/service-kit';
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../data-access/store';
+import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../domain/store';
 import { createAccounts, generateSecret } from '../../domain/accounts';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import { ADMIN_PROXY_SCOPE, isInternalClient } from '../../domain/scopes';

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { clientAddress, requestContext, type RequestContext } from '@spam-check/service-kit';
 import type { Request, Response } from 'express';
-import type { ClientRecord } from '../../data-access/store';
+import type { ClientRecord } from '../../domain/store';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import { presentedCredentials } from './client-credentials';
 import type { TokenMetrics } from './metrics';

@@ -8,7 +8,7 @@ import {
   type User,
 } from '@node-oauth/oauth2-server';
 import type { Request, Response } from 'express';
-import type { AuthStore, ClientRecord } from '../../data-access/store';
+import type { AuthStore, ClientRecord } from '../../domain/store';
 import { grantedScope, userClientScopes } from '../../domain/scopes';
 import type { SecretHasher } from '../../domain/secrets';
 import type { IssuedPair, Lifetimes, TokenService } from '../../domain/token-service';

@@ -2,7 +2,7 @@ import { OAuthError } from '@node-oauth/oauth2-server';
 import type { OAuthErrorCode } from '@spam-check/contracts';
 import { clientAddress, requestContext } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
-import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../data-access/store';
+import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../domain/store';
 import { GRANT_TYPES } from '../../domain/accounts';
 import type { AttemptGuard } from '../../domain/attempt-guard';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';

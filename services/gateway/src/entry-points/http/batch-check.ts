@@ -2,7 +2,7 @@ import { summarize, type BatchItemError } from '@spam-check/contracts';
 import { elapsedMs, parseBody, requestContext } from '@spam-check/service-kit';
 import type { RequestHandler, Response } from 'express';
 import type { z } from 'zod';
-import type { RateLimitStore } from '../../data-access/rate-limit-store';
+import type { RateLimitStore } from '../../domain/rate-limit';
 import { assembleResults, planBatch } from '../../domain/batch-check';
 import type { CallMeta } from '../../domain/hybrid-check';
 import { batchRateLimitHeaders } from '../../domain/rate-limit';

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { RequestHandler } from 'express';
-import type { RateLimitStore } from '../../data-access/rate-limit-store';
+import type { RateLimitStore } from '../../domain/rate-limit';
 import { rateLimitHeaders } from '../../domain/rate-limit';
 import type { Caller } from '../../domain/authorization';
 import { callerOf } from './authenticate';

@@ -1,4 +1,4 @@
-import type { RefreshTokenRecord, TokenRecord } from '../domain/tokens';
+import type { RefreshTokenRecord, TokenRecord } from './tokens';
 
 export interface ClientRecord {
   id: string;
@@ -46,8 +46,8 @@ export interface RevocationMessage {
 }
 
 /**
- * Persistence of the auth service. Two implementations pass the same contract tests: Redis (production) and
- * memory (embedded mode). Tokens are only ever handled by hash here.
+ * Persistence the auth domain needs (its port): implemented in `data-access` by Redis (production) and
+ * memory (embedded mode), which pass the same contract tests. Tokens are only ever handled by hash here.
  */
 export interface AuthStore {
   readonly kind: 'redis' | 'memory';
