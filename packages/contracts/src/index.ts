@@ -11,3 +11,4 @@ export { renderApiReferenceMarkdown } from './reference';
 export * from './admin';
 export * from './feedback';
 export * from './console';
+export * from './revocation';

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { RevocationMessage } from '@spam-check/contracts';
 import { redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { MemoryStore } from '../src/data-access/memory-store';
 import { RedisStore } from '../src/data-access/redis-store';
-import type { AuthStore, RevocationMessage, RotatedTokens } from '../src/domain/store';
+import type { AuthStore, RotatedTokens } from '../src/domain/store';
 import { nowSeconds } from '../src/domain/tokens';
 import { deletePrefix, uniqueNames } from './harness';
 

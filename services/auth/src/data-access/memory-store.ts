@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { RevocationMessage } from '@spam-check/contracts';
 import type { RefreshTokenRecord, TokenRecord } from '../domain/tokens';
 import type {
   AttemptLimit,
@@ -6,7 +7,6 @@ import type {
   ClientRecord,
   IssuedTokens,
   Reservation,
-  RevocationMessage,
   RotatedTokens,
   RotationResult,
   UserRecord,

@@ -1,3 +1,4 @@
+import type { RevocationMessage } from '@spam-check/contracts';
 import { Redis } from 'ioredis';
 import type { RefreshTokenRecord, TokenRecord } from '../domain/tokens';
 import {
@@ -7,7 +8,6 @@ import {
   type ClientRecord,
   type IssuedTokens,
   type Reservation,
-  type RevocationMessage,
   type RotatedTokens,
   type RotationResult,
   type UserRecord,

@@ -1,3 +1,4 @@
+import type { RevocationMessage } from '@spam-check/contracts';
 import type { RefreshTokenRecord, TokenRecord } from './tokens';
 
 export interface ClientRecord {
@@ -36,14 +37,6 @@ export interface AttemptLimit {
 }
 
 export type Reservation = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
-/** What a revocation announces on the pub/sub channel (see README "Revocation messages"). */
-export interface RevocationMessage {
-  type: 'revocation';
-  reason: 'revoked' | 'refresh_token_reuse';
-  access_token_sha256: string[];
-  revoked_at: number;
-}
 
 /**
  * Persistence the auth domain needs (its port): implemented in `data-access` by Redis (production) and

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Introspection } from '@spam-check/contracts';
-import type { AuthStore, RevocationMessage, RotatedTokens } from './store';
+import type { Introspection, RevocationMessage } from '@spam-check/contracts';
+import type { AuthStore, RotatedTokens } from './store';
 import { refreshedScope } from './scopes';
 import { generateToken, hashToken, nowSeconds, type TokenRecord } from './tokens';
 

@@ -1,13 +1,7 @@
+import { revocationMessageSchema } from '@spam-check/contracts';
 import type { Logger } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 import type { TokenIntrospector } from './introspection';
-
-/** What the auth service publishes on the revocation channel (services/auth README, "Revocation messages"). */
-const revocationMessageSchema = z.object({
-  type: z.literal('revocation'),
-  access_token_sha256: z.array(z.string()),
-});
 
 /**
  * Evicts revoked tokens from the introspection cache as soon as the auth service announces them. Messages
