@@ -15,9 +15,3 @@ export type {
   RpcServer,
   RpcServerOptions,
 } from './types';
-
-/** Queue names of the detectors' RPC consumers. */
-export const RPC_QUEUES = {
-  email: 'spam-check.email-detector.check',
-  text: 'spam-check.text-detector.check',
-} as const;

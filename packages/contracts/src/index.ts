@@ -12,3 +12,4 @@ export * from './admin';
 export * from './feedback';
 export * from './console';
 export * from './revocation';
+export * from './detector-rpc';

@@ -1,4 +1,4 @@
-import type { Language, Problem } from '@spam-check/contracts';
+import { DETECTOR_RPC_HEADERS, type Language, type Problem } from '@spam-check/contracts';
 import type { z } from 'zod';
 import { isAppError } from './errors';
 import { pickLanguage } from './language';
@@ -23,24 +23,35 @@ export interface RpcCheckContext {
 
 /**
  * Adapts a domain check to an RPC handler, as `createServiceApp` does for HTTP: the same body schema, request
- * id, language and client (AMQP headers `x-request-id`, `accept-language`, `x-client-id`), and the same problems for bad input or
- * an AppError. The result gets `duration_ms` like the HTTP answer.
+ * id, language and client (the AMQP headers of `DETECTOR_RPC_HEADERS`), and the same problems for bad input or
+ * an AppError. The result gets `duration_ms` like the HTTP answer; its type is the queue's result schema
+ * (`createDetectorRpcSchemas` in contracts), the one the gateway validates replies with.
  */
-export function rpcCheckHandler<S extends z.ZodType, R extends object>(options: {
-  schema: S;
+export function rpcCheckHandler<Q extends { request: z.ZodType; result: z.ZodType }>(options: {
+  schemas: Q;
   languages: readonly Language[];
   defaultLanguage: Language;
-  check: (body: z.output<S>, context: RpcCheckContext) => Promise<R>;
-}): (payload: unknown, headers: Record<string, string>) => Promise<R & { duration_ms: number }> {
+  check: (
+    body: z.output<Q['request']>,
+    context: RpcCheckContext,
+  ) => Promise<Omit<z.input<Q['result']>, 'duration_ms'>>;
+}): (
+  payload: unknown,
+  headers: Record<string, string>,
+) => Promise<Omit<z.input<Q['result']>, 'duration_ms'> & { duration_ms: number }> {
   return async (payload, headers) => {
     const startedAt = process.hrtime.bigint();
     const context = {
-      requestId: requestIdOf(headers['x-request-id']),
-      language: pickLanguage(headers['accept-language'], options.languages, options.defaultLanguage),
-      clientId: headers['x-client-id'] || undefined,
+      requestId: requestIdOf(headers[DETECTOR_RPC_HEADERS.requestId]),
+      language: pickLanguage(
+        headers[DETECTOR_RPC_HEADERS.language],
+        options.languages,
+        options.defaultLanguage,
+      ),
+      clientId: headers[DETECTOR_RPC_HEADERS.clientId] || undefined,
     };
     try {
-      const result = await options.check(parseBody(options.schema, payload), context);
+      const result = await options.check(parseBody<Q['request']>(options.schemas.request, payload), context);
       return { ...result, duration_ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 1e5) / 10 };
     } catch (error) {
       if (!isAppError(error)) throw error;

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { RPC_QUEUES } from '@spam-check/amqp-rpc';
+import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
   checkLimitsOf,
   checkLimitsShape,
@@ -31,7 +31,7 @@ export const configSchema = z
     /** Where per-client settings and reports are kept (DESIGN.md §6.1, §6.3). */
     REDIS_URL: env.url(),
     EMAIL_FEEDBACK_PREFIX: z.string().default('spam-check:email-feedback:'),
-    EMAIL_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.email),
+    EMAIL_RPC_QUEUE: z.string().min(1).default(DETECTOR_RPC_QUEUES.email),
     EMAIL_DNS_CHECK: env.flag(true),
     EMAIL_DNS_SERVERS: env
       .list()

@@ -1,4 +1,4 @@
-import { RPC_QUEUES } from '@spam-check/amqp-rpc';
+import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import { ConfigError } from '@spam-check/service-kit';
 import { loadServiceConfig } from '../src/config';
 
@@ -13,7 +13,7 @@ describe('configuration', () => {
       EMAIL_DNS_CACHE_SIZE: 10_000,
       EMAIL_ALLOW_LIST: [],
       EMAIL_DENY_LIST: [],
-      EMAIL_RPC_QUEUE: RPC_QUEUES.email,
+      EMAIL_RPC_QUEUE: DETECTOR_RPC_QUEUES.email,
     });
   });
 

@@ -1,4 +1,4 @@
-import { RPC_QUEUES } from '@spam-check/amqp-rpc';
+import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
   ConfigError,
   checkLimitsOf,
@@ -37,8 +37,8 @@ export const configSchema = z.object({
   REDIS_KEY_PREFIX: z.string().default('spam-check:gateway:'),
   REVOCATION_CHANNEL: z.string().min(1).default('spam-check:revocations'),
   AMQP_URL: env.url(),
-  EMAIL_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.email),
-  TEXT_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.text),
+  EMAIL_RPC_QUEUE: z.string().min(1).default(DETECTOR_RPC_QUEUES.email),
+  TEXT_RPC_QUEUE: z.string().min(1).default(DETECTOR_RPC_QUEUES.text),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().nonnegative().optional(),
   TOKEN_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
   RATE_LIMIT_REQUESTS: z.coerce.number().int().nonnegative().default(600),

@@ -1,3 +1,4 @@
+import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
   checkLimitsOf,
   checkLimitsShape,
@@ -8,7 +9,6 @@ import {
   servicePort,
   type Env,
 } from '@spam-check/service-kit';
-import { RPC_QUEUES } from '@spam-check/amqp-rpc';
 import { z } from 'zod';
 
 const probability = (fallback: number) => z.coerce.number().min(0).max(1).default(fallback);
@@ -41,7 +41,7 @@ export const configSchema = z.object({
   TEXT_FEEDBACK_PREFIX: z.string().default('spam-check:text-feedback:'),
   TEXT_FEEDBACK_MAX_WEIGHTS: env.positiveInt(20_000),
   TEXT_FEEDBACK_CACHED_CLIENTS: env.positiveInt(100),
-  TEXT_RPC_QUEUE: z.string().min(1).default(RPC_QUEUES.text),
+  TEXT_RPC_QUEUE: z.string().min(1).default(DETECTOR_RPC_QUEUES.text),
   TEXT_RPC_PREFETCH: env.positiveInt(10),
   TEXT_MODEL_PATH: z.string().optional(),
   TEXT_SPAM_THRESHOLD: probability(0.8),

@@ -1,5 +1,10 @@
 import { RpcRemoteError, RpcTimeoutError, RpcUnavailableError, type RpcClient } from '@spam-check/amqp-rpc';
-import { mailResultSchema, textResultSchema } from '@spam-check/contracts';
+import {
+  createDetectorRpcSchemas,
+  DETECTOR_RPC_HEADERS,
+  mailResultSchema,
+  textResultSchema,
+} from '@spam-check/contracts';
 import { AppError } from '@spam-check/service-kit';
 import { z } from 'zod';
 import { interpretRpcProblem, interpretRpcResult } from '../domain/detector-answer';
@@ -64,22 +69,23 @@ export function httpBatchTransport(options: {
   };
 }
 
-async function callOverRpc<S extends z.ZodType>(
+/** One call of a detector's queue: the request and result schemas are the contract the consumer uses too. */
+async function callOverRpc<Q extends { request: z.ZodType; result: z.ZodType }>(
   client: RpcClient,
   queue: string,
-  schema: S,
-  body: unknown,
+  schemas: Q,
+  body: z.output<Q['request']>,
   meta: CallMeta,
   timeoutMs: number,
-): Promise<z.output<S>> {
+): Promise<z.output<Q['result']>> {
   let result: unknown;
   try {
     result = await client.call(queue, body, {
       timeoutMs,
       headers: {
-        'x-request-id': meta.requestId,
-        'accept-language': meta.language,
-        'x-client-id': meta.clientId,
+        [DETECTOR_RPC_HEADERS.requestId]: meta.requestId,
+        [DETECTOR_RPC_HEADERS.language]: meta.language,
+        [DETECTOR_RPC_HEADERS.clientId]: meta.clientId,
       },
     });
   } catch (error) {
@@ -90,7 +96,7 @@ async function callOverRpc<S extends z.ZodType>(
       throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: `RPC to ${queue} unavailable` });
     throw error;
   }
-  return interpretRpcResult(schema, result, queue);
+  return interpretRpcResult<Q['result']>(schemas.result, result, queue);
 }
 
 /** Both detectors over RabbitMQ RPC; the timeout is also the message expiration (set by the RPC client). */
@@ -101,10 +107,10 @@ export function rpcTransport(options: {
   timeoutMs: number;
 }): DetectorTransport {
   const { client, timeoutMs } = options;
+  const rpc = createDetectorRpcSchemas();
   return {
     checkMail: (request, meta) =>
-      callOverRpc(client, options.emailQueue, mailResultSchema, request, meta, timeoutMs),
-    checkText: (request, meta) =>
-      callOverRpc(client, options.textQueue, textResultSchema, request, meta, timeoutMs),
+      callOverRpc(client, options.emailQueue, rpc.email, request, meta, timeoutMs),
+    checkText: (request, meta) => callOverRpc(client, options.textQueue, rpc.text, request, meta, timeoutMs),
   };
 }

@@ -1,13 +1,6 @@
-import { ERROR_CODES, errorStatus, type ErrorCode } from '@spam-check/contracts';
+import { detectorProblemSchema, errorStatus } from '@spam-check/contracts';
 import { AppError } from '@spam-check/service-kit';
-import { z } from 'zod';
-
-/** The part of a problem the gateway relies on; over RPC, detectors may send only these fields. */
-const detectorProblemSchema = z.object({
-  code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
-  status: z.number().int(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
+import type { z } from 'zod';
 
 /**
  * What a detector's answer means for the caller. The rules:

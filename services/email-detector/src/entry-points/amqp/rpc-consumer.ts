@@ -1,4 +1,4 @@
-import { createRequestSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
+import { createDetectorRpcSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
 import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
 import { rpcCheckHandler, type Logger } from '@spam-check/service-kit';
 import { runEmailCheck, type EmailChecker } from '../../email-check-deps';
@@ -20,7 +20,7 @@ export function startRpcConsumer(options: RpcConsumerOptions): RpcServer {
     queue: options.queue,
     logger: options.logger,
     handler: rpcCheckHandler({
-      schema: createRequestSchemas(options.limits).mail,
+      schemas: createDetectorRpcSchemas(options.limits).email,
       languages: options.languages,
       defaultLanguage: options.defaultLanguage,
       check: ({ email }, context) => runEmailCheck(options.checker, { email, ...context }, 'rpc'),

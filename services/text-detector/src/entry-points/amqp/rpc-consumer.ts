@@ -1,4 +1,4 @@
-import { createRequestSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
+import { createDetectorRpcSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
 import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
 import { rpcCheckHandler, type Logger } from '@spam-check/service-kit';
 import type { CheckClientText } from '../../dependencies';
@@ -22,7 +22,7 @@ export function startRpcConsumer(options: RpcConsumerOptions): RpcServer {
     prefetch: options.prefetch,
     logger: options.logger,
     handler: rpcCheckHandler({
-      schema: createRequestSchemas(options.limits).text,
+      schemas: createDetectorRpcSchemas(options.limits).text,
       languages: options.languages,
       defaultLanguage: options.defaultLanguage,
       check: (body, context) => options.checkText({ ...body, ...context }),
