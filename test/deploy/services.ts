@@ -2,7 +2,7 @@ import * as auth from '../../services/auth/src/config';
 import * as emailDetector from '../../services/email-detector/src/config';
 import * as gateway from '../../services/gateway/src/config';
 import * as textDetector from '../../services/text-detector/src/config';
-import { embeddedDefaults as textDetectorEmbeddedDefaults } from '../../services/text-detector/src/dependencies';
+import { embeddedDefaults as textDetectorEmbeddedDefaults } from '../../services/text-detector/src/config';
 
 export type Env = Record<string, string | undefined>;
 

@@ -1,7 +1,1 @@
-export {
-  createClientSettingsStore,
-  connectClientSettings,
-  SETTINGS_CACHE_MS,
-  type ClientSettingsStore,
-  type SettingsLogger,
-} from './store';
+export { connectClientSettings, SETTINGS_CACHE_MS, type ClientSettingsStore } from './store';

@@ -1,15 +1,11 @@
 import { clientSettingsSchema, type ClientSettings } from '@spam-check/contracts';
-import { Redis } from 'ioredis';
+import { connectRedis, type Logger, type RedisConnection } from '@spam-check/service-kit';
 
 /** Every process reads a client's settings from Redis at most once per this many milliseconds. */
 export const SETTINGS_CACHE_MS = 1000;
 const KEY_PREFIX = 'spam-check:client-settings:';
 const CHANNEL = 'spam-check:client-settings';
 const MAX_CACHED = 10_000;
-
-export interface SettingsLogger {
-  warn(details: object, message: string): void;
-}
 
 export interface ClientSettingsStore {
   /** The client's settings (`{}` when it has none), from a short cache; never throws (see below). */
@@ -36,13 +32,15 @@ const NONE: ClientSettings = Object.freeze({});
  * logged. A cached value keeps its identity, so callers may memoise
  * what they derive from it (compiled lists) in a WeakMap.
  */
-export function createClientSettingsStore(options: {
-  redis: Redis;
-  subscriber: Redis;
-  logger: SettingsLogger;
+function createClientSettingsStore(options: {
+  commands: RedisConnection;
+  subscription: RedisConnection;
+  logger: Logger;
   cacheMs?: number;
 }): ClientSettingsStore {
-  const { redis, subscriber, logger } = options;
+  const { commands, subscription, logger } = options;
+  const redis = commands.client;
+  const subscriber = subscription.client;
   const cacheMs = options.cacheMs ?? SETTINGS_CACHE_MS;
   const cache = new Map<string, { settings: ClientSettings; until: number }>();
   let listening = false;
@@ -50,14 +48,16 @@ export function createClientSettingsStore(options: {
   subscriber.on('message', (channel: string, clientId: string) => {
     if (channel === CHANNEL) cache.delete(clientId);
   });
-  subscriber.on('ready', () => {
+  const subscribe = () => {
     cache.clear();
     subscriber.subscribe(CHANNEL).then(
       () => (listening = true),
       (error: unknown) => logger.warn({ err: error }, 'client settings: cannot subscribe'),
     );
-  });
+  };
+  subscriber.on('ready', subscribe);
   subscriber.on('close', () => (listening = false));
+  if (subscriber.status === 'ready') subscribe();
 
   const read = async (clientId: string): Promise<ClientSettings> => {
     const raw = await redis.get(KEY_PREFIX + clientId);
@@ -102,19 +102,20 @@ export function createClientSettingsStore(options: {
     },
     subscribed: () => listening,
     async close() {
-      for (const client of [redis, subscriber])
-        if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-        else client.disconnect();
+      await commands.closer.close();
+      await subscription.closer.close();
     },
   };
 }
 
-/** Its own two Redis connections (commands and subscription) for a service that has no other use of Redis. */
-export function connectClientSettings(url: string, logger: SettingsLogger): ClientSettingsStore {
-  const options = { maxRetriesPerRequest: 1, commandTimeout: 500, connectTimeout: 2000 };
-  const redis = new Redis(url, options);
-  const subscriber = new Redis(url, { ...options, commandTimeout: undefined });
-  for (const client of [redis, subscriber])
-    client.on('error', (error: Error) => logger.warn({ err: error }, 'client settings: redis error'));
-  return createClientSettingsStore({ redis, subscriber, logger });
+/**
+ * The store over two Redis connections of its own from the service kit (commands, subscription): commands
+ * time out after 500 ms, so that a check waiting for settings is not held up by a hung Redis.
+ */
+export async function connectClientSettings(url: string, logger: Logger): Promise<ClientSettingsStore> {
+  const [commands, subscription] = await Promise.all([
+    connectRedis({ url, name: 'redis client settings', logger, timeoutMs: 500 }),
+    connectRedis({ url, name: 'redis client settings subscriber', logger, subscriber: true }),
+  ]);
+  return createClientSettingsStore({ commands, subscription, logger });
 }

@@ -41,6 +41,13 @@ export {
   type Closer,
   type ServerTimeouts,
 } from './serve';
+export {
+  connectRedis,
+  REDIS_TIMEOUT_MS,
+  type RedisConnection,
+  type RedisConnectionOptions,
+  type RedisLogger,
+} from './redis';
 export { runService, type RunnableConfig, type StartedService, type Consumer } from './run';
 export { requestIdOf } from './request-id';
 export { rpcCheckHandler, type RpcCheckContext } from './rpc-handler';

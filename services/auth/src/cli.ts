@@ -12,7 +12,10 @@ async function cli(): Promise<number> {
     );
     return 2;
   }
-  const store = await createStore(config);
+  const store = await createStore(config, {
+    warn: (_details, message) => console.error(message),
+    info: () => undefined,
+  });
   try {
     return await runCli(process.argv.slice(2), {
       store,

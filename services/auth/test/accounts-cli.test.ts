@@ -27,7 +27,11 @@ async function withStore<T>(
 }
 async function open(env: Env) {
   const config = loadServiceConfig(env);
-  return { config, store: await createStore(config), hasher: createSecretHasher(config.AUTH_SCRYPT_COST) };
+  return {
+    config,
+    store: await createStore(config, createLogger({ service: 'auth-test', level: 'silent' })),
+    hasher: createSecretHasher(config.AUTH_SCRYPT_COST),
+  };
 }
 
 describe('the CLI', () => {

@@ -62,7 +62,7 @@ export async function deletePrefix(url: string, prefix: string): Promise<void> {
 export async function startAuth(kind: StoreKind = 'redis', extra: Env = {}): Promise<Harness> {
   const env = testEnv(kind, extra);
   const config = loadServiceConfig(env);
-  const store = await createStore(config);
+  const store = await createStore(config, createLogger({ service: 'auth-test', level: 'silent' }));
   const hasher = createSecretHasher(config.AUTH_SCRYPT_COST);
   const accounts = createAccounts(store, hasher);
   try {

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectRedis, createLogger } from '@spam-check/service-kit';
 import { RedisStore } from '../src/data-access/redis-store';
 import { StoreUnavailableError } from '../src/domain/store';
 import { nowSeconds } from '../src/domain/tokens';
@@ -136,9 +137,14 @@ describe('when Redis hangs while a refresh rotation is on its way', () => {
     const dir = mkdtempSync(join(tmpdir(), 'auth-redis-'));
     const redis = await startRedis(port, dir);
     const { prefix, channel } = uniqueNames();
-    const store = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix, channel, timeoutMs: 300 });
+    const connection = await connectRedis({
+      url: `redis://127.0.0.1:${port}`,
+      name: 'redis',
+      logger: createLogger({ service: 'auth-test', level: 'silent' }),
+      timeoutMs: 300,
+    });
+    const store = new RedisStore({ connection, prefix, channel, timeoutMs: 300 });
     try {
-      await store.connect();
       const iat = nowSeconds();
       const record = { clientId: 'c', username: 'u', scope: ['spam:check'], iat, family: 'f', exp: iat + 60 };
       const pair = (refreshHash: string) => ({

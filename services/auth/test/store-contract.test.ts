@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RevocationMessage } from '@spam-check/contracts';
+import { connectRedis, createLogger } from '@spam-check/service-kit';
 import { redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { MemoryStore } from '../src/data-access/memory-store';
@@ -15,6 +16,8 @@ interface Subject {
   close: () => Promise<void>;
 }
 
+const silent = createLogger({ service: 'auth-test', level: 'silent' });
+
 async function memorySubject(): Promise<Subject> {
   const store = new MemoryStore();
   const published: RevocationMessage[] = [];
@@ -24,8 +27,8 @@ async function memorySubject(): Promise<Subject> {
 
 async function redisSubject(): Promise<Subject> {
   const { prefix, channel } = uniqueNames();
-  const store = new RedisStore({ url: redisUrl(), prefix, channel, timeoutMs: 1000 });
-  await store.connect();
+  const connection = await connectRedis({ url: redisUrl(), name: 'redis', logger: silent, timeoutMs: 1000 });
+  const store = new RedisStore({ connection, prefix, channel, timeoutMs: 1000 });
   const published: RevocationMessage[] = [];
   const subscriber = new Redis(redisUrl());
   subscriber.on('message', (_c: string, message: string) =>

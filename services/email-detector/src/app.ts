@@ -1,7 +1,7 @@
 import { BATCH_LIMITS, createRequestSchemas } from '@spam-check/contracts';
 import { batchRoute, createServiceApp, type ServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
-import { runEmailCheck, type EmailChecker } from './email-check-deps';
+import { runEmailCheck, type EmailChecker } from './email-checker';
 import { checkRoute } from './entry-points/http/check-route';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 

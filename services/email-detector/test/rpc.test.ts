@@ -5,7 +5,7 @@ import { createLogger, createMetrics } from '@spam-check/service-kit';
 import { amqpUrl } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { loadServiceConfig } from '../src/config';
-import { createEmailChecker } from '../src/email-check-deps';
+import { createEmailChecker } from '../src/compose';
 import { startRpcConsumer } from '../src/entry-points/amqp/rpc-consumer';
 import { startLoopbackDnsServer, type LoopbackDnsServer } from './support/dns-server';
 

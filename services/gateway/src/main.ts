@@ -1,5 +1,5 @@
 import { runService } from '@spam-check/service-kit';
 import { loadServiceConfig } from './config';
-import { startGateway } from './gateway';
+import { compose } from './compose';
 
-runService({ name: 'gateway', loadConfig: () => loadServiceConfig(), start: startGateway });
+runService({ name: 'gateway', loadConfig: () => loadServiceConfig(), start: compose });

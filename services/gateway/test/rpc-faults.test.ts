@@ -11,7 +11,7 @@ import {
 import { amqpUrl, TcpProxy } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { loadServiceConfig } from '../src/config';
-import { startGateway } from '../src/gateway';
+import { compose } from '../src/compose';
 import { json, obtainToken, silentLogger, startAuth, type Running } from './support/servers';
 
 /**
@@ -78,7 +78,7 @@ describe('step-by-step hybrid checks when RabbitMQ or a detector consumer is dow
       EMAIL_RPC_QUEUE: queues.email,
       TEXT_RPC_QUEUE: queues.text,
     });
-    const started = await startGateway({ config, logger: silentLogger(), metrics: createMetrics('gateway') });
+    const started = await compose({ config, logger: silentLogger(), metrics: createMetrics('gateway') });
     const service = await serve(started.app, {
       port: 0,
       host: '127.0.0.1',

@@ -1,7 +1,7 @@
 import { createLogger, createMetrics } from '@spam-check/service-kit';
 import { percentile } from '@spam-check/process-kit';
 import { loadServiceConfig } from '../src/config';
-import { buildDependencies } from '../src/dependencies';
+import { composeTextCheck } from '../src/compose';
 import type { CheckText } from '../src/domain/check-text';
 import { LIMIT_INPUTS, repeatTo, type LimitInput } from './limit-inputs';
 
@@ -19,7 +19,7 @@ async function localTextCheck(): Promise<CheckText> {
     TEXT_DENY_TERMS: 'forbidden',
   });
   const logger = createLogger({ service: 'text-detector-bench', level: 'silent' });
-  return (await buildDependencies(config, logger, createMetrics('text-detector'))).checkText;
+  return (await composeTextCheck(config, logger, createMetrics('text-detector'))).checkText;
 }
 
 /** Checks per second and p50/p99 latency for a 2 KB text, LLM off, in this process (one core), `seconds` long. */

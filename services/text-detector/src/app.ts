@@ -1,8 +1,7 @@
 import { BATCH_LIMITS, createRequestSchemas } from '@spam-check/contracts';
 import { batchRoute, createServiceApp, type ServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
-import type { CheckClientText } from './dependencies';
-import type { createTextLearner } from './domain/check-text';
+import type { CheckClientText, createTextLearner } from './domain/check-text';
 import type { TextFeedbackStore } from './data-access/text-feedback-store';
 import { checkRoute } from './entry-points/http/check-route';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { Redis } from 'ioredis';
+import { connectRedis } from '@spam-check/service-kit';
 import { loadServiceConfig } from './config';
-import { createFeedbackStore } from './dependencies';
+import { createFeedbackStore } from './compose';
 import { readModelFile } from './data-access/model-file';
 import { exportLines } from './entry-points/cli/export';
 
@@ -12,9 +12,14 @@ async function cli(): Promise<number> {
     console.error('REDIS_URL is not set: without Redis, feedback lives in the service process only.');
     return 2;
   }
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  const redis = await connectRedis({
+    url: config.REDIS_URL,
+    name: 'redis',
+    // stdout carries the export: the connection's messages go to stderr.
+    logger: { warn: (_details, message) => console.error(message), info: () => undefined },
+  });
   try {
-    const store = createFeedbackStore(config, readModelFile(config.TEXT_MODEL_PATH), redis);
+    const store = createFeedbackStore(config, readModelFile(config.TEXT_MODEL_PATH), redis.client);
     const { lines, out } = await exportLines(process.argv.slice(2), store);
     const text = lines.map((line) => `${line}\n`).join('');
     if (out === undefined) process.stdout.write(text);
@@ -24,7 +29,7 @@ async function cli(): Promise<number> {
     }
     return 0;
   } finally {
-    await redis.quit().catch(() => redis.disconnect());
+    await redis.closer.close();
   }
 }
 

@@ -68,3 +68,26 @@ export function loadServiceConfig(source: Env = process.env) {
   };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;
+
+/**
+ * Embedded defaults this configuration falls back to; each is a warning, and NODE_ENV=production refuses
+ * them (an operator who wants no LLM says TEXT_LLM_MODE=never).
+ */
+export function embeddedDefaults(config: ServiceConfig): string[] {
+  const llmOn = config.TEXT_LLM_MODE !== 'never';
+  const defaults: string[] = [];
+  if (!config.AMQP_URL) defaults.push('AMQP_URL is not set: the RPC queue is not consumed (HTTP only)');
+  if (llmOn && !config.OPENAI_API_KEY) {
+    defaults.push(
+      'OPENAI_API_KEY is not set: local stages only; unsure texts are answered with degraded: true',
+    );
+  }
+  if (!config.REDIS_URL) {
+    defaults.push(
+      llmOn && config.OPENAI_API_KEY
+        ? 'REDIS_URL is not set: feedback and LLM answers are kept in memory of this process only'
+        : 'REDIS_URL is not set: feedback is kept in memory of this process only',
+    );
+  }
+  return defaults;
+}

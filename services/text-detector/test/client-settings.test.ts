@@ -6,7 +6,7 @@ import { createLogger, createMetrics } from '@spam-check/service-kit';
 import { amqpUrl, redisUrl } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { loadServiceConfig } from '../src/config';
-import { buildDependencies } from '../src/dependencies';
+import { composeTextCheck } from '../src/compose';
 import { startRpcConsumer } from '../src/entry-points/amqp/rpc-consumer';
 import { FakeOpenAi } from './fake-openai';
 import { check, startDetector, type StartedDetector } from './helpers';
@@ -40,7 +40,7 @@ describe('per-client text settings', () => {
       REDIS_URL: redisUrl(),
       TEXT_RPC_QUEUE: queue,
     };
-    settings = connectClientSettings(redisUrl(), logger);
+    settings = await connectClientSettings(redisUrl(), logger);
     await settings.put(ids.never, { text: { llm_mode: 'never' } });
     await settings.put(ids.strict, {
       text: { llm_mode: 'never', spam_threshold: 0, suspicious_threshold: 0 },
@@ -48,7 +48,7 @@ describe('per-client text settings', () => {
     await settings.put(ids.terms, { text: { deny_terms: [`Quxlor-${run}`] } });
     detector = await startDetector(env);
     const config = loadServiceConfig(env);
-    const built = await buildDependencies(config, logger, createMetrics('text-detector'));
+    const built = await composeTextCheck(config, logger, createMetrics('text-detector'));
     const checkText = built.checkText;
     closers = built.closers;
     server = startRpcConsumer({

@@ -9,7 +9,7 @@ import {
 } from '@spam-check/service-kit';
 import { createApp } from '../src/app';
 import { loadServiceConfig } from '../src/config';
-import { buildDependencies } from '../src/dependencies';
+import { composeTextCheck } from '../src/compose';
 
 export interface StartedDetector {
   url: string;
@@ -22,11 +22,7 @@ export async function startDetector(env: Env = {}): Promise<StartedDetector> {
   const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never', ...env });
   const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
   const metrics = createMetrics('text-detector');
-  const { checkText, feedback, learnText, checks, closers } = await buildDependencies(
-    config,
-    logger,
-    metrics,
-  );
+  const { checkText, feedback, learnText, checks, closers } = await composeTextCheck(config, logger, metrics);
   const readiness = createReadiness(checks);
   const app = createApp({ config, logger, metrics, readiness, checkText, feedback, learnText });
   const service = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness, closers });

@@ -1,7 +1,7 @@
 import { textResultSchema } from '@spam-check/contracts';
 import { createLogger, createMetrics } from '@spam-check/service-kit';
 import { loadServiceConfig } from '../src/config';
-import { buildDependencies } from '../src/dependencies';
+import { composeTextCheck } from '../src/compose';
 import type { CheckText } from '../src/domain/check-text';
 import { LIMIT_INPUTS } from '../bench/limit-inputs';
 
@@ -18,7 +18,7 @@ describe('inputs at the limits', () => {
       TEXT_DENY_TERMS: 'x-deny',
     });
     const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
-    ({ checkText } = await buildDependencies(config, logger, createMetrics('text-detector')));
+    ({ checkText } = await composeTextCheck(config, logger, createMetrics('text-detector')));
   });
 
   it.each(LIMIT_INPUTS)(

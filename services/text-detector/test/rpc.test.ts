@@ -5,7 +5,7 @@ import { createLogger, createMetrics } from '@spam-check/service-kit';
 import { amqpUrl } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { loadServiceConfig } from '../src/config';
-import { buildDependencies } from '../src/dependencies';
+import { composeTextCheck } from '../src/compose';
 import { startRpcConsumer } from '../src/entry-points/amqp/rpc-consumer';
 
 describe('the RPC entry point (RabbitMQ, same domain function as HTTP)', () => {
@@ -16,7 +16,7 @@ describe('the RPC entry point (RabbitMQ, same domain function as HTTP)', () => {
 
   beforeAll(async () => {
     const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never', TEXT_RPC_QUEUE: queue });
-    const { checkText } = await buildDependencies(config, logger, createMetrics('text-detector'));
+    const { checkText } = await composeTextCheck(config, logger, createMetrics('text-detector'));
     server = startRpcConsumer({
       url: amqpUrl(),
       queue: config.TEXT_RPC_QUEUE,

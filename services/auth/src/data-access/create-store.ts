@@ -1,22 +1,17 @@
+import { connectRedis, type RedisLogger } from '@spam-check/service-kit';
 import type { ServiceConfig } from '../config';
+import type { AuthStore } from '../domain/store';
 import { MemoryStore } from './memory-store';
 import { RedisStore } from './redis-store';
-import type { AuthStore } from '../domain/store';
 
-/** Redis when REDIS_URL is set, else the embedded in-memory store. Connects before returning. */
-export async function createStore(config: ServiceConfig): Promise<AuthStore> {
+/** Redis when REDIS_URL is set, else the embedded in-memory store. Waits for the first connection. */
+export async function createStore(config: ServiceConfig, logger: RedisLogger): Promise<AuthStore> {
   if (!config.REDIS_URL) return new MemoryStore();
-  const store = new RedisStore({
-    url: config.REDIS_URL,
+  const timeoutMs = config.AUTH_REDIS_TIMEOUT_MS;
+  return new RedisStore({
+    connection: await connectRedis({ url: config.REDIS_URL, name: 'redis', logger, timeoutMs }),
     prefix: config.AUTH_REDIS_PREFIX,
     channel: config.AUTH_REVOCATION_CHANNEL,
-    timeoutMs: config.AUTH_REDIS_TIMEOUT_MS,
+    timeoutMs,
   });
-  try {
-    await store.connect();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  return store;
 }

@@ -1,5 +1,6 @@
 import type { RevocationMessage } from '@spam-check/contracts';
-import { Redis } from 'ioredis';
+import type { RedisConnection } from '@spam-check/service-kit';
+import type { Redis } from 'ioredis';
 import type { RefreshTokenRecord, TokenRecord } from '../domain/tokens';
 import {
   StoreUnavailableError,
@@ -136,7 +137,8 @@ interface Scripts {
 }
 
 export interface RedisStoreOptions {
-  url: string;
+  /** From the service kit's `connectRedis`, with `timeoutMs` as its timeout. */
+  connection: RedisConnection;
   prefix: string;
   channel: string;
   /** Upper bound for connecting and for each command; the HTTP answer to a dead Redis is then 503 in time. */
@@ -149,40 +151,24 @@ type RecordKind = 'client' | 'user';
 
 export class RedisStore implements AuthStore {
   readonly kind = 'redis';
-  readonly redis: Redis;
+  private readonly connection: RedisConnection;
+  private readonly redis: Redis;
   private readonly prefix: string;
   private readonly channel: string;
   private readonly timeoutMs: number;
 
   constructor(options: RedisStoreOptions) {
+    this.connection = options.connection;
+    this.redis = options.connection.client;
     this.prefix = options.prefix;
     this.channel = options.channel;
     this.timeoutMs = options.timeoutMs;
-    // Fail fast instead of queueing while disconnected (the endpoints answer 503 at once) and keep
-    // reconnecting in the background so the service recovers by itself.
-    this.redis = new Redis(options.url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      // Commands issued in the same event loop turn (the GETs of concurrent introspections) leave in one
-      // socket write; each keeps its own reply and timeout.
-      enableAutoPipelining: true,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.timeoutMs,
-      connectTimeout: options.timeoutMs,
-      retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
-    });
-    this.redis.on('error', () => undefined);
     this.redis.defineCommand('authRotate', { numberOfKeys: 1, lua: ROTATE });
     this.redis.defineCommand('authUndoRotation', { numberOfKeys: 1, lua: UNDO_ROTATION });
     this.redis.defineCommand('authActiveAccess', { numberOfKeys: 1, lua: ACTIVE_ACCESS });
     this.redis.defineCommand('authRevokeFamily', { numberOfKeys: 0, lua: REVOKE_FAMILY });
     this.redis.defineCommand('authReserve', { lua: RESERVE });
     this.redis.defineCommand('authRelease', { lua: RELEASE });
-  }
-
-  /** Connects once; later reconnections are automatic. */
-  async connect(): Promise<void> {
-    await this.redis.connect();
   }
 
   async getClient(id: string) {
@@ -350,7 +336,7 @@ export class RedisStore implements AuthStore {
     await this.run(() => this.redis.ping());
   }
   async close() {
-    this.redis.disconnect();
+    await this.connection.closer.close();
   }
 
   private get scripts(): Scripts {

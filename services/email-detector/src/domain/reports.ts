@@ -1,4 +1,5 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
+import type { EmailCheckResult } from './check-email';
 import { fixtureVerdict } from './fixtures';
 import { parseAddress, type ParsedAddress } from './syntax';
 
@@ -23,3 +24,20 @@ export function learnableKey(email: string): string | null {
 }
 
 export type ReportsOf = (address: ParsedAddress) => Promise<FeedbackLabel | undefined>;
+
+/**
+ * The port of the e-mail detector's side of feedback, implemented by `data-access/email-feedback.ts` (DESIGN.md §6.1). A check keeps, per client and for the retention
+ * time, only the key a report would be stored under (the address as `local@ascii-domain`, see
+ * `reportKey` above), or an empty marker when the check teaches nothing (invalid address, fixture). A
+ * report is that key with its label, in a capped map per client.
+ */
+export interface EmailFeedback {
+  reportsOf(client: string | undefined): ReportsOf | undefined;
+  remember(client: string | undefined, email: string, result: EmailCheckResult): Promise<void>;
+  /** false when the client has no such check (unknown, expired or another client's). */
+  reportCheck(client: string, checkId: string, label: FeedbackLabel): Promise<boolean>;
+  reportAddress(client: string, email: string, label: FeedbackLabel): Promise<void>;
+  /** Every report of a client, oldest first. */
+  reports(client: string): Promise<{ email: string; label: FeedbackLabel }[]>;
+  clients(): Promise<string[]>;
+}

@@ -8,7 +8,8 @@ import {
 } from '@spam-check/service-kit';
 import { createApp } from '../../src/app';
 import { loadServiceConfig } from '../../src/config';
-import { createEmailChecker, createFeedbackStorage, type EmailChecker } from '../../src/email-check-deps';
+import { createEmailChecker, createFeedbackStorage } from '../../src/compose';
+import type { EmailChecker } from '../../src/email-checker';
 
 type Json = any;
 
@@ -29,7 +30,7 @@ export async function startDetector(env: Env): Promise<StartedDetector> {
   const config = loadServiceConfig({ LOG_LEVEL: 'silent', ...env });
   const logger = createLogger({ service: 'email-detector', level: config.LOG_LEVEL });
   const metrics = createMetrics('email-detector');
-  const storage = createFeedbackStorage(config, logger);
+  const storage = await createFeedbackStorage(config, logger);
   const readiness = createReadiness(storage.checks);
   const checker = createEmailChecker(config, metrics, storage.feedback);
   const app = createApp({ config, logger, metrics, readiness, checker });

@@ -17,7 +17,7 @@ export function subscribeToRevocations(options: {
   const { subscriber, introspector, logger } = options;
   let subscribed = false;
   let connectedBefore = false;
-  subscriber.on('ready', () => {
+  const subscribe = () => {
     if (connectedBefore) {
       introspector.evictAll();
       logger.warn('revocation channel reconnected; token cache cleared');
@@ -29,7 +29,9 @@ export function subscribeToRevocations(options: {
       },
       (error: unknown) => logger.warn({ err: error }, 'subscribing to the revocation channel failed'),
     );
-  });
+  };
+  subscriber.on('ready', subscribe);
+  if (subscriber.status === 'ready') subscribe();
   subscriber.on('close', () => {
     subscribed = false;
   });

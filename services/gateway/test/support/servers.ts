@@ -16,7 +16,7 @@ import {
 } from '@spam-check/service-kit';
 import { freePort, spawnService, stopService, waitForReady } from '@spam-check/process-kit';
 import { loadServiceConfig } from '../../src/config';
-import { startGateway } from '../../src/gateway';
+import { compose } from '../../src/compose';
 
 export const silentLogger = (): Logger => createLogger({ service: 'test', level: 'silent' });
 
@@ -91,13 +91,13 @@ export async function startAuth(env: Record<string, string> = {}): Promise<Runni
 }
 
 /**
- * The gateway as `main.ts` builds it (startGateway), from the given environment only: its public listener
+ * The gateway as `main.ts` builds it (compose), from the given environment only: its public listener
  * and its management listener, both on port 0.
  */
 export async function startGatewayForTest(env: Record<string, string | undefined>): Promise<RunningGateway> {
   const config = loadServiceConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
   const metrics = createMetrics('gateway');
-  const started = await startGateway({ config, logger: silentLogger(), metrics });
+  const started = await compose({ config, logger: silentLogger(), metrics });
   const management = await listenForManagement(
     createManagementApp({ metrics, readiness: started.readiness }),
     { port: 0, host: '127.0.0.1' },

@@ -87,6 +87,12 @@ export interface CheckTextInput {
 export type TextCheck = Omit<TextResult, 'duration_ms'>;
 export type CheckText = (input: CheckTextInput) => Promise<TextCheck>;
 
+/**
+ * A check for the client the gateway named (`X-Client-Id`), with that client's settings and reports applied:
+ * what every entry point (HTTP, RPC, each item of a batch) calls.
+ */
+export type CheckClientText = (input: Omit<CheckTextInput, 'settings'>) => Promise<TextCheck>;
+
 /** Scores are rounded to this step; an unfamiliar text's local score stays one step below `spam`. */
 const SCORE_STEP = 0.0001;
 const round = (value: number) => Math.round(value * 10_000) / 10_000;

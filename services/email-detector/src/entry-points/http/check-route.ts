@@ -8,7 +8,7 @@ import {
   type DirectRoute,
 } from '@spam-check/service-kit';
 import type { z } from 'zod';
-import { runEmailCheck, type EmailChecker } from '../../email-check-deps';
+import { runEmailCheck, type EmailChecker } from '../../email-checker';
 
 /** `POST /v1/check`: a kit direct route (plain `node:http`), since every mail check of the API passes it. */
 export function checkRoute(

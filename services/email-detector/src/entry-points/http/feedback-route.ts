@@ -1,7 +1,7 @@
 import { createFeedbackSchemas, type CheckLimits } from '@spam-check/contracts';
 import { AppError, parseBody, postRoute, requiredClientId } from '@spam-check/service-kit';
 import type { Express } from 'express';
-import type { EmailFeedback } from '../../email-feedback';
+import type { EmailFeedback } from '../../domain/reports';
 
 /**
  * `POST /v1/feedback` (internal, called by the gateway): `{check_id, label}` or `{email, label}` for the

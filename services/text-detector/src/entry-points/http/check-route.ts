@@ -8,7 +8,7 @@ import {
   type DirectRoute,
 } from '@spam-check/service-kit';
 import type { z } from 'zod';
-import type { CheckClientText } from '../../dependencies';
+import type { CheckClientText } from '../../domain/check-text';
 
 /** `POST /v1/check`: a kit direct route (plain `node:http`), since every text check of the API passes it. */
 export function checkRoute(

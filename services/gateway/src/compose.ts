@@ -3,6 +3,7 @@ import { createRpcClient, type RpcClient } from '@spam-check/amqp-rpc';
 import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import {
   Counter,
+  connectRedis,
   createReadiness,
   memoryCheckMemory,
   redisCheckMemory,
@@ -11,7 +12,6 @@ import {
   type Metrics,
   type StartedService,
 } from '@spam-check/service-kit';
-import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { createAuthAdmin } from './data-access/auth-admin';
 import { redisUsageStore, type UsageStore } from './data-access/usage-store';
@@ -43,11 +43,12 @@ function reachable(agent: http.Agent, url: string): Promise<void> {
 }
 
 /**
- * Builds the gateway from its configuration: keep-alive agents, the token introspector and its cache
- * (evicted over Redis pub/sub), the rate limit store, the detector transports, readiness and closers.
- * `main.ts` hands it to `runService`; tests call it and serve the app on port 0.
+ * The gateway wired from its configuration, top to bottom: keep-alive agents, the token introspector and its
+ * cache (evicted over Redis pub/sub), the Redis stores (rate limits, usage, hybrid checks, client settings),
+ * the detector transports, the app, its readiness and closers. `main.ts` hands it to `runService`; tests call
+ * it and serve the app on port 0.
  */
-export async function startGateway({
+export async function compose({
   config,
   logger,
   metrics,
@@ -110,27 +111,14 @@ export async function startGateway({
   let failedTokenStore = memoryRateLimitStore(config.FAILED_TOKEN_LIMIT);
   let consoleSessionStore: ConsoleSessionStore = memoryConsoleSessions();
   if (config.REDIS_URL) {
-    const redisOptions = { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 };
-    // Auto-pipelining: the rate limit hits of all requests read in one event loop turn go to Redis in one
-    // write (and come back in one read), instead of one write per request. Each is still its own command
-    // with its own answer, timeout and failure.
-    const redis = new Redis(config.REDIS_URL, { ...redisOptions, enableAutoPipelining: true });
-    const subscriber = new Redis(config.REDIS_URL, { ...redisOptions, commandTimeout: undefined });
-    for (const [name, client] of [
-      ['redis', redis],
-      ['redis subscriber', subscriber],
-    ] as const) {
-      client.on('error', (error: Error) =>
-        logger.warn({ err: error, client: name }, 'redis connection error'),
-      );
-      closers.push({
-        name,
-        close: async () => {
-          if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-          else client.disconnect();
-        },
-      });
-    }
+    // Auto-pipelining (kit default): the rate limit hits of all requests read in one event loop turn go to
+    // Redis in one write (and come back in one read), instead of one write per request.
+    const [connection, subscription] = await Promise.all([
+      connectRedis({ url: config.REDIS_URL, name: 'redis', logger }),
+      connectRedis({ url: config.REDIS_URL, name: 'redis subscriber', logger, subscriber: true }),
+    ]);
+    closers.push(connection.closer, subscription.closer);
+    const redis = connection.client;
     rateLimits = redisRateLimitStore(redis, config.REDIS_KEY_PREFIX, config.RATE_LIMIT_REQUESTS);
     consoleSessionStore = redisConsoleSessions(redis, config.REDIS_KEY_PREFIX);
     hybrids = redisCheckMemory(redis, `${config.REDIS_KEY_PREFIX}hybrid:`, config.FEEDBACK_RETENTION_SECONDS);
@@ -140,12 +128,12 @@ export async function startGateway({
       config.FAILED_TOKEN_LIMIT,
     );
     const revocations = subscribeToRevocations({
-      subscriber,
+      subscriber: subscription.client,
       channel: config.REVOCATION_CHANNEL,
       introspector,
       logger,
     });
-    settings = connectClientSettings(config.REDIS_URL, logger);
+    settings = await connectClientSettings(config.REDIS_URL, logger);
     const settingsStore = settings;
     closers.push({ name: 'client settings', close: () => settingsStore.close() });
     usage = redisUsageStore({
@@ -159,7 +147,7 @@ export async function startGateway({
         registers: [metrics.registry],
       }),
     });
-    checks.redis = async () => void (await redis.ping());
+    checks.redis = connection.check;
     checks.revocations = async () => {
       if (!revocations.subscribed()) throw new Error('not subscribed');
     };

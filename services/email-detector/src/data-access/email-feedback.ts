@@ -9,25 +9,7 @@ import {
   type ClientMap,
 } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
-import type { EmailCheckResult } from './domain/check-email';
-import { learnableKey, reportKey, type ReportsOf } from './domain/reports';
-
-/**
- * The e-mail detector's side of feedback (DESIGN.md §6.1). A check keeps, per client and for the retention
- * time, only the key a report would be stored under (the address as `local@ascii-domain`, see
- * ./domain/reports.ts), or an empty marker when the check teaches nothing (invalid address, fixture). A
- * report is that key with its label, in a capped map per client.
- */
-export interface EmailFeedback {
-  reportsOf(client: string | undefined): ReportsOf | undefined;
-  remember(client: string | undefined, email: string, result: EmailCheckResult): Promise<void>;
-  /** false when the client has no such check (unknown, expired or another client's). */
-  reportCheck(client: string, checkId: string, label: FeedbackLabel): Promise<boolean>;
-  reportAddress(client: string, email: string, label: FeedbackLabel): Promise<void>;
-  /** Every report of a client, oldest first. */
-  reports(client: string): Promise<{ email: string; label: FeedbackLabel }[]>;
-  clients(): Promise<string[]>;
-}
+import { learnableKey, reportKey, type EmailFeedback } from '../domain/reports';
 
 /** A store failure is a down dependency: 503, never a verdict without the client's reports. */
 function unavailable(error: unknown): never {

@@ -1,32 +1,28 @@
 import { domainToASCII } from 'node:url';
-import { Counter, type Closer, type Logger, type Metrics } from '@spam-check/service-kit';
-import { Redis } from 'ioredis';
+import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
+import {
+  connectRedis,
+  Counter,
+  createReadiness,
+  type Closer,
+  type Consumer,
+  type Logger,
+  type Metrics,
+  type StartedService,
+} from '@spam-check/service-kit';
 import { disposableEmailBlocklist } from 'disposable-email-domains-js';
 import type { ServiceConfig } from './config';
-import { createMailServerLookup, type MailServerLookup } from './data-access/mail-server-lookup';
+import { createMailServerLookup } from './data-access/mail-server-lookup';
 import type { ClientSettings } from '@spam-check/contracts';
-import type { ClientSettingsStore } from '@spam-check/client-settings';
-import {
-  checkEmail,
-  type ClientMailSettings,
-  type EmailCheckDeps,
-  type EmailCheckInput,
-  type EmailCheckResult,
-} from './domain/check-email';
+import type { ClientMailSettings } from './domain/check-email';
 import { createDisposableDomains } from './domain/disposable';
 import { createOperatorList } from './domain/operator-lists';
 import { VERDICT_THRESHOLDS } from './domain/scoring';
-import { memoryEmailFeedback, redisEmailFeedback, type EmailFeedback } from './email-feedback';
-
-export interface EmailChecker {
-  deps: EmailCheckDeps;
-  /** null when DNS checks are off. */
-  mailServers: MailServerLookup | null;
-  checks: Counter<'verdict' | 'entry_point'>;
-  /** The calling client's compiled settings; undefined without a client id or without settings. */
-  clientSettings(clientId: string | undefined): Promise<ClientMailSettings | undefined>;
-  feedback: EmailFeedback;
-}
+import type { EmailFeedback } from './domain/reports';
+import { memoryEmailFeedback, redisEmailFeedback } from './data-access/email-feedback';
+import { createApp } from './app';
+import type { EmailChecker } from './email-checker';
+import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 
 const toAscii = (domain: string) => domainToASCII(domain);
 
@@ -43,53 +39,26 @@ function compileMailSettings(settings: ClientSettings): ClientMailSettings | und
   };
 }
 
-/**
- * One check as every entry point runs it (HTTP, RPC, each item of a batch): with the caller's settings and
- * reports, counted, and remembered for later feedback.
- */
-export async function runEmailCheck(
-  checker: EmailChecker,
-  input: Omit<EmailCheckInput, 'client'> & { clientId: string | undefined },
-  entryPoint: 'http' | 'rpc',
-): Promise<EmailCheckResult> {
-  const client = await checker.clientSettings(input.clientId);
-  const result = await checkEmail({ ...input, client }, checker.deps, {
-    reportsOf: checker.feedback.reportsOf(input.clientId),
-  });
-  await checker.feedback.remember(input.clientId, input.email, result);
-  checker.checks.inc({ verdict: result.verdict, entry_point: entryPoint });
-  return result;
-}
-
 /** Feedback in Redis when REDIS_URL is set, else in memory (embedded mode, with a warning). */
-export function createFeedbackStorage(
+export async function createFeedbackStorage(
   config: ServiceConfig,
   logger: Logger,
-): { feedback: EmailFeedback; checks: Record<string, () => Promise<void>>; closers: Closer[] } {
+): Promise<{ feedback: EmailFeedback; checks: Record<string, () => Promise<void>>; closers: Closer[] }> {
   const retention = config.FEEDBACK_RETENTION_SECONDS;
   if (!config.REDIS_URL) {
     logger.warn('REDIS_URL is not set: feedback is kept in memory of this process only');
     return { feedback: memoryEmailFeedback(retention, config.FEEDBACK_MAX_REPORTS), checks: {}, closers: [] };
   }
-  const redis = new Redis(config.REDIS_URL, {
-    maxRetriesPerRequest: 1,
-    commandTimeout: 1000,
-    connectTimeout: 2000,
-    enableAutoPipelining: true,
-  });
-  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
+  const redis = await connectRedis({ url: config.REDIS_URL, name: 'redis', logger });
   return {
-    feedback: redisEmailFeedback(redis, config.EMAIL_FEEDBACK_PREFIX, retention, config.FEEDBACK_MAX_REPORTS),
-    checks: { redis: async () => void (await redis.ping()) },
-    closers: [
-      {
-        name: 'redis',
-        close: async () => {
-          if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-          else redis.disconnect();
-        },
-      },
-    ],
+    feedback: redisEmailFeedback(
+      redis.client,
+      config.EMAIL_FEEDBACK_PREFIX,
+      retention,
+      config.FEEDBACK_MAX_REPORTS,
+    ),
+    checks: { redis: redis.check },
+    closers: [redis.closer],
   };
 }
 
@@ -143,4 +112,45 @@ export function createEmailChecker(
     checks,
     feedback,
   };
+}
+
+/**
+ * The e-mail detector wired from its configuration, top to bottom: feedback storage, client settings, the
+ * checker (lists, DNS lookup, metrics), the RPC consumer (with AMQP_URL), the app, readiness and closers.
+ * `main.ts` hands it to `runService`.
+ */
+export async function compose({
+  config,
+  logger,
+  metrics,
+}: {
+  config: ServiceConfig;
+  logger: Logger;
+  metrics: Metrics;
+}): Promise<StartedService> {
+  const storage = await createFeedbackStorage(config, logger);
+  const closers: Closer[] = [...storage.closers];
+  const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
+  if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
+  else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
+  const checker = createEmailChecker(config, metrics, storage.feedback, settings);
+  const readiness = createReadiness(storage.checks);
+  if (!config.EMAIL_DNS_CHECK) logger.warn('EMAIL_DNS_CHECK is off: MX records are not checked');
+  if (checker.mailServers) {
+    const mailServers = checker.mailServers;
+    closers.push({ name: 'dns', close: async () => mailServers.close() });
+  }
+  const consumers: Record<string, Consumer> = {};
+  if (config.AMQP_URL)
+    consumers.amqp = startRpcConsumer({
+      url: config.AMQP_URL,
+      queue: config.EMAIL_RPC_QUEUE,
+      logger,
+      languages: config.LANGUAGES,
+      defaultLanguage: config.DEFAULT_LANGUAGE,
+      limits: config.limits,
+      checker,
+    });
+  else logger.warn('AMQP_URL is not set: the RPC queue is not consumed (HTTP only)');
+  return { app: createApp({ config, logger, metrics, readiness, checker }), readiness, closers, consumers };
 }

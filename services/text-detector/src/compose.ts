@@ -1,22 +1,23 @@
 import { connectClientSettings } from '@spam-check/client-settings';
 import {
   ConfigError,
+  connectRedis,
+  createReadiness,
   memoryCheckMemory,
   memoryClientMap,
   redisCheckMemory,
   redisClientMap,
   type Closer,
+  type Consumer,
   type Logger,
   type Metrics,
+  type StartedService,
 } from '@spam-check/service-kit';
-import { Redis } from 'ioredis';
-import type { ServiceConfig } from './config';
-import {
-  createTextChecker,
-  createTextLearner,
-  type CheckTextInput,
-  type TextCheck,
-} from './domain/check-text';
+import type { Redis } from 'ioredis';
+import { embeddedDefaults, type ServiceConfig } from './config';
+import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
+import { createApp } from './app';
+import { createTextChecker, createTextLearner, type CheckClientText } from './domain/check-text';
 import type { TextModel } from './domain/model/classifier';
 import { createTextFeedbackStore, type TextFeedbackStore } from './data-access/text-feedback-store';
 import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cache';
@@ -24,13 +25,8 @@ import { createLlmClient } from './data-access/llm-client';
 import { loadLanguageDetector } from './data-access/language-detector';
 import { readModelFile } from './data-access/model-file';
 
-/**
- * A check for the client the gateway named (`X-Client-Id`), with that client's settings and reports applied:
- * what every entry point (HTTP, RPC, each item of a batch) calls.
- */
-export type CheckClientText = (input: Omit<CheckTextInput, 'settings'>) => Promise<TextCheck>;
-
-export interface TextDetectorDeps {
+/** What the check needs, built once: the same for the service, its tests, its bench. */
+export interface TextCheckDeps {
   checkText: CheckClientText;
   feedback: TextFeedbackStore;
   learnText: ReturnType<typeof createTextLearner>;
@@ -39,62 +35,26 @@ export interface TextDetectorDeps {
   closers: Closer[];
 }
 
-/**
- * Embedded defaults this configuration falls back to; each is a warning, and NODE_ENV=production refuses
- * them (an operator who wants no LLM says TEXT_LLM_MODE=never).
- */
-export function embeddedDefaults(config: ServiceConfig): string[] {
-  const llmOn = config.TEXT_LLM_MODE !== 'never';
-  const defaults: string[] = [];
-  if (!config.AMQP_URL) defaults.push('AMQP_URL is not set: the RPC queue is not consumed (HTTP only)');
-  if (llmOn && !config.OPENAI_API_KEY) {
-    defaults.push(
-      'OPENAI_API_KEY is not set: local stages only; unsure texts are answered with degraded: true',
-    );
-  }
-  if (!config.REDIS_URL) {
-    defaults.push(
-      llmOn && config.OPENAI_API_KEY
-        ? 'REDIS_URL is not set: feedback and LLM answers are kept in memory of this process only'
-        : 'REDIS_URL is not set: feedback is kept in memory of this process only',
-    );
-  }
-  return defaults;
-}
-
-export async function buildDependencies(
+/** The check and what it needs (model, language detector, Redis, LLM, client settings, feedback). */
+export async function composeTextCheck(
   config: ServiceConfig,
   logger: Logger,
   metrics: Metrics,
-): Promise<TextDetectorDeps> {
+): Promise<TextCheckDeps> {
   const defaults = embeddedDefaults(config);
   if (config.NODE_ENV === 'production' && defaults.length > 0) throw new ConfigError(defaults);
   for (const warning of defaults) logger.warn(warning);
 
   const model = readModelFile(config.TEXT_MODEL_PATH);
   const detectLanguage = await loadLanguageDetector();
-  const checks: TextDetectorDeps['checks'] = {};
+  const checks: TextCheckDeps['checks'] = {};
   const closers: Closer[] = [];
   let redis: Redis | undefined;
   if (config.REDIS_URL) {
-    const client = new Redis(config.REDIS_URL, {
-      maxRetriesPerRequest: 1,
-      enableOfflineQueue: false,
-      commandTimeout: 1000,
-      enableAutoPipelining: true,
-    });
-    client.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
-    checks.redis = async () => {
-      await client.ping();
-    };
-    closers.push({
-      name: 'redis',
-      close: async () => {
-        if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-        else client.disconnect();
-      },
-    });
-    redis = client;
+    const connection = await connectRedis({ url: config.REDIS_URL, name: 'redis', logger });
+    checks.redis = connection.check;
+    closers.push(connection.closer);
+    redis = connection.client;
   }
   let askLlm: Parameters<typeof createTextChecker>[0]['askLlm'];
   if (config.TEXT_LLM_MODE !== 'never' && config.OPENAI_API_KEY) {
@@ -112,7 +72,7 @@ export async function buildDependencies(
       logger,
     });
   }
-  const settings = config.REDIS_URL ? connectClientSettings(config.REDIS_URL, logger) : undefined;
+  const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
   else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
   const feedback = createFeedbackStore(config, model, redis);
@@ -154,4 +114,39 @@ export function createFeedbackStore(
     maxWeights,
     cachedClients: config.TEXT_FEEDBACK_CACHED_CLIENTS,
   });
+}
+
+/**
+ * The text detector wired from its configuration, top to bottom: the check and its dependencies, the RPC
+ * consumer (with AMQP_URL), the app, readiness and closers. `main.ts` hands it to `runService`.
+ */
+export async function compose({
+  config,
+  logger,
+  metrics,
+}: {
+  config: ServiceConfig;
+  logger: Logger;
+  metrics: Metrics;
+}): Promise<StartedService> {
+  const { checkText, feedback, learnText, checks, closers } = await composeTextCheck(config, logger, metrics);
+  const readiness = createReadiness(checks);
+  const consumers: Record<string, Consumer> = {};
+  if (config.AMQP_URL)
+    consumers.amqp = startRpcConsumer({
+      url: config.AMQP_URL,
+      queue: config.TEXT_RPC_QUEUE,
+      prefetch: config.TEXT_RPC_PREFETCH,
+      logger,
+      languages: config.LANGUAGES,
+      defaultLanguage: config.DEFAULT_LANGUAGE,
+      limits: config.limits,
+      checkText,
+    });
+  return {
+    app: createApp({ config, logger, metrics, readiness, checkText, feedback, learnText }),
+    readiness,
+    closers,
+    consumers,
+  };
 }

@@ -1,0 +1,87 @@
+import { Redis } from 'ioredis';
+import type { Closer } from './serve';
+
+/** The part of a logger a connection uses (a pino logger, or a CLI's stderr). */
+export interface RedisLogger {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+export interface RedisConnectionOptions {
+  url: string;
+  /** Names the connection in logs and in its closer: `redis`, `redis subscriber`, ... */
+  name: string;
+  logger: RedisLogger;
+  /** Upper bound for each connection attempt and, unless `subscriber`, for each command. Default 1000 ms. */
+  timeoutMs?: number;
+  /** A connection for SUBSCRIBE: no command timeout (it waits for messages as long as it lives). */
+  subscriber?: boolean;
+}
+
+export interface RedisConnection {
+  client: Redis;
+  /** For readiness: a PING answered within the command timeout. */
+  check: () => Promise<void>;
+  /** QUIT when connected (what was sent is answered first), else drop the socket. */
+  closer: Closer;
+}
+
+export const REDIS_TIMEOUT_MS = 1000;
+
+/**
+ * A Redis client as every service uses one. Fail fast, recover by itself:
+ * - a command is never queued while disconnected, nor retried on a new connection: it fails at once and the
+ *   caller answers 503 (a queued command would answer late, a retried one might run twice);
+ * - every connection attempt and every command is bounded by `timeoutMs` (a hung Redis is down, not slow);
+ * - it reconnects in the background, after 100 ms, then up to every second;
+ * - the commands issued in one event loop turn leave in one write (auto-pipelining); each keeps its own
+ *   reply, timeout and failure;
+ * - an outage is logged once at warn when it starts and once at info when it ends, not at every retry.
+ * Resolves once the first connection is ready, or has failed, or `timeoutMs` has passed (then the service
+ * starts unready, answers 503 where it needs Redis, and recovers when Redis does); it never rejects.
+ */
+export async function connectRedis(options: RedisConnectionOptions): Promise<RedisConnection> {
+  const { name, logger } = options;
+  const timeoutMs = options.timeoutMs ?? REDIS_TIMEOUT_MS;
+  const client = new Redis(options.url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: timeoutMs,
+    ...(options.subscriber ? {} : { commandTimeout: timeoutMs, enableAutoPipelining: true }),
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  });
+  let down = false;
+  client.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn({ err: error, client: name }, 'redis connection lost; reconnecting');
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger.info({ client: name }, 'redis connection restored');
+  });
+  // Also bounded when the socket connects but Redis never answers the ready check.
+  await new Promise<void>((resolve) => {
+    const settle = () => {
+      clearTimeout(timer);
+      client.off('ready', settle);
+      client.off('error', settle);
+      resolve();
+    };
+    const timer = setTimeout(settle, timeoutMs);
+    client.once('ready', settle);
+    client.once('error', settle);
+  });
+  return {
+    client,
+    check: async () => void (await client.ping()),
+    closer: {
+      name,
+      close: async () => {
+        if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+        else client.disconnect();
+      },
+    },
+  };
+}

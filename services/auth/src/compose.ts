@@ -1,0 +1,35 @@
+import { createReadiness, type Logger, type Metrics, type StartedService } from '@spam-check/service-kit';
+import { createApp } from './app';
+import type { ServiceConfig } from './config';
+import { createStore } from './data-access/create-store';
+import { createSecretHasher } from './domain/secrets';
+import { provision } from './provisioning';
+
+/**
+ * The auth service wired from its configuration, top to bottom: the store (Redis, or memory in embedded
+ * mode), the secret hasher, the bootstrap clients and users, the app, its readiness and closer. `main.ts`
+ * hands it to `runService`.
+ */
+export async function compose({
+  config,
+  logger,
+  metrics,
+}: {
+  config: ServiceConfig;
+  logger: Logger;
+  metrics: Metrics;
+}): Promise<StartedService> {
+  if (config.embedded)
+    logger.warn('REDIS_URL not set: tokens, clients and users live in memory (embedded mode)');
+  const store = await createStore(config, logger);
+  const hasher = createSecretHasher(config.AUTH_SCRYPT_COST);
+  try {
+    await provision(config, store, hasher, logger);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const readiness = createReadiness({ [store.kind]: () => store.ping() });
+  const app = createApp({ config, logger, metrics, readiness, store, hasher });
+  return { app, readiness, closers: [{ name: store.kind, close: () => store.close() }] };
+}

@@ -1,0 +1,39 @@
+import type { Counter } from '@spam-check/service-kit';
+import {
+  checkEmail,
+  type ClientMailSettings,
+  type EmailCheckDeps,
+  type EmailCheckInput,
+  type EmailCheckResult,
+} from './domain/check-email';
+import type { EmailFeedback } from './domain/reports';
+import type { MailServerLookup } from './data-access/mail-server-lookup';
+
+/** What a check needs, built once by `compose.ts`: the same for the HTTP and RPC entry points and batches. */
+export interface EmailChecker {
+  deps: EmailCheckDeps;
+  /** null when DNS checks are off. */
+  mailServers: MailServerLookup | null;
+  checks: Counter<'verdict' | 'entry_point'>;
+  /** The calling client's compiled settings; undefined without a client id or without settings. */
+  clientSettings(clientId: string | undefined): Promise<ClientMailSettings | undefined>;
+  feedback: EmailFeedback;
+}
+
+/**
+ * One check as every entry point runs it (HTTP, RPC, each item of a batch): with the caller's settings and
+ * reports, counted, and remembered for later feedback.
+ */
+export async function runEmailCheck(
+  checker: EmailChecker,
+  input: Omit<EmailCheckInput, 'client'> & { clientId: string | undefined },
+  entryPoint: 'http' | 'rpc',
+): Promise<EmailCheckResult> {
+  const client = await checker.clientSettings(input.clientId);
+  const result = await checkEmail({ ...input, client }, checker.deps, {
+    reportsOf: checker.feedback.reportsOf(input.clientId),
+  });
+  await checker.feedback.remember(input.clientId, input.email, result);
+  checker.checks.inc({ verdict: result.verdict, entry_point: entryPoint });
+  return result;
+}
