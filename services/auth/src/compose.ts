@@ -24,6 +24,9 @@ export async function compose({
   const store = await createStore(config, logger);
   const hasher = createSecretHasher(config.AUTH_SCRYPT_COST);
   try {
+    // Unlike the other services, auth does not start without its store: the bootstrap clients and users
+    // must be in place before the first token request, so an unreachable Redis ends the process here.
+    await store.ping();
     await provision(config, store, hasher, logger);
   } catch (error) {
     await store.close();
