@@ -43,7 +43,6 @@ export {
 } from './serve';
 export {
   connectRedis,
-  REDIS_TIMEOUT_MS,
   type RedisConnection,
   type RedisConnectionOptions,
   type RedisLogger,

@@ -12,8 +12,10 @@ export interface RedisConnectionOptions {
   /** Names the connection in logs and in its closer: `redis`, `redis subscriber`, ... */
   name: string;
   logger: RedisLogger;
-  /** Upper bound for each connection attempt and, unless `subscriber`, for each command. Default 1000 ms. */
+  /** Upper bound for each command (unless `subscriber`). Default 1000 ms. */
   timeoutMs?: number;
+  /** Upper bound for each connection attempt. Default 2000 ms. */
+  connectTimeoutMs?: number;
   /** A connection for SUBSCRIBE: no command timeout (it waits for messages as long as it lives). */
   subscriber?: boolean;
 }
@@ -26,52 +28,57 @@ export interface RedisConnection {
   closer: Closer;
 }
 
-export const REDIS_TIMEOUT_MS = 1000;
+const REDIS_TIMEOUT_MS = 1000;
+const REDIS_CONNECT_TIMEOUT_MS = 2000;
 
 /**
  * A Redis client as every service uses one. Fail fast, recover by itself:
  * - a command is never queued while disconnected, nor retried on a new connection: it fails at once and the
  *   caller answers 503 (a queued command would answer late, a retried one might run twice);
- * - every connection attempt and every command is bounded by `timeoutMs` (a hung Redis is down, not slow);
+ * - every command is bounded by `timeoutMs`, every connection attempt by `connectTimeoutMs` (a hung Redis is
+ *   down, not slow);
  * - it reconnects in the background, after 100 ms, then up to every second;
  * - the commands issued in one event loop turn leave in one write (auto-pipelining); each keeps its own
  *   reply, timeout and failure;
  * - an outage is logged once at warn when it starts and once at info when it ends, not at every retry.
- * Resolves once the first connection is ready, or has failed, or `timeoutMs` has passed (then the service
- * starts unready, answers 503 where it needs Redis, and recovers when Redis does); it never rejects.
+ * Resolves once the first connection is ready or has failed (then the service starts unready, answers 503
+ * where it needs Redis, and recovers when Redis does); it never rejects.
  */
 export async function connectRedis(options: RedisConnectionOptions): Promise<RedisConnection> {
   const { name, logger } = options;
   const timeoutMs = options.timeoutMs ?? REDIS_TIMEOUT_MS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS;
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    connectTimeout: timeoutMs,
+    connectTimeout: connectTimeoutMs,
     ...(options.subscriber ? {} : { commandTimeout: timeoutMs, enableAutoPipelining: true }),
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
   let down = false;
-  client.on('error', (error: Error) => {
+  let lastError: Error | undefined;
+  client.on('error', (error: Error) => (lastError = error));
+  client.on('reconnecting', () => {
     if (down) return;
     down = true;
-    logger.warn({ err: error, client: name }, 'redis connection lost; reconnecting');
+    logger.warn({ err: lastError, client: name }, 'redis connection lost; reconnecting');
   });
   client.on('ready', () => {
     if (!down) return;
     down = false;
     logger.info({ client: name }, 'redis connection restored');
   });
-  // Also bounded when the socket connects but Redis never answers the ready check.
+  // Also bounded when the socket connects but Redis never answers its ready check (a stopped process).
   await new Promise<void>((resolve) => {
     const settle = () => {
       clearTimeout(timer);
       client.off('ready', settle);
-      client.off('error', settle);
+      client.off('reconnecting', settle);
       resolve();
     };
-    const timer = setTimeout(settle, timeoutMs);
+    const timer = setTimeout(settle, connectTimeoutMs + timeoutMs);
     client.once('ready', settle);
-    client.once('error', settle);
+    client.once('reconnecting', settle);
   });
   return {
     client,

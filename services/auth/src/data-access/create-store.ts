@@ -9,7 +9,13 @@ export async function createStore(config: ServiceConfig, logger: RedisLogger): P
   if (!config.REDIS_URL) return new MemoryStore();
   const timeoutMs = config.AUTH_REDIS_TIMEOUT_MS;
   return new RedisStore({
-    connection: await connectRedis({ url: config.REDIS_URL, name: 'redis', logger, timeoutMs }),
+    connection: await connectRedis({
+      url: config.REDIS_URL,
+      name: 'redis',
+      logger,
+      timeoutMs,
+      connectTimeoutMs: timeoutMs,
+    }),
     prefix: config.AUTH_REDIS_PREFIX,
     channel: config.AUTH_REVOCATION_CHANNEL,
     timeoutMs,
