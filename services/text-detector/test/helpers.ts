@@ -1,15 +1,13 @@
 import {
   createLogger,
   createMetrics,
-  createReadiness,
   evaluateReadiness,
   serve,
   type Env,
   type Metrics,
 } from '@spam-check/service-kit';
-import { createApp } from '../src/app';
 import { loadServiceConfig } from '../src/config';
-import { composeTextCheck } from '../src/compose';
+import { compose } from '../src/compose';
 
 export interface StartedDetector {
   url: string;
@@ -22,9 +20,8 @@ export async function startDetector(env: Env = {}): Promise<StartedDetector> {
   const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never', ...env });
   const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
   const metrics = createMetrics('text-detector');
-  const { checkText, feedback, learnText, checks, closers } = await composeTextCheck(config, logger, metrics);
-  const readiness = createReadiness(checks);
-  const app = createApp({ config, logger, metrics, readiness, checkText, feedback, learnText });
+  // Wired as main.ts wires it (without AMQP_URL, so no RPC consumer).
+  const { app, readiness, closers } = await compose({ config, logger, metrics });
   const service = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness, closers });
   // Like an orchestrator, send traffic only once /readyz would say ready (e.g. Redis connected).
   for (let attempt = 0; !(await evaluateReadiness(readiness)).ready; attempt += 1) {
