@@ -41,12 +41,7 @@ export {
   type Closer,
   type ServerTimeouts,
 } from './serve';
-export {
-  connectRedis,
-  type RedisConnection,
-  type RedisConnectionOptions,
-  type RedisLogger,
-} from './redis';
+export { connectRedis, type RedisConnection, type RedisConnectionOptions, type RedisLogger } from './redis';
 export { runService, type RunnableConfig, type StartedService, type Consumer } from './run';
 export { requestIdOf } from './request-id';
 export { rpcCheckHandler, type RpcCheckContext } from './rpc-handler';
