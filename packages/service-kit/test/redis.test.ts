@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { freePort, redisUrl, TcpProxy } from '@spam-check/test-support';
+import { freePort } from '@spam-check/process-kit';
+import { redisUrl, TcpProxy } from '@spam-check/test-support';
 import { connectRedis, type RedisLogger } from '../src/redis';
 
 function recordingLogger() {
