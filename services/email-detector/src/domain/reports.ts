@@ -26,10 +26,11 @@ export function learnableKey(email: string): string | null {
 export type ReportsOf = (address: ParsedAddress) => Promise<FeedbackLabel | undefined>;
 
 /**
- * The port of the e-mail detector's side of feedback, implemented by `data-access/email-feedback.ts` (DESIGN.md §6.1). A check keeps, per client and for the retention
- * time, only the key a report would be stored under (the address as `local@ascii-domain`, see
- * `reportKey` above), or an empty marker when the check teaches nothing (invalid address, fixture). A
- * report is that key with its label, in a capped map per client.
+ * The port of the e-mail detector's side of feedback (DESIGN.md §6.1), implemented by
+ * `data-access/email-feedback.ts`. A check keeps, per client and for the retention time, only the key a
+ * report would be stored under (the address as `local@ascii-domain`, see `reportKey` above), or an empty
+ * marker when the check teaches nothing (invalid address, fixture). A report is that key with its label, in
+ * a capped map per client.
  */
 export interface EmailFeedback {
   reportsOf(client: string | undefined): ReportsOf | undefined;
