@@ -132,7 +132,7 @@ describe('when the gateway Redis stops answering, checks are still answered and 
     while (!gateway.output().includes('usage count lost') && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(gateway.output()).toContain('usage count lost');
-    expect(gateway.output()).toContain(`"client_id":"${credentials.client}"`);
+    expect(gateway.output()).toContain(`"client_ids":["${credentials.client}"]`);
 
     redis.kill('SIGCONT');
     const metrics = await request(`${gateway.managementUrl}/metrics`);

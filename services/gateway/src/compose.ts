@@ -147,6 +147,8 @@ export async function compose({
         registers: [metrics.registry],
       }),
     });
+    const usageStore = usage;
+    closers.unshift({ name: 'usage counts', close: () => usageStore.flush() });
     checks.redis = connection.check;
     checks.revocations = async () => {
       if (!revocations.subscribed()) throw new Error('not subscribed');

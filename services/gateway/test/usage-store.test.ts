@@ -76,6 +76,27 @@ describe('the Redis usage store', () => {
     }
   });
 
+  it('when counts are still summed in memory, flush writes them at once and only once', async () => {
+    const store = redisUsageStore({ redis, prefix, logger, lost });
+    for (let i = 0; i < 30; i += 1)
+      store.recordCheck({
+        clientId: 'flushed',
+        kind: 'mail',
+        verdict: i % 3 ? 'ham' : 'spam',
+        reasons: ['EMAIL_DISPOSABLE_DOMAIN'],
+        durationMs: 3,
+      });
+    await store.flush();
+    const now = new Date();
+    const stats = await store.stats('flushed', new Date(now.getTime() - 3600_000), now, 'hour');
+    expect(stats.totals.mail).toEqual({ ham: 20, suspicious: 0, spam: 10 });
+    expect(stats.top_reasons).toEqual([{ code: 'EMAIL_DISPOSABLE_DOMAIN', count: 30 }]);
+    await store.flush();
+    expect(
+      (await store.stats('flushed', new Date(now.getTime() - 3600_000), now, 'hour')).totals.mail.ham,
+    ).toBe(20);
+  });
+
   it('keeps only the latest 50 feedback reports of a client, newest first, without their content', async () => {
     const store = redisUsageStore({ redis, prefix, logger, lost });
     for (let i = 0; i < 60; i += 1)
