@@ -72,7 +72,7 @@ export function knownVariables(service: ServiceUnderTest): string[] {
 }
 
 /** Required = the schema accepts no absence (neither optional nor defaulted). */
-export function requiredVariables(service: ServiceUnderTest): string[] {
+function requiredVariables(service: ServiceUnderTest): string[] {
   return Object.entries(service.schema.shape)
     .filter(([, field]) => !field.safeParse(undefined).success)
     .map(([key]) => key);

@@ -43,7 +43,7 @@ const JITTER = 0.2;
 export const DEFAULT_HEARTBEAT_SECONDS = 5;
 
 /** The URL with `?heartbeat=` set, unless the operator's URL already says (amqplib reads it from there). */
-export function withHeartbeat(url: string, seconds: number): string {
+function withHeartbeat(url: string, seconds: number): string {
   const parsed = new URL(url);
   if (parsed.searchParams.has('heartbeat')) return url;
   parsed.searchParams.set('heartbeat', String(seconds));

@@ -55,7 +55,7 @@ export function retryAfterSeconds(value: string | null, now = Date.now()): numbe
  * earlier; longer than `maxDelayMs` is no retry), else the base delay doubled per retry; plus up to 20 %
  * random jitter, so that many clients refused at once do not come back at once; at most `maxDelayMs`.
  */
-export function retryDelayMs(
+function retryDelayMs(
   retry: number,
   retryAfter: number | undefined,
   policy: RetryPolicy,

@@ -25,7 +25,7 @@ export interface StoredTokens {
 /** The client refreshes a token this long before it expires (at most half its lifetime). */
 export const REFRESH_MARGIN_MS = 60_000;
 
-export function storedTokens(response: TokenResponse, now = Date.now()): StoredTokens {
+function storedTokens(response: TokenResponse, now = Date.now()): StoredTokens {
   const lifetime = response.expires_in * 1000;
   return {
     access_token: response.access_token,

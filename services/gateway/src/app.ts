@@ -70,7 +70,7 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   consoleSessions: ConsoleSessionStore;
 }
 
-export const CHECK_PATHS = {
+const CHECK_PATHS = {
   mail: '/api/v1/spam/mail',
   text: '/api/v1/spam/text',
   hybrid: '/api/v1/spam/hybrid-check',

@@ -9,7 +9,7 @@ export const GRANT_TYPES = ['password', 'refresh_token'] as const;
 
 const scopeList = z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be an RFC 6749 scope token'));
 
-export const clientInputSchema = z.object({
+const clientInputSchema = z.object({
   id: z.string().min(1).max(200),
   secret: z.string().min(1).max(1000),
   grants: z.array(z.enum(GRANT_TYPES)).default([...GRANT_TYPES]),
@@ -17,7 +17,7 @@ export const clientInputSchema = z.object({
 });
 export type ClientInput = z.input<typeof clientInputSchema>;
 
-export const userInputSchema = z.object({
+const userInputSchema = z.object({
   username: z.string().min(1).max(200),
   password: z.string().min(1).max(1000),
   /** Absent: every scope of the client but `spam:admin` (see domain/scopes.ts). */
@@ -116,4 +116,3 @@ export function createAccounts(store: AuthStore, hasher: SecretHasher) {
     },
   };
 }
-export type Accounts = ReturnType<typeof createAccounts>;

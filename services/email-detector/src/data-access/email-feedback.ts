@@ -16,7 +16,7 @@ function unavailable(error: unknown): never {
   throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'feedback store unavailable' });
 }
 
-export function createEmailFeedback(checks: CheckMemory, reports: ClientMap): EmailFeedback {
+function createEmailFeedback(checks: CheckMemory, reports: ClientMap): EmailFeedback {
   const store = async (client: string, key: string | null, label: FeedbackLabel) => {
     if (key !== null) await reports.update(client, [[key, label]]).catch(unavailable);
   };

@@ -10,7 +10,7 @@ import type { Verdict } from '@spam-check/contracts';
  */
 export const FIXTURE_DOMAIN = 'spam-check.test';
 
-export const FIXTURE_VERDICTS: readonly Verdict[] = ['spam', 'suspicious', 'ham'];
+const FIXTURE_VERDICTS: readonly Verdict[] = ['spam', 'suspicious', 'ham'];
 
 /** The verdict a fixture address stands for, or null when the address is no fixture. */
 export function fixtureVerdict(localBase: string, asciiDomain: string): Verdict | null {

@@ -17,7 +17,7 @@ const OVERLAY = ['tutanota.com', 'email.de', 'bbox.fr'];
 
 const disposable = disposableEmailBlocklistSet();
 
-export const FREE_PROVIDERS: ReadonlySet<string> = new Set([
+const FREE_PROVIDERS: ReadonlySet<string> = new Set([
   ...freeEmailDomains.filter((domain) => !disposable.has(domain)),
   ...OVERLAY,
 ]);

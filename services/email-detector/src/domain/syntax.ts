@@ -53,8 +53,8 @@ export interface InvalidAddress {
   failure: SyntaxFailure;
 }
 
-export const MAX_LOCAL_PART_OCTETS = 64;
-export const MAX_ADDRESS_OCTETS = 254;
+const MAX_LOCAL_PART_OCTETS = 64;
+const MAX_ADDRESS_OCTETS = 254;
 const MAX_DOMAIN_OCTETS = 253;
 
 const ATOM = "[A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~\\u0080-\\u{10FFFF}]+";

@@ -6,7 +6,7 @@ import { httpPost } from './http-post';
 import type { TokenCache } from './token-cache';
 
 /** The auth service announces and stores tokens by this hash (lowercase hex SHA-256), and so does the cache. */
-export function tokenHash(token: string): string {
+function tokenHash(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 

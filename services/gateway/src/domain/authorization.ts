@@ -1,7 +1,7 @@
 import type { Introspection } from '@spam-check/contracts';
 import { AppError } from '@spam-check/service-kit';
 
-export const REALM = 'spam-check';
+const REALM = 'spam-check';
 
 /** The caller a valid token stands for. */
 export interface Caller {

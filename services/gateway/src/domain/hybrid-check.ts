@@ -33,7 +33,7 @@ const SEVERITY: Record<Verdict, number> = { ham: 0, suspicious: 1, spam: 2 };
  * The combined verdict (DESIGN.md §2.4): spam when either part is spam, the larger score, the worse verdict.
  * A skipped text part counts for nothing.
  */
-export function combineVerdicts(mode: HybridMode, email: MailResult, text: TextResult | null): HybridVerdict {
+function combineVerdicts(mode: HybridMode, email: MailResult, text: TextResult | null): HybridVerdict {
   const parts = text ? [email, text] : [email];
   const verdict = parts.reduce<Verdict>(
     (worst, part) => (SEVERITY[part.verdict] > SEVERITY[worst] ? part.verdict : worst),

@@ -52,10 +52,10 @@ async function serveOnPort0(started: {
   };
 }
 
-export const TEST_CLIENT = { id: 'test-client', secret: 'test-client-secret' };
+const TEST_CLIENT = { id: 'test-client', secret: 'test-client-secret' };
 export const OTHER_CLIENT = { id: 'other-client', secret: 'other-client-secret' };
 export const NARROW_CLIENT = { id: 'narrow-client', secret: 'narrow-client-secret' };
-export const TEST_USER = { username: 'alice', password: 'alice-password' };
+const TEST_USER = { username: 'alice', password: 'alice-password' };
 
 /**
  * The real auth service (services/auth) as its own process on a free port: a client with `spam:check`, one

@@ -146,7 +146,7 @@ function quantise(model: LinearModel): { weights: Int16Array; scale: number } {
   return { weights: Int16Array.from(model.weights, (w) => Math.round(w / scale)), scale };
 }
 
-export const calibrationLanguage = (language: string | null): string =>
+const calibrationLanguage = (language: string | null): string =>
   language !== null && RECIPE.languages.includes(language) ? language : OTHER_LANGUAGE;
 
 /**
@@ -269,7 +269,7 @@ export function fit(data: Dataset, docs: number[], seed: number, spamThreshold: 
   return { model, write: (metrics) => toModel(mean, calibration, metrics).file };
 }
 
-export function vectorOf(data: Dataset, doc: number) {
+function vectorOf(data: Dataset, doc: number) {
   const from = data.offsets[doc] as number;
   const to = data.offsets[doc + 1] as number;
   return { indices: data.indices.subarray(from, to), values: data.values.subarray(from, to) };

@@ -41,7 +41,7 @@ const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
  * The site's side of the question: the text's language, and that the verdict must fit a website in that
  * language (its norms of tone, its ordinary topics), not an English-language one.
  */
-export function languageInstruction(language: string | null): string {
+function languageInstruction(language: string | null): string {
   if (language === null)
     return 'The language of the text could not be detected; judge it by its content, whatever its language.';
   const name = LANGUAGE_NAMES.of(language) ?? language;

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { loadModel, type TextModel } from '../domain/model/classifier';
 
 /** The committed model, relative to the package root (works from src/ and from dist/). */
-export const DEFAULT_MODEL_PATH = resolve(__dirname, '../../model/text-model.bin');
+const DEFAULT_MODEL_PATH = resolve(__dirname, '../../model/text-model.bin');
 
 export function readModelFile(path: string = DEFAULT_MODEL_PATH): TextModel {
   return loadModel(readFileSync(path));

@@ -24,7 +24,7 @@ import {
  */
 
 /** Features of a check kept for learning: its strongest ones, by absolute value. */
-export const LEARNT_FEATURES = 128;
+const LEARNT_FEATURES = 128;
 const AGGRESSIVENESS = 4;
 /** Target probabilities a report pushes its text to (the verdict thresholds are 0.8 and 0.5 by default). */
 const TARGET = { spam: 0.85, ham: 0.3 } as const;

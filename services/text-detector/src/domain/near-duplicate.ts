@@ -10,11 +10,11 @@ import { FNV_OFFSET, FNV_PRIME, mix } from './model/hashing';
  * similarity 0.6 shares a band with probability 0.89, at 0.7 with 0.99. The threshold was chosen on the
  * corpora with scripts/near-duplicates.ts (figures in the text detector's README, "Feedback").
  */
-export const SIGNATURE_SIZE = 64;
-export const BANDS = 16;
+const SIGNATURE_SIZE = 64;
+const BANDS = 16;
 const ROWS = SIGNATURE_SIZE / BANDS;
 const SHINGLE = 5;
-export const NEAR_DUPLICATE_SIMILARITY = 0.6;
+const NEAR_DUPLICATE_SIMILARITY = 0.6;
 /**
  * A body shorter than this (canonical characters) is too short to tell a campaign from a chance: the title
  * (often the page's, the same for every comment) and a link placeholder would make "Omg" and "LIKE AND
@@ -52,7 +52,7 @@ export function nearDuplicates(a: Fingerprint, b: Fingerprint): boolean {
  * over the characters, no substrings), the top bits pick its bin, and each bin keeps its smallest value;
  * an empty bin borrows from the next full one. One hash per 5-gram instead of one per 5-gram and bin.
  */
-export function signatureOf(canonical: string): Signature {
+function signatureOf(canonical: string): Signature {
   const minima = new Uint32Array(SIGNATURE_SIZE).fill(EMPTY);
   const length = canonical.length;
   for (let i = 0; i + SHINGLE <= length || i === 0; i++) {

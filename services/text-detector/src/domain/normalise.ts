@@ -9,7 +9,7 @@
  * FIELD_LIMIT characters first, so the cost is bounded whatever the input.
  */
 
-export const FIELD_LIMIT = 100_000;
+const FIELD_LIMIT = 100_000;
 
 export interface NormalisedText {
   /** Title, subtitle and body joined with line breaks, after all steps. */

@@ -78,7 +78,7 @@ export interface OAuthFailure {
   headers?: Record<string, string>;
 }
 
-export function describe(key: DescriptionKey, language: Language): string {
+function describe(key: DescriptionKey, language: Language): string {
   return DESCRIPTIONS[key][language];
 }
 

@@ -21,7 +21,7 @@ import {
 const RETRY_AFTER_UNAVAILABLE = '5';
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
-export function unavailable(): OAuthFailure {
+function unavailable(): OAuthFailure {
   return {
     status: 503,
     error: 'temporarily_unavailable',

@@ -38,7 +38,7 @@ export function normaliseForModel(text: string, limit = MODEL_TEXT_LIMIT): strin
  * without the empty ones, in one pass over the characters (the regular expressions cost more than the
  * rest of the model on a 2 KB text).
  */
-export function spacedChunks(text: string): string[] {
+function spacedChunks(text: string): string[] {
   const chunks: string[] = [];
   const length = text.length;
   let current = '';

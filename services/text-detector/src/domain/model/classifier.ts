@@ -61,7 +61,7 @@ export function encodeModel(header: ModelHeader, weights: Int16Array): Buffer {
   return out;
 }
 
-export function decodeModel(file: Buffer): { header: ModelHeader; weights: Int16Array } {
+function decodeModel(file: Buffer): { header: ModelHeader; weights: Int16Array } {
   if (file.toString('latin1', 0, 4) !== MAGIC) throw new Error('not a text model file (bad magic)');
   const length = file.readUInt32LE(4);
   const header = JSON.parse(file.toString('utf8', 8, 8 + length)) as ModelHeader;

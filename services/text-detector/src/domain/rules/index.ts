@@ -7,12 +7,12 @@ import type { TextResult } from '@spam-check/contracts';
 import type { NormalisedText } from '../normalise';
 import { RULE_TEXT_LIMIT, type Rule, type RuleFinding } from './types';
 
-export { RULE_TEXT_LIMIT, type RuleFinding, type RuleInput, type RuleOutcome } from './types';
+export { type RuleFinding, type RuleInput } from './types';
 export { denyListed } from './deny-list';
-export { fixtureVerdict, FIXTURE_MARKERS } from './fixtures';
+export { fixtureVerdict } from './fixtures';
 export { REASON_WEIGHTS } from './weights';
 
-export const RULES: readonly Rule[] = [linksRule, obfuscationRule, contactRule, shoutingRule, repetitionRule];
+const RULES: readonly Rule[] = [linksRule, obfuscationRule, contactRule, shoutingRule, repetitionRule];
 
 export interface RuleEvidence {
   /** The normalised text the rules read (cut to RULE_TEXT_LIMIT) and its lower-case form. */

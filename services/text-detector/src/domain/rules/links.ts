@@ -9,7 +9,7 @@ import { gradedWeight, REASON_WEIGHTS } from './weights';
 const LINK = /\b(?:https?:\/\/|www\.)[^\s<>"'()[\]{}]{1,2000}/gi;
 const HOST = /^(?:https?:\/\/)?([^/?#:]{1,253})/i;
 
-export const SHORTENERS = new Set([
+const SHORTENERS = new Set([
   'bit.ly',
   'bitly.com',
   'tinyurl.com',

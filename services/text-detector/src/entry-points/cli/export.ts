@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { TextFeedbackStore } from '../../data-access/text-feedback-store';
 
-export const USAGE = `usage: feedback export [--client <id>] [--out <file>]
+const USAGE = `usage: feedback export [--client <id>] [--out <file>]
   Writes the text reports of one client (or of every client) as JSON lines in the training format of
   ../shared/data/text/ ({id, source: "feedback/<client>", title, body, label, lang?}); the training script
   takes such a file with --extra <file>. Texts are in the model's canonical form (links, e-mail addresses and

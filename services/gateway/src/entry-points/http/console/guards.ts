@@ -7,7 +7,7 @@ import express, { type Request, type RequestHandler } from 'express';
  * X-Frame-Options for old browsers), scripts and styles from the gateway's own files only (no inline code,
  * no eval, so an injected `<script>` cannot run), forms post only to the console, no referrer leaves it.
  */
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

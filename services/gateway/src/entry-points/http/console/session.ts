@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { ConsoleSession, ConsoleSessionStore } from '../../../data-access/console-sessions';
 import type { ConsoleTokenClient, ConsoleTokens, TokenCallMeta } from '../../../data-access/console-tokens';
 
-export const SESSION_COOKIE = 'console_session';
+const SESSION_COOKIE = 'console_session';
 /** Refresh the access token when it has less than this left, so no API call meets an expired one. */
 const REFRESH_MARGIN_MS = 60_000;
 

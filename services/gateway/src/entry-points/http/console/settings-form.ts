@@ -7,7 +7,7 @@ import { z } from 'zod';
  * Rules: an empty field is absent (the operator default); lists take one entry per line; a number may be
  * written with a decimal comma; a value that is not a number is sent as the text it is, so the API names it.
  */
-export const SETTINGS_FIELDS = {
+const SETTINGS_FIELDS = {
   'mail.spam_threshold': 'number',
   'mail.suspicious_threshold': 'number',
   'mail.allow': 'list',
