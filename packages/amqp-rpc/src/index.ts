@@ -5,13 +5,4 @@
 export { createRpcClient, DIRECT_REPLY_TO } from './client';
 export { createRpcServer } from './server';
 export { RpcTimeoutError, RpcUnavailableError, RpcNoConsumerError, RpcRemoteError } from './errors';
-export { unwrapRpcReply, problemFromError, type RpcProblem, type RpcReply } from './reply';
-export type { ReconnectOptions } from './connection';
-export type {
-  RpcCallOptions,
-  RpcClient,
-  RpcClientOptions,
-  RpcConnectionOptions,
-  RpcServer,
-  RpcServerOptions,
-} from './types';
+export type { RpcClient, RpcClientOptions, RpcServer } from './types';

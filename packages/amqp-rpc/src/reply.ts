@@ -1,5 +1,3 @@
-import { RpcRemoteError } from './errors';
-
 /** What a failed handler reports: a catalogue `code`, an HTTP-like `status`, and optional extra fields. */
 export interface RpcProblem {
   code: string;
@@ -11,12 +9,6 @@ export interface RpcProblem {
 export type RpcReply<T = unknown> = { ok: true; result: T } | { ok: false; problem: RpcProblem };
 
 export const INTERNAL_PROBLEM: RpcProblem = Object.freeze({ code: 'INTERNAL_ERROR', status: 500 });
-
-/** Returns the result of an ok reply, throws `RpcRemoteError` carrying the problem otherwise. */
-export function unwrapRpcReply<T>(reply: RpcReply<T>): T {
-  if (reply.ok) return reply.result;
-  throw new RpcRemoteError(reply.problem);
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

@@ -1,1 +1,1 @@
-export { connectClientSettings, SETTINGS_CACHE_MS, type ClientSettingsStore } from './store';
+export { connectClientSettings, type ClientSettingsStore } from './store';

@@ -2,7 +2,7 @@ import { clientSettingsSchema, type ClientSettings } from '@spam-check/contracts
 import { connectRedis, type Logger, type RedisConnection } from '@spam-check/service-kit';
 
 /** Every process reads a client's settings from Redis at most once per this many milliseconds. */
-export const SETTINGS_CACHE_MS = 1000;
+const SETTINGS_CACHE_MS = 1000;
 const KEY_PREFIX = 'spam-check:client-settings:';
 const CHANNEL = 'spam-check:client-settings';
 const MAX_CACHED = 10_000;

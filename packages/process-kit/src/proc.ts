@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
  * `/proc/<pid>/stat` fields after the command name (field 3 of proc(5) is index 0). The name is cut at the
  * last `)`, since it may itself hold spaces and parentheses. Linux only.
  */
-export function procStat(pid: number): string[] {
+function procStat(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }

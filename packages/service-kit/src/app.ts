@@ -129,7 +129,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 }
 
 /** Express's end of `answerError`. */
-export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
+const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
   if (res.headersSent) return next(error);
   answerError(error, req, res, requestContext(res));
 };

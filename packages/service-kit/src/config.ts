@@ -124,7 +124,7 @@ export function servicePort(source: Env, variable: string, fallback: number): nu
  * defaults), including ones since removed: git history keeps them readable. `test/deploy/secrets.test.ts`
  * fails when an example or doc shows a secret this list and the length rule let through.
  */
-export const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
+const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
   'gateway-secret',
   'demo-secret',
   'demo-password',
@@ -148,7 +148,7 @@ export const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
   'replace-me-with-your-own-password',
 ]);
 
-export const MIN_SECRET_LENGTH = 16;
+const MIN_SECRET_LENGTH = 16;
 
 /**
  * The one rule for secrets that clients or services present (the gateway's introspection secret, the client

@@ -3,7 +3,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 export type { Logger };
 
 /** Paths never written to logs. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',

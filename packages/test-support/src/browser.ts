@@ -9,7 +9,7 @@ const REPO_ROOT = resolve(__dirname, '../../..');
  * `.ci/run` installs the package when it is missing; elsewhere set CHROMIUM_PATH. A suite that needs a browser
  * and finds none fails with a message saying what to install; it is never skipped.
  */
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(path)) {
     throw new Error(

@@ -1,3 +1,3 @@
 export { redisUrl, amqpUrl } from './infrastructure';
-export { chromiumPath, launchBrowser, screenshotPath } from './browser';
+export { launchBrowser, screenshotPath } from './browser';
 export { TcpProxy } from './tcp-proxy';
