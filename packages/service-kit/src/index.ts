@@ -22,7 +22,7 @@ export { type DirectRoute } from './direct-route';
 export { sendJson } from './respond';
 export { serve, listenForManagement, type RunningService, type Closer } from './serve';
 export { connectRedis, type RedisConnection, type RedisLogger } from './redis';
-export { runService, type StartedService, type Consumer } from './run';
+export { runService, type ServiceContext, type StartedService, type Consumer } from './run';
 export { rpcCheckHandler } from './rpc-handler';
 export {
   feedbackConfigShape,

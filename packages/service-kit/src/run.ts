@@ -25,6 +25,13 @@ export interface Consumer {
   close(): Promise<void>;
 }
 
+/** What `runService` hands a service's wiring (its `compose`): the parsed config, a logger and metrics. */
+export interface ServiceContext<C> {
+  config: C;
+  logger: Logger;
+  metrics: Metrics;
+}
+
 export interface StartedService {
   app: ServiceApp;
   readiness: Readiness;
@@ -41,7 +48,7 @@ export interface StartedService {
 export function runService<C extends RunnableConfig>(spec: {
   name: string;
   loadConfig: () => C;
-  start: (context: { config: C; logger: Logger; metrics: Metrics }) => Promise<StartedService>;
+  start: (context: ServiceContext<C>) => Promise<StartedService>;
 }): void {
   const run = async () => {
     const config = spec.loadConfig();

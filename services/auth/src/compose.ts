@@ -1,4 +1,4 @@
-import { createReadiness, type Logger, type Metrics, type StartedService } from '@spam-check/service-kit';
+import { createReadiness, type ServiceContext, type StartedService } from '@spam-check/service-kit';
 import { createApp } from './app';
 import type { ServiceConfig } from './config';
 import { createStore } from './data-access/create-store';
@@ -14,11 +14,7 @@ export async function compose({
   config,
   logger,
   metrics,
-}: {
-  config: ServiceConfig;
-  logger: Logger;
-  metrics: Metrics;
-}): Promise<StartedService> {
+}: ServiceContext<ServiceConfig>): Promise<StartedService> {
   if (config.embedded)
     logger.warn('REDIS_URL not set: tokens, clients and users live in memory (embedded mode)');
   const store = await createStore(config, logger);

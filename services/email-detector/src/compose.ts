@@ -8,6 +8,7 @@ import {
   type Consumer,
   type Logger,
   type Metrics,
+  type ServiceContext,
   type StartedService,
 } from '@spam-check/service-kit';
 import { disposableEmailBlocklist } from 'disposable-email-domains-js';
@@ -123,11 +124,7 @@ export async function compose({
   config,
   logger,
   metrics,
-}: {
-  config: ServiceConfig;
-  logger: Logger;
-  metrics: Metrics;
-}): Promise<StartedService> {
+}: ServiceContext<ServiceConfig>): Promise<StartedService> {
   const storage = await createFeedbackStorage(config, logger);
   const closers: Closer[] = [...storage.closers];
   const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;

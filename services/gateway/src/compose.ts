@@ -8,8 +8,7 @@ import {
   memoryCheckMemory,
   redisCheckMemory,
   type Closer,
-  type Logger,
-  type Metrics,
+  type ServiceContext,
   type StartedService,
 } from '@spam-check/service-kit';
 import { createApp } from './app';
@@ -52,11 +51,7 @@ export async function compose({
   config,
   logger,
   metrics,
-}: {
-  config: ServiceConfig;
-  logger: Logger;
-  metrics: Metrics;
-}): Promise<StartedService> {
+}: ServiceContext<ServiceConfig>): Promise<StartedService> {
   const closers: Closer[] = [];
   const agents = {
     auth: keepAliveAgent(),

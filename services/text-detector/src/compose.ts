@@ -11,6 +11,7 @@ import {
   type Consumer,
   type Logger,
   type Metrics,
+  type ServiceContext,
   type StartedService,
 } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
@@ -124,11 +125,7 @@ export async function compose({
   config,
   logger,
   metrics,
-}: {
-  config: ServiceConfig;
-  logger: Logger;
-  metrics: Metrics;
-}): Promise<StartedService> {
+}: ServiceContext<ServiceConfig>): Promise<StartedService> {
   const { checkText, feedback, learnText, checks, closers } = await composeTextCheck(config, logger, metrics);
   const readiness = createReadiness(checks);
   const consumers: Record<string, Consumer> = {};
