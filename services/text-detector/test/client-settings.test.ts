@@ -84,7 +84,13 @@ describe('per-client text settings', () => {
     fake.scenario = 'good';
   });
 
-  const text = () => ({ title: 'Gardening', body: `Notes ${randomUUID()} on watering tomatoes in summer.` });
+  // The id keeps each text apart in the LLM cache; the sentence around it is long enough that the id's
+  // unknown chunks never make the text unfamiliar to the model (under half its words known), which would
+  // hold its score below the client's spam threshold and make the checks below depend on the random id.
+  const text = () => ({
+    title: 'Gardening',
+    body: `Notes ${randomUUID()} on watering tomatoes in summer: water them early in the morning, at the roots, and cover the beds so the soil stays moist for the whole day.`,
+  });
   const overHttp = async (clientId: string | undefined, body = text()) =>
     textResultSchema.parse(
       (await check(detector.url, body, clientId ? { 'x-client-id': clientId } : {})).body,
