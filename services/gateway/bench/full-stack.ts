@@ -68,6 +68,10 @@ function stackEnv(): Record<string, string | undefined> {
       AUTH_BOOTSTRAP_FILE: bootstrap,
       AUTH_REDIS_PREFIX: `bench:auth:${unique}:`,
       REDIS_KEY_PREFIX: `bench:gateway:${unique}:`,
+      // Each check leaves a feedback record: under the bench's own prefix (removed at the end), kept briefly
+      // in case the bench is killed, never in the shared default prefix for days (a run writes about a million).
+      EMAIL_FEEDBACK_PREFIX: `bench:email-feedback:${unique}:`,
+      FEEDBACK_RETENTION_SECONDS: '600',
       GATEWAY_CLIENT_ID: 'gateway-bench',
       GATEWAY_CLIENT_SECRET: unique,
     });
@@ -139,7 +143,8 @@ function cpuReader(pids: Record<string, number | undefined>, redis: Redis | unde
 }
 
 export async function benchFullStack(): Promise<void> {
-  const stack = await startStack(stackEnv(), { services: ['auth', 'email-detector', 'gateway'] });
+  const env = stackEnv();
+  const stack = await startStack(env, { services: ['auth', 'email-detector', 'gateway'] });
   const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
   const auth = stack.services.auth.child.pid;
   const gateway = stack.services.gateway.child.pid;
@@ -219,7 +224,20 @@ export async function benchFullStack(): Promise<void> {
     const all = [...runs, directSingle, fullSingle];
     if (all.some((f) => f.errors > 0)) process.exitCode = 1;
   } finally {
-    redis?.disconnect();
     await stack.stop();
+    if (redis)
+      await removeKeys(redis, [env.AUTH_REDIS_PREFIX, env.REDIS_KEY_PREFIX, env.EMAIL_FEEDBACK_PREFIX]);
+    redis?.disconnect();
+  }
+}
+
+/** Removes what the run left in Redis, by its prefixes (SCAN, never KEYS: the Redis may be shared). */
+async function removeKeys(redis: Redis, prefixes: (string | undefined)[]): Promise<void> {
+  for (const prefix of prefixes) {
+    if (!prefix) continue;
+    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<
+      string[]
+    >)
+      if (keys.length > 0) await redis.unlink(...keys);
   }
 }
