@@ -542,6 +542,18 @@ describe('the admin API, end to end over HTTP', () => {
       expect(JSON.stringify(recent.body)).not.toContain('example.org');
       for (const query of ['limit=0', 'limit=51', 'limit=two'])
         expect((await adminCall('GET', `/api/v1/admin/clients/${id}/feedback?${query}`)).status).toBe(400);
+      // With a language prefix: the same reports, and a problem in that language.
+      const prefixed = await adminCall('GET', `/deapi/v1/admin/clients/${id}/feedback?limit=2`);
+      expect(prefixed.status).toBe(200);
+      expect(recentFeedbackSchema.parse(prefixed.body).feedback).toEqual(reports.feedback);
+      const [english, french] = await Promise.all(
+        ['/api', '/frapi'].map((prefix) =>
+          adminCall('GET', `${prefix}/v1/admin/clients/${id}/feedback?limit=0`),
+        ),
+      );
+      expect(french?.status).toBe(400);
+      expect(french?.body.code).toBe(english?.body.code);
+      expect(french?.body.detail).not.toBe(english?.body.detail);
       const unknownClient = await adminCall('GET', `/api/v1/admin/clients/nobody-${run}/feedback`);
       expect(unknownClient.body.code).toBe('CLIENT_NOT_FOUND');
     });
