@@ -33,6 +33,6 @@ export {
   type CheckMemory,
   type ClientMap,
 } from './feedback-store';
-export { clientIdOf, requiredClientId } from './client-id';
+export { requiredClientId } from './client-id';
 export { clientAddress } from './client-address';
-export { batchRoute } from './batch-route';
+export { batchRoute, checkRoute, type CheckMeta } from './check-routes';

@@ -1,24 +1,56 @@
+import type { IncomingMessage } from 'node:http';
 import type { Language } from '@spam-check/contracts';
 import { z } from 'zod';
 import { readJsonBody } from './body';
 import { clientIdOf } from './client-id';
 import { mapConcurrently } from './concurrency';
-import { elapsedMs } from './context';
+import { elapsedMs, type RequestContext } from './context';
 import type { DirectRoute } from './direct-route';
 import { sendJson } from './respond';
 import { parseBody } from './validate';
 
-export interface BatchRouteOptions<Item, Result> {
-  /** The schema of one item: the same as the detector's single check. */
+export interface CheckRouteOptions<Item, Result> {
+  /** The schema of one check's body (one item of a batch). */
   item: z.ZodType<Item>;
-  maxItems: number;
   bodyLimit: number;
+  /** The detector's single-check function, shared by its check and batch routes. */
+  check: (item: Item, meta: CheckMeta) => Promise<Result>;
+}
+
+/** What a check takes besides its body: the language, the request id and the client the gateway names. */
+export interface CheckMeta {
+  language: Language;
+  requestId: string;
+  clientId: string | undefined;
+}
+
+export interface BatchRouteOptions<Item, Result> extends CheckRouteOptions<Item, Result> {
+  maxItems: number;
   /** Items checked at once. */
   concurrency: number;
-  check: (
-    item: Item,
-    meta: { language: Language; requestId: string; clientId: string | undefined },
-  ) => Promise<Result>;
+}
+
+const metaOf = (req: IncomingMessage, context: RequestContext): CheckMeta => ({
+  language: context.language,
+  requestId: context.requestId,
+  clientId: clientIdOf(req),
+});
+
+/**
+ * `POST /v1/check`: a detector's check as a kit direct route (plain `node:http`), since every check of the
+ * API passes it; the gateway forwards the client (`X-Client-Id`) and the language.
+ */
+export function checkRoute<Item, Result extends object>(
+  options: CheckRouteOptions<Item, Result>,
+): DirectRoute {
+  return {
+    path: '/v1/check',
+    handle: async (req, res, context) => {
+      const item = parseBody(options.item, await readJsonBody(req, options.bodyLimit));
+      const result = await options.check(item, metaOf(req, context));
+      sendJson(res, 200, { ...result, duration_ms: elapsedMs(context) });
+    },
+  };
 }
 
 /**
@@ -35,7 +67,7 @@ export function batchRoute<Item, Result extends object>(
     path: '/v1/check/batch',
     handle: async (req, res, context) => {
       const { items } = parseBody(batch, await readJsonBody(req, options.bodyLimit));
-      const meta = { language: context.language, requestId: context.requestId, clientId: clientIdOf(req) };
+      const meta = metaOf(req, context);
       const results = await mapConcurrently(items, options.concurrency, async (item) => {
         const started = process.hrtime.bigint();
         const result = await options.check(item, meta);
