@@ -32,6 +32,7 @@ import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './domain/rate-limit';
 import type { UsageStore } from './data-access/usage-store';
 import type { HttpDetector } from './data-access/detector-client';
+import type { Upstream } from './data-access/http-post';
 import type { Caller } from './domain/authorization';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
 import type { BatchTransport } from './domain/batch-check';
@@ -54,7 +55,9 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   rateLimits: RateLimitStore;
   failedTokens: FailedTokenLimit;
   /** `self`: the console's calls to this gateway's own API. */
-  agents: { auth: http.Agent; email: http.Agent; text: http.Agent; self: http.Agent };
+  agents: { auth: Upstream; email: Upstream; text: Upstream; self: Upstream };
+  /** For the OAuth proxy (http-proxy-middleware takes a `node:http` agent). */
+  proxyAgent: http.Agent;
   /** Parallel hybrid checks (HTTP) and step-by-step ones (RPC, or HTTP in embedded mode). */
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
   /** The auth service's client administration (DESIGN.md §6.3). */
@@ -232,7 +235,7 @@ export function createApp(deps: AppDeps): ServiceApp {
       );
       const auth = oauthProxy({
         authUrl: config.AUTH_URL,
-        agent: deps.agents.auth,
+        agent: deps.proxyAgent,
         timeoutMs: config.AUTH_TIMEOUT_MS,
         trustedProxyHops: config.TRUSTED_PROXY_HOPS,
       });

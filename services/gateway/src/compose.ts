@@ -21,7 +21,7 @@ import {
 } from './data-access/console-sessions';
 import type { ServiceConfig } from './config';
 import { httpBatchTransport, httpTransport, rpcTransport } from './data-access/detectors';
-import { keepAliveAgent } from './data-access/http-post';
+import { httpPost, upstream, type Upstream } from './data-access/http-post';
 import { createTokenIntrospector } from './data-access/introspection';
 import { memoryRateLimitStore, redisRateLimitStore } from './data-access/rate-limit-store';
 import { subscribeToRevocations } from './data-access/revocations';
@@ -29,16 +29,15 @@ import { TokenCache } from './data-access/token-cache';
 import { failedTokenLimit } from './domain/failed-token-limit';
 
 /** Readiness of a dependency over HTTP: its `/livez` answers 200 (its own readiness is its business). */
-function reachable(agent: http.Agent, url: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = http.get(new URL('/livez', url), { agent, timeout: 900 }, (response) => {
-      response.resume();
-      if (response.statusCode === 200) resolve();
-      else reject(new Error(`answered ${response.statusCode}`));
-    });
-    request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', reject);
+async function reachable(agent: Upstream, url: string): Promise<void> {
+  const answer = await httpPost(new URL('/livez', url).toString(), {
+    agent,
+    method: 'GET',
+    headers: {},
+    body: '',
+    timeoutMs: 900,
   });
+  if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
 }
 
 /**
@@ -53,15 +52,20 @@ export async function compose({
   metrics,
 }: ServiceContext<ServiceConfig>): Promise<StartedService> {
   const closers: Closer[] = [];
-  const agents = {
-    auth: keepAliveAgent(),
-    email: keepAliveAgent(),
-    text: keepAliveAgent(),
-    self: keepAliveAgent(),
-  };
+  const agents = { auth: upstream(), email: upstream(), text: upstream(), self: upstream() };
+  // http-proxy-middleware (the OAuth endpoints) takes a `node:http` agent.
+  const proxyAgent = new http.Agent({
+    keepAlive: true,
+    maxSockets: 256,
+    maxFreeSockets: 64,
+    scheduling: 'lifo',
+  });
   closers.push({
     name: 'http agents',
-    close: async () => Object.values(agents).forEach((agent) => agent.destroy()),
+    close: async () => {
+      proxyAgent.destroy();
+      await Promise.all(Object.values(agents).map((agent) => agent.destroy()));
+    },
   });
 
   if (config.embedded.credentials)
@@ -186,6 +190,7 @@ export async function compose({
       config.FAILED_TOKEN_WINDOW_SECONDS,
     ),
     agents,
+    proxyAgent,
     transports: { parallel: overHttp, stepByStep },
     authAdmin: createAuthAdmin({
       authUrl: config.AUTH_URL,

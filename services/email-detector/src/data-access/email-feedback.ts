@@ -26,9 +26,9 @@ function createEmailFeedback(checks: CheckMemory, reports: ClientMap): EmailFeed
         ? undefined
         : async (address) =>
             (await reports.get(client, reportKey(address)).catch(unavailable)) as FeedbackLabel | undefined,
-    async remember(client, email, result) {
+    async remember(client, email, checkId) {
       if (client === undefined) return;
-      await checks.remember(client, result.id, learnableKey(email) ?? '').catch(unavailable);
+      await checks.remember(client, checkId, learnableKey(email) ?? '').catch(unavailable);
     },
     async reportCheck(client, checkId, label) {
       const key = await checks.recall(client, checkId).catch(unavailable);

@@ -43,6 +43,8 @@ export interface EmailCheckInput {
   language: Language;
   requestId: string;
   client?: ClientMailSettings | undefined;
+  /** The result's id; a new one when absent (`runEmailCheck` names it first, to record it during the check). */
+  id?: string | undefined;
 }
 
 export type EmailCheckResult = Omit<MailResult, 'duration_ms'>;
@@ -82,7 +84,7 @@ export async function checkEmail(
       fixture === null ? input.client?.thresholds : undefined,
     );
     return {
-      id: randomUUID(),
+      id: input.id ?? randomUUID(),
       spam: verdict === 'spam',
       verdict,
       score,

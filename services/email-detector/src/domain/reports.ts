@@ -1,5 +1,4 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
-import type { EmailCheckResult } from './check-email';
 import { fixtureVerdict } from './fixtures';
 import { parseAddress, type ParsedAddress } from './syntax';
 
@@ -34,7 +33,7 @@ export type ReportsOf = (address: ParsedAddress) => Promise<FeedbackLabel | unde
  */
 export interface EmailFeedback {
   reportsOf(client: string | undefined): ReportsOf | undefined;
-  remember(client: string | undefined, email: string, result: EmailCheckResult): Promise<void>;
+  remember(client: string | undefined, email: string, checkId: string): Promise<void>;
   /** false when the client has no such check (unknown, expired or another client's). */
   reportCheck(client: string, checkId: string, label: FeedbackLabel): Promise<boolean>;
   reportAddress(client: string, email: string, label: FeedbackLabel): Promise<void>;

@@ -1,7 +1,6 @@
-import type http from 'node:http';
 import { ERROR_CATALOGUE, type ErrorCode } from '@spam-check/contracts';
 import { AppError, type FieldError } from '@spam-check/service-kit';
-import { httpPost } from './http-post';
+import { httpPost, type Upstream } from './http-post';
 
 export interface AdminCallMeta {
   requestId: string;
@@ -40,7 +39,7 @@ export function createAuthAdmin(options: {
   clientId: string;
   clientSecret: string;
   timeoutMs: number;
-  agent: http.Agent;
+  agent: Upstream;
 }): AuthAdmin {
   const authorization = `Basic ${Buffer.from(
     `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,

@@ -1,6 +1,5 @@
-import type http from 'node:http';
 import { AppError } from '@spam-check/service-kit';
-import { httpPost } from './http-post';
+import { httpPost, type Upstream } from './http-post';
 
 export interface ApiAnswer {
   status: number;
@@ -29,7 +28,7 @@ export type ConsoleApi = (
  * validation, admin log and answers as any API caller gets, and no second path to keep in step.
  * No answer in time or no connection: 503.
  */
-export function consoleApi(agent: http.Agent, timeoutMs: number): ConsoleApi {
+export function consoleApi(agent: Upstream, timeoutMs: number): ConsoleApi {
   return async (method, path, meta, body) => {
     const answer = await httpPost(new URL(path, meta.baseUrl).toString(), {
       method,

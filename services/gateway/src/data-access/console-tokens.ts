@@ -1,7 +1,6 @@
-import type http from 'node:http';
 import { ADMIN_SCOPE } from '@spam-check/contracts';
 import { AppError } from '@spam-check/service-kit';
-import { httpPost, type HttpAnswer } from './http-post';
+import { httpPost, type HttpAnswer, type Upstream } from './http-post';
 
 export interface ConsoleTokens {
   accessToken: string;
@@ -40,7 +39,7 @@ export interface ConsoleTokenClient {
  */
 export function consoleTokenClient(options: {
   authUrl: string;
-  agent: http.Agent;
+  agent: Upstream;
   timeoutMs: number;
   client: { id: string; secret: string };
 }): ConsoleTokenClient {

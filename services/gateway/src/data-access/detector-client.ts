@@ -4,13 +4,13 @@ import type { z } from 'zod';
 import { interpretHttpAnswer } from '../domain/detector-answer';
 import type { CallMeta } from '../domain/hybrid-check';
 import { hopByHopNames } from './hop-by-hop';
-import { UpstreamError, httpPost } from './http-post';
+import { UpstreamError, httpPost, type Upstream } from './http-post';
 
 /**
  * The one client for calling a detector over HTTP, used by every path that does: the mail and text checks
  * (which forward the client's body as it came), the hybrid orchestrator, batches and feedback. The decisions
  * it holds, each in one place:
- * - transport: `httpPost` over the detector's keep-alive agent (`keepAliveAgent`), with one deadline for the
+ * - transport: `httpPost` over the detector's keep-alive pool (`upstream()`, undici), with one deadline for the
  *   whole exchange (connect, headers, body: `timeoutMs`, from `DETECTOR_TIMEOUT_MS` or
  *   `DETECTOR_BATCH_TIMEOUT_MS`) and at most 4 MiB of answer;
  * - headers: `X-Request-Id`, `Accept-Language` and `X-Client-Id` of the call (`forwardedHeaders`), `Accept:
@@ -24,7 +24,7 @@ import { UpstreamError, httpPost } from './http-post';
 export interface HttpDetector {
   name: 'email-detector' | 'text-detector';
   url: string;
-  agent: http.Agent;
+  agent: Upstream;
 }
 
 /** Headers every detector call carries (HTTP names; the RPC transport sends the same in lower case). */

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type http from 'node:http';
 import { introspectionSchema, type Introspection } from '@spam-check/contracts';
 import { AppError, type Counter } from '@spam-check/service-kit';
-import { httpPost } from './http-post';
+import { httpPost, type Upstream } from './http-post';
 import type { TokenCache } from './token-cache';
 
 /** The auth service announces and stores tokens by this hash (lowercase hex SHA-256), and so does the cache. */
@@ -34,7 +33,7 @@ export function createTokenIntrospector(options: {
   clientId: string;
   clientSecret: string;
   timeoutMs: number;
-  agent: http.Agent;
+  agent: Upstream;
   cache: TokenCache;
   lookups: Counter<'outcome'>;
 }): TokenIntrospector {
