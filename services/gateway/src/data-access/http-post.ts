@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 
@@ -38,6 +39,27 @@ export function upstream(): Upstream {
 
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A call's deadline as undici's abort signal: undici also takes an EventEmitter with `aborted`, which costs a
+ * fraction of an `AbortController` (a measurable share of a detector call's CPU in profiles).
+ */
+class Deadline extends EventEmitter {
+  aborted = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(ms: number) {
+    super();
+    this.timer = setTimeout(() => {
+      this.aborted = true;
+      this.emit('abort');
+    }, ms);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
 /** Header values as undici takes them (numbers written out, absent ones left out). */
 function headerValues(headers: OutgoingHttpHeaders | IncomingHttpHeaders): Record<string, string | string[]> {
   const values: Record<string, string | string[]> = {};
@@ -64,10 +86,9 @@ export async function httpPost(
 ): Promise<HttpAnswer> {
   const target = new URL(url);
   const method = options.method ?? 'POST';
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  const deadline = new Deadline(options.timeoutMs);
   const failure = (error: unknown): UpstreamError =>
-    deadline.signal.aborted
+    deadline.aborted
       ? new UpstreamError('timeout', `no answer from ${url} within ${options.timeoutMs} ms`, { cause: error })
       : error instanceof UpstreamError
         ? error
@@ -79,7 +100,7 @@ export async function httpPost(
       method,
       headers: headerValues(options.headers),
       body: method === 'GET' && options.body.length === 0 ? null : options.body,
-      signal: deadline.signal,
+      signal: deadline,
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -95,6 +116,6 @@ export async function httpPost(
   } catch (error) {
     throw failure(error);
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
 }
