@@ -1,3 +1,4 @@
 export { redisUrl, amqpUrl } from './infrastructure';
 export { launchBrowser, screenshotPath } from './browser';
 export { TcpProxy } from './tcp-proxy';
+export { keysUnder, removeKeysUnder } from './redis-keys';

@@ -25,6 +25,7 @@ import {
 } from '@spam-check/process-kit';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
+import { removeKeysUnder } from '@spam-check/test-support';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SCRYPT_COST = process.env.AUTH_SCRYPT_COST ?? '16384';
@@ -240,12 +241,7 @@ async function tokenAndIntrospection(): Promise<void> {
     await stopService(service);
     rmSync(dir, { recursive: true, force: true });
     const redis = new Redis(REDIS_URL);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
+    await removeKeysUnder(redis, prefix);
     redis.disconnect();
   }
 }

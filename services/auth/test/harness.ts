@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, createMetrics, createReadiness, serve, type Env } from '@spam-check/service-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { createApp } from '../src/app';
 import { loadServiceConfig } from '../src/config';
@@ -47,12 +47,7 @@ export function testEnv(kind: StoreKind, extra: Env = {}): Env {
 export async function deletePrefix(url: string, prefix: string): Promise<void> {
   const redis = new Redis(url);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
+    await removeKeysUnder(redis, prefix);
   } finally {
     redis.disconnect();
   }

@@ -1,4 +1,4 @@
-import { redisUrl } from '@spam-check/test-support';
+import { keysUnder, redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { hashToken } from '../src/domain/tokens';
 import { passwordGrant, refreshGrant, startAuth, type Harness } from './harness';
@@ -19,13 +19,7 @@ describe('what the Redis store keeps', () => {
   });
 
   async function dump(): Promise<Map<string, string>> {
-    const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await redis.scan(cursor, 'MATCH', `${h.prefix}*`, 'COUNT', 500);
-      cursor = next;
-      keys.push(...batch);
-    } while (cursor !== '0');
+    const keys = await keysUnder(redis, h.prefix);
     const entries = new Map<string, string>();
     for (const key of keys) {
       const type = await redis.type(key);

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { startStack } from '@spam-check/process-kit';
+import { removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 
 /**
@@ -139,10 +140,7 @@ export async function benchConsole(): Promise<void> {
   } finally {
     await stack.stop();
     await redis.del(`spam-check:client-settings:bench-console-${run}`);
-    for (const prefix of Object.values(prefixes)) {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-    }
+    for (const prefix of Object.values(prefixes)) await removeKeysUnder(redis, prefix);
     redis.disconnect();
   }
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPinning, medianBy, processCpuSeconds, startStack } from '@spam-check/process-kit';
+import { removeKeysUnder } from '@spam-check/test-support';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { demoToken } from './token';
@@ -225,19 +226,10 @@ export async function benchFullStack(): Promise<void> {
     if (all.some((f) => f.errors > 0)) process.exitCode = 1;
   } finally {
     await stack.stop();
+    // What the run left in Redis, by its prefixes (SCAN, never KEYS: the Redis may be shared).
     if (redis)
-      await removeKeys(redis, [env.AUTH_REDIS_PREFIX, env.REDIS_KEY_PREFIX, env.EMAIL_FEEDBACK_PREFIX]);
+      for (const prefix of [env.AUTH_REDIS_PREFIX, env.REDIS_KEY_PREFIX, env.EMAIL_FEEDBACK_PREFIX])
+        if (prefix) await removeKeysUnder(redis, prefix);
     redis?.disconnect();
-  }
-}
-
-/** Removes what the run left in Redis, by its prefixes (SCAN, never KEYS: the Redis may be shared). */
-async function removeKeys(redis: Redis, prefixes: (string | undefined)[]): Promise<void> {
-  for (const prefix of prefixes) {
-    if (!prefix) continue;
-    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<
-      string[]
-    >)
-      if (keys.length > 0) await redis.unlink(...keys);
   }
 }

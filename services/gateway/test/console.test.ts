@@ -10,7 +10,7 @@ import {
   waitForReady,
   type Stack,
 } from '@spam-check/process-kit';
-import { launchBrowser, redisUrl } from '@spam-check/test-support';
+import { launchBrowser, redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -118,10 +118,7 @@ describe('the operator console, in a browser, with Redis', () => {
     await browser?.close();
     await stack?.stop();
     if (redis) {
-      for (const prefix of [authPrefix, gatewayPrefix]) {
-        const keys = await redis.keys(`${prefix}*`);
-        if (keys.length > 0) await redis.del(...keys);
-      }
+      for (const prefix of [authPrefix, gatewayPrefix]) await removeKeysUnder(redis, prefix);
       await redis.del(`spam-check:client-settings:${web.id}`);
       redis.disconnect();
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { freePort } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { memoryRateLimitStore, redisRateLimitStore } from '../src/data-access/rate-limit-store';
 
@@ -13,8 +13,7 @@ describe('the Redis rate limit store, reserving batches of a window', () => {
     redis = new Redis(redisUrl());
   });
   afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    await removeKeysUnder(redis, prefix);
     await redis.quit();
   });
 

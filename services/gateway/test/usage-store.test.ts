@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { REASON_CODES } from '@spam-check/contracts';
 import { Counter, createLogger, createMetrics } from '@spam-check/service-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { RETENTION_SECONDS, redisUsageStore } from '../src/data-access/usage-store';
 import { CHECK_KINDS, LATENCY_BOUNDS_MS, VERDICTS } from '../src/domain/usage';
@@ -21,8 +21,7 @@ describe('the Redis usage store', () => {
     redis = new Redis(redisUrl());
   });
   afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    await removeKeysUnder(redis, prefix);
     await redis.quit();
   });
 
@@ -67,7 +66,7 @@ describe('the Redis usage store', () => {
     expect(stats.top_reasons[0]?.count).toBe(recorded);
     expect(stats.latency_ms.hybrid).toEqual({ p50: 100, p99: 10_000 });
 
-    const keys = await redis.keys(`${prefix}usage:${clientId}:*`);
+    const keys = await keysUnder(redis, `${prefix}usage:${clientId}:`);
     expect(keys).toHaveLength(2);
     for (const key of keys) {
       expect(await redis.ttl(key)).toBeGreaterThan(RETENTION_SECONDS - 60);
