@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import {
   type Stack,
 } from '@spam-check/process-kit';
 import { launchBrowser, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { redisConsoleSessions } from '../src/data-access/console-sessions';
 import { Redis } from 'ioredis';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -66,13 +67,8 @@ describe('the operator console, in a browser, with Redis', () => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-  const storedSession = async (cookie: string) => {
-    const key = `${gatewayPrefix}console-session:${createHash('sha256').update(cookie).digest('base64url')}`;
-    const raw = await redis.get(key);
-    return raw === null
-      ? undefined
-      : (JSON.parse(raw) as { accessToken: string; refreshToken: string; csrf: string });
-  };
+  // What the gateway keeps for a cookie, read as the gateway reads it (encrypted under the cookie id).
+  const storedSession = (cookie: string) => redisConsoleSessions(redis, gatewayPrefix).read(cookie);
   const verdictOf = async () =>
     (await page.locator('#try-result [data-verdict]').getAttribute('data-verdict')) ?? '';
 

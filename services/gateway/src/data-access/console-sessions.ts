@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /** What the console keeps per signed-in operator; none of it ever goes to the browser. */
@@ -16,7 +16,8 @@ export interface ConsoleSession {
 
 /**
  * Sessions by the id in the browser's cookie. The store is keyed by the id's SHA-256, so a dump of it holds
- * no cookie that would sign anyone in. `ttlMs` is how long the entry may live: the idle or the absolute
+ * no cookie that would sign anyone in; in Redis the session itself is encrypted with a key derived from the
+ * cookie id (below), so a dump holds no usable token either. `ttlMs` is how long the entry may live: the idle or the absolute
  * limit, whichever ends first (both are checked again on every read, see `console/session.ts`).
  */
 export interface ConsoleSessionStore {
@@ -27,15 +28,42 @@ export interface ConsoleSessionStore {
 
 const keyOf = (id: string) => createHash('sha256').update(id).digest('base64url');
 
+/**
+ * AES-256-GCM under HKDF-SHA256(cookie id): only a holder of the cookie can read a session's tokens, and a
+ * changed value does not decrypt (read as no session). The cookie id has 256 random bits, so no salt is
+ * needed; the `info` keeps this key apart from any other use of the id (the store key is its plain hash).
+ */
+const cipherKey = (id: string) =>
+  Buffer.from(hkdfSync('sha256', id, Buffer.alloc(0), 'spam-check console session v1', 32));
+
+function seal(id: string, session: ConsoleSession): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', cipherKey(id), iv);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(session), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
+}
+
+function open(id: string, stored: string): ConsoleSession | undefined {
+  const bytes = Buffer.from(stored, 'base64url');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', cipherKey(id), bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    const plain = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]);
+    return JSON.parse(plain.toString('utf8')) as ConsoleSession;
+  } catch {
+    return undefined;
+  }
+}
+
 export function redisConsoleSessions(redis: Redis, prefix: string): ConsoleSessionStore {
   const key = (id: string) => `${prefix}console-session:${keyOf(id)}`;
   return {
     async read(id) {
-      const raw = await redis.get(key(id));
-      return raw === null ? undefined : (JSON.parse(raw) as ConsoleSession);
+      const stored = await redis.get(key(id));
+      return stored === null ? undefined : open(id, stored);
     },
     async write(id, session, ttlMs) {
-      await redis.set(key(id), JSON.stringify(session), 'PX', Math.max(1, Math.ceil(ttlMs)));
+      await redis.set(key(id), seal(id, session), 'PX', Math.max(1, Math.ceil(ttlMs)));
     },
     async remove(id) {
       await redis.del(key(id));

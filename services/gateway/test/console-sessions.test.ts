@@ -1,0 +1,56 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
+import { redisConsoleSessions, type ConsoleSession } from '../src/data-access/console-sessions';
+
+describe('console sessions in Redis', () => {
+  const prefix = `test:console-sessions:${randomUUID()}:`;
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(redisUrl());
+  });
+  afterAll(async () => {
+    await removeKeysUnder(redis, prefix);
+    await redis.quit();
+  });
+
+  const session = (): ConsoleSession => ({
+    username: 'operator-anna',
+    accessToken: `access-${randomUUID()}`,
+    refreshToken: `refresh-${randomUUID()}`,
+    accessExpiresAt: Date.now() + 60_000,
+    csrf: `csrf-${randomUUID()}`,
+    createdAt: Date.now(),
+    lastSeenAt: Date.now(),
+  });
+
+  it('when a session is stored, Redis holds neither the cookie id nor any token or name, and the cookie reads it back', async () => {
+    const own = `${prefix}stored:`;
+    const store = redisConsoleSessions(redis, own);
+    const cookie = randomBytes(32).toString('base64url');
+    const stored = session();
+    await store.write(cookie, stored, 60_000);
+
+    const keys = await keysUnder(redis, own);
+    expect(keys).toHaveLength(1);
+    const raw = (await redis.get(keys[0] as string)) as string;
+    for (const secret of [cookie, stored.accessToken, stored.refreshToken, stored.csrf, stored.username])
+      expect(`${keys[0]} ${raw}`).not.toContain(secret);
+    expect(await store.read(cookie)).toEqual(stored);
+    expect(await redis.pttl(keys[0] as string)).toBeGreaterThan(50_000);
+  });
+
+  it('when the stored value was changed, it reads as no session', async () => {
+    const own = `${prefix}changed:`;
+    const store = redisConsoleSessions(redis, own);
+    const cookie = randomBytes(32).toString('base64url');
+    await store.write(cookie, session(), 60_000);
+    const [key] = await keysUnder(redis, own);
+    const raw = Buffer.from((await redis.get(key as string)) as string, 'base64url');
+    raw[raw.length - 1] = (raw[raw.length - 1] as number) ^ 1;
+    await redis.set(key as string, raw.toString('base64url'), 'PX', 60_000);
+
+    expect(await store.read(cookie)).toBeUndefined();
+    expect(await store.read(randomBytes(32).toString('base64url'))).toBeUndefined();
+  });
+});
