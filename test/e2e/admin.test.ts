@@ -286,6 +286,21 @@ describe('the admin API, end to end over HTTP', () => {
       expect(unknown.status).toBe(404);
     });
 
+    it('when the thresholds are out of order, the message is in the language of the path', async () => {
+      const id = `thresholds-${run}`;
+      await createClient(id);
+      const body = { mail: { spam_threshold: 0.4, suspicious_threshold: 0.6 } };
+      for (const [prefix, message] of [
+        ['/deapi', 'darf nicht größer als spam_threshold sein'],
+        ['/frapi', 'ne doit pas dépasser spam_threshold'],
+        ['/api', 'must not be greater than spam_threshold'],
+      ] as const) {
+        const answer = await adminCall('PUT', `${prefix}/v1/admin/clients/${id}/settings`, body);
+        expect(answer.status).toBe(400);
+        expect(answer.body.errors).toEqual([{ path: 'mail.suspicious_threshold', message }]);
+      }
+    });
+
     it('when settings change, every gateway and detector applies them within 1 s, over HTTP and RPC, for that client only', async () => {
       const id = `tuned-${run}`;
       const token = await checkToken(id, await createClient(id));

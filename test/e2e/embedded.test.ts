@@ -124,6 +124,27 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
     expect(problem.errors?.map((e) => e.path)).toContain('body');
   });
 
+  it('when a field is wrong, its message is in the language of the path, from the gateway and from a detector', async () => {
+    const expected = {
+      '/deapi': /^Ungültige Eingabe: erwartet string/,
+      '/frapi': /^Entrée invalide : chaîne de caractères attendu/,
+      '/api': /^Invalid input: expected string/,
+    };
+    for (const [prefix, message] of Object.entries(expected)) {
+      // The mail body goes to the e-mail detector unparsed (it validates); a batch is validated by the gateway.
+      const single = await postJson(`${stack.gateway}${prefix}/v1/spam/mail`, token, { email: 5 });
+      const batch = await postJson(`${stack.gateway}${prefix}/v1/spam/mail/batch`, token, { emails: [5] });
+      expect(single.status).toBe(400);
+      expect(problemSchema.parse(single.body).errors).toEqual([
+        { path: 'email', message: expect.stringMatching(message) },
+      ]);
+      expect(batch.status).toBe(200);
+      const item = (batch.body as { results: { error: { errors: { path: string; message: string }[] } }[] })
+        .results[0];
+      expect(item?.error.errors).toEqual([{ path: 'emails.0', message: expect.stringMatching(message) }]);
+    }
+  });
+
   it.each(['/api/v1/spam/mail', '/deapi/v1/spam/hybrid-check', '/froauth/token'])(
     'when %s is called with GET, it is 405 with Allow: POST',
     async (path) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ValidationRule } from './validation-messages';
 
 /** The scope of the administration API (DESIGN.md §6.3). */
 export const ADMIN_SCOPE = 'spam:admin';
@@ -29,13 +30,14 @@ const thresholdFields = {
 /** When both thresholds are given, suspicious may not exceed spam. */
 const orderedThresholds: [
   (value: { spam_threshold?: number | undefined; suspicious_threshold?: number | undefined }) => boolean,
-  { path: string[]; message: string },
+  { path: string[]; params: { rule: ValidationRule } },
 ] = [
   (value: { spam_threshold?: number | undefined; suspicious_threshold?: number | undefined }) =>
     value.spam_threshold === undefined ||
     value.suspicious_threshold === undefined ||
     value.suspicious_threshold <= value.spam_threshold,
-  { path: ['suspicious_threshold'], message: 'must not be greater than spam_threshold' },
+  // The message comes from VALIDATION_RULE_MESSAGES, in the request's language.
+  { path: ['suspicious_threshold'], params: { rule: 'thresholds_ordered' } },
 ];
 
 /**

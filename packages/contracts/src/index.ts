@@ -13,3 +13,4 @@ export * from './feedback';
 export * from './console';
 export * from './revocation';
 export * from './detector-rpc';
+export * from './validation-messages';

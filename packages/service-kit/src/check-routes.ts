@@ -46,7 +46,7 @@ export function checkRoute<Item, Result extends object>(
   return {
     path: '/v1/check',
     handle: async (req, res, context) => {
-      const item = parseBody(options.item, await readJsonBody(req, options.bodyLimit));
+      const item = parseBody(options.item, await readJsonBody(req, options.bodyLimit), context.language);
       const result = await options.check(item, metaOf(req, context));
       sendJson(res, 200, { ...result, duration_ms: elapsedMs(context) });
     },
@@ -66,7 +66,7 @@ export function batchRoute<Item, Result extends object>(
   return {
     path: '/v1/check/batch',
     handle: async (req, res, context) => {
-      const { items } = parseBody(batch, await readJsonBody(req, options.bodyLimit));
+      const { items } = parseBody(batch, await readJsonBody(req, options.bodyLimit), context.language);
       const meta = metaOf(req, context);
       const results = await mapConcurrently(items, options.concurrency, async (item) => {
         const started = process.hrtime.bigint();

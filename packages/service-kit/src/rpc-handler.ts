@@ -51,7 +51,8 @@ export function rpcCheckHandler<Q extends { request: z.ZodType; result: z.ZodTyp
       clientId: headers[DETECTOR_RPC_HEADERS.clientId] || undefined,
     };
     try {
-      const result = await options.check(parseBody<Q['request']>(options.schemas.request, payload), context);
+      const request = parseBody<Q['request']>(options.schemas.request, payload, context.language);
+      const result = await options.check(request, context);
       return { ...result, duration_ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 1e5) / 10 };
     } catch (error) {
       if (!isAppError(error)) throw error;

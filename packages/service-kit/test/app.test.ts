@@ -50,7 +50,7 @@ describe('the service app skeleton, over HTTP', () => {
       config: { LANGUAGES: ['de', 'fr', 'en'], DEFAULT_LANGUAGE: 'en', MAX_BODY_BYTES: 1024 },
       routes: (router) => {
         postRoute(router, '/echo', (req, res) => {
-          const body = parseBody(z.object({ name: z.string() }), req.body);
+          const body = parseBody(z.object({ name: z.string() }), req.body, requestContext(res).language);
           res.json({ name: body.name, language: requestContext(res).language });
         });
         postRoute(router, '/boom', () => {
@@ -219,7 +219,11 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
         {
           path: '/direct',
           handle: async (req, res, context) => {
-            const body = parseBody(z.object({ name: z.string() }), await readJsonBody(req, 1024));
+            const body = parseBody(
+              z.object({ name: z.string() }),
+              await readJsonBody(req, 1024),
+              context.language,
+            );
             sendJson(res, 200, { name: body.name, language: context.language, path: req.url });
           },
         },
@@ -241,7 +245,9 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
       ],
       routes: (router) => {
         postRoute(router, '/routed', (req, res) => {
-          res.json({ name: parseBody(z.object({ name: z.string() }), req.body).name });
+          res.json({
+            name: parseBody(z.object({ name: z.string() }), req.body, requestContext(res).language).name,
+          });
         });
       },
     });

@@ -15,6 +15,7 @@ import {
   jsonBodyParser,
   parseBody,
   postRoute,
+  requestContext,
   type CheckMemory,
   type RequestContext,
   type ServiceApp,
@@ -83,8 +84,8 @@ const CHECK_PATHS = {
 } as const;
 
 function validate(schema: z.ZodType): RequestHandler {
-  return (req, _res, next) => {
-    req.body = parseBody(schema, req.body);
+  return (req, res, next) => {
+    req.body = parseBody(schema, req.body, requestContext(res).language);
     next();
   };
 }

@@ -7,6 +7,7 @@ import type {
   TextCheckRequest,
   TextResult,
 } from '@spam-check/contracts';
+import { validationErrors } from '@spam-check/contracts';
 import { buildProblem, type FieldError } from '@spam-check/service-kit';
 import type { z } from 'zod';
 import type { CallMeta } from './hybrid-check';
@@ -35,11 +36,12 @@ export function planBatch<S extends z.ZodType>(
   schema: S,
   granted: number,
   field: string,
+  language: Language,
 ): BatchPlan<z.output<S>> {
   const plan: BatchPlan<z.output<S>> = { checked: [], refused: new Map() };
   items.forEach((item, index) => {
     if (index >= granted) return plan.refused.set(index, { code: 'RATE_LIMITED' });
-    const parsed = schema.safeParse(item);
+    const parsed = schema.safeParse(item, { error: validationErrors(language) });
     if (parsed.success) return plan.checked.push({ index, item: parsed.data });
     plan.refused.set(index, {
       code: 'VALIDATION_FAILED',

@@ -2,6 +2,7 @@ import type {
   HybridCheckRequest,
   HybridMode,
   HybridResult,
+  Language,
   MailCheckRequest,
   MailResult,
   TextCheckRequest,
@@ -12,7 +13,7 @@ import type {
 /** What travels with a call to a detector: request id, language and client id (DESIGN.md conventions). */
 export interface CallMeta {
   requestId: string;
-  language: string;
+  language: Language;
   clientId: string;
 }
 

@@ -1,5 +1,5 @@
 import { createClientRequestSchema, type AdminClient } from '@spam-check/contracts';
-import { AppError, parseBody } from '@spam-check/service-kit';
+import { AppError, parseBody, requestContext } from '@spam-check/service-kit';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../domain/store';
 import { createAccounts, generateSecret } from '../../domain/accounts';
@@ -75,7 +75,7 @@ export function mountAdminEndpoints(
   app.post(
     '/admin/clients',
     handler(async (req, res) => {
-      const input = parseBody(createClientRequestSchema, req.body);
+      const input = parseBody(createClientRequestSchema, req.body, requestContext(res).language);
       if (await deps.store.getClient(input.id)) throw new AppError('CLIENT_EXISTS');
       const secret = generateSecret();
       await accounts.upsertClient({ ...input, secret });

@@ -1,5 +1,5 @@
 import { createFeedbackSchemas, type CheckLimits } from '@spam-check/contracts';
-import { AppError, parseBody, postRoute, requiredClientId } from '@spam-check/service-kit';
+import { AppError, parseBody, postRoute, requestContext, requiredClientId } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { EmailFeedback } from '../../domain/reports';
 
@@ -11,12 +11,13 @@ export function mountFeedbackRoute(app: Express, feedback: EmailFeedback, limits
   const schemas = createFeedbackSchemas(limits);
   postRoute(app, '/v1/feedback', async (req, res) => {
     const client = requiredClientId(req);
+    const { language } = requestContext(res);
     const form = schemas.formOf(req.body);
     if (form === schemas.byCheck) {
-      const { check_id, label } = parseBody(schemas.byCheck, req.body);
+      const { check_id, label } = parseBody(schemas.byCheck, req.body, language);
       if (!(await feedback.reportCheck(client, check_id, label))) throw new AppError('CHECK_NOT_FOUND');
     } else {
-      const { email, label } = parseBody(schemas.byEmail, req.body);
+      const { email, label } = parseBody(schemas.byEmail, req.body, language);
       await feedback.reportAddress(client, email, label);
     }
     res.json({ applied: true });

@@ -3,6 +3,7 @@ import {
   clientSettingsSchema,
   recentFeedbackQuerySchema,
   statsQuerySchema,
+  validationRuleMessage,
   type AdminAction,
 } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
@@ -48,8 +49,9 @@ function metaOf(res: Response): AdminCallMeta {
 
 const idParameter = z.object({ id: clientIdSchema });
 
+/** The `:id` of the path (`req.res`: Express's documented link from a request to its response). */
 function clientIdParam(req: Request): string {
-  return parseBody(idParameter, req.params).id;
+  return parseBody(idParameter, req.params, requestContext(req.res as Response).language).id;
 }
 
 /**
@@ -178,7 +180,7 @@ export function adminRouter(deps: AdminDeps): Router {
     audited('settings.update', (req) => req.params.id, deps.usage),
     run(async (req, res) => {
       const settings = needed(deps.settings, 'client settings');
-      const document = parseBody(clientSettingsSchema, req.body);
+      const document = parseBody(clientSettingsSchema, req.body, requestContext(res).language);
       const id = await existing(req, res);
       await settings.put(id, document);
       res.set(NO_STORE).json(document);
@@ -190,12 +192,18 @@ export function adminRouter(deps: AdminDeps): Router {
     '/clients/:id/stats',
     run(async (req, res) => {
       const usage = needed(deps.usage, 'usage statistics');
-      const query = parseBody(statsQuerySchema, req.query);
+      const { language } = requestContext(res);
+      const query = parseBody(statsQuerySchema, req.query, language);
       const to = query.to ? new Date(query.to) : new Date();
       const from = query.from ? new Date(query.from) : new Date(to.getTime() - 7 * DAY_MS);
       if (from > to || to.getTime() - from.getTime() > MAX_STATS_DAYS * DAY_MS)
         throw new AppError('VALIDATION_FAILED', {
-          errors: [{ path: 'from', message: `must be before to, at most ${MAX_STATS_DAYS} days before it` }],
+          errors: [
+            {
+              path: 'from',
+              message: validationRuleMessage('stats_range', language, { days: MAX_STATS_DAYS }),
+            },
+          ],
         });
       const id = await existing(req, res);
       res.set(NO_STORE).json(await usage.stats(id, from, to, query.interval));
@@ -207,7 +215,7 @@ export function adminRouter(deps: AdminDeps): Router {
     '/clients/:id/feedback',
     run(async (req, res) => {
       const usage = needed(deps.usage, 'recent feedback');
-      const { limit } = parseBody(recentFeedbackQuerySchema, req.query);
+      const { limit } = parseBody(recentFeedbackQuerySchema, req.query, requestContext(res).language);
       const id = await existing(req, res);
       res.set(NO_STORE).json({ client_id: id, feedback: await usage.recentFeedback(id, limit) });
     }),

@@ -32,8 +32,8 @@ export function batchCheck<T, R extends { verdict: 'ham' | 'suspicious' | 'spam'
   rateLimit: { store: RateLimitStore; limit: number; windowSeconds: number },
 ): RequestHandler {
   return async (req, res) => {
-    const items = parseBody(kind.envelope, req.body)[kind.field]!;
     const context = requestContext(res);
+    const items = parseBody(kind.envelope, req.body, context.language)[kind.field]!;
     const clientId = callerOf(res).clientId;
     let granted = items.length;
     if (rateLimit.limit > 0) {
@@ -41,7 +41,7 @@ export function batchCheck<T, R extends { verdict: 'ham' | 'suspicious' | 'spam'
       res.set(batchRateLimitHeaders(allowance, items.length, rateLimit.limit, rateLimit.windowSeconds));
       granted = allowance.granted;
     }
-    const plan = planBatch(items, kind.item, granted, kind.field);
+    const plan = planBatch(items, kind.item, granted, kind.field, context.language);
     const meta = { requestId: context.requestId, language: context.language, clientId };
     const checked = await kind.check(
       plan.checked.map(({ item }) => item),

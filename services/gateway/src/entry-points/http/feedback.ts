@@ -56,7 +56,7 @@ export function feedback(options: {
     };
     Promise.resolve()
       .then(async () => {
-        const request = parseBody(schemas.formOf(req.body), req.body);
+        const request = parseBody(schemas.formOf(req.body), req.body, requestContext(res).language);
         const applied = await routeFeedback(request, hybridParts, send);
         const result: FeedbackResult = {
           id: randomUUID(),

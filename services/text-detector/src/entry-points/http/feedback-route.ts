@@ -1,5 +1,5 @@
 import { createFeedbackSchemas, type CheckLimits } from '@spam-check/contracts';
-import { AppError, parseBody, postRoute, requiredClientId } from '@spam-check/service-kit';
+import { AppError, parseBody, postRoute, requestContext, requiredClientId } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { createTextLearner } from '../../domain/check-text';
 import type { TextFeedbackStore } from '../../data-access/text-feedback-store';
@@ -18,11 +18,12 @@ export function mountFeedbackRoute(
   const schemas = createFeedbackSchemas(limits);
   postRoute(app, '/v1/feedback', async (req, res) => {
     const client = requiredClientId(req);
+    const { language } = requestContext(res);
     if (schemas.formOf(req.body) === schemas.byCheck) {
-      const { check_id, label } = parseBody(schemas.byCheck, req.body);
+      const { check_id, label } = parseBody(schemas.byCheck, req.body, language);
       if (!(await feedback.reportCheck(client, check_id, label))) throw new AppError('CHECK_NOT_FOUND');
     } else {
-      const { label, ...text } = parseBody(schemas.byText, req.body);
+      const { label, ...text } = parseBody(schemas.byText, req.body, language);
       await feedback.reportText(client, learnText(text), label);
     }
     res.json({ applied: true });

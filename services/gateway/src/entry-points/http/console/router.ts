@@ -158,7 +158,8 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     language: view.ctx.language,
   });
 
-  const clientId = (req: Request) => parseBody(z.object({ id: clientIdSchema }), req.params).id;
+  const clientId = (req: Request, view: { ctx: { language: Language } }) =>
+    parseBody(z.object({ id: clientIdSchema }), req.params, view.ctx.language).id;
 
   const renderClient = async (
     req: Request,
@@ -166,7 +167,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     view: View & { signedIn: SignedIn },
     options: ClientPageOptions & { status?: number } = {},
   ) => {
-    const html = await renderClientPage(deps.api, apiMeta(req, view), view.ctx, clientId(req), options);
+    const html = await renderClientPage(deps.api, apiMeta(req, view), view.ctx, clientId(req, view), options);
     send(res, options.status ?? 200, html);
   };
 
@@ -251,7 +252,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
   router.get(
     '/clients/:id',
     page(async (req, res, view) => {
-      const query = parseBody(clientQuery, req.query);
+      const query = parseBody(clientQuery, req.query, view.ctx.language);
       await renderClient(req, res, view, { interval: query.interval, saved: query.saved === '1' });
     }),
   );
@@ -260,8 +261,8 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     '/clients/:id/settings',
     form,
     page(async (req, res, view) => {
-      const id = clientId(req);
-      const values = parseBody(settingsFormSchema, req.body) as Record<string, string>;
+      const id = clientId(req, view);
+      const values = parseBody(settingsFormSchema, req.body, view.ctx.language) as Record<string, string>;
       const answer = await deps.api(
         'PUT',
         `/api/v1/admin/clients/${encodeURIComponent(id)}/settings`,
@@ -284,8 +285,8 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
     '/clients/:id/try',
     form,
     page(async (req, res, view) => {
-      const id = clientId(req);
-      const values = parseBody(tryFormSchema, req.body);
+      const id = clientId(req, view);
+      const values = parseBody(tryFormSchema, req.body, view.ctx.language);
       // The session's token must still hold spam:admin and the client must exist: the admin API says both.
       const { clients } = expectOk<{ clients: AdminClient[] }>(
         await deps.api('GET', '/api/v1/admin/clients', apiMeta(req, view)),

@@ -43,11 +43,14 @@ export async function tryCheck(
   };
   switch (form.kind) {
     case 'mail':
-      return deps.transports.parallel.checkMail(parseBody(schemas.mail, { email: form.email }), meta);
+      return deps.transports.parallel.checkMail(
+        parseBody(schemas.mail, { email: form.email }, meta.language),
+        meta,
+      );
     case 'text':
-      return deps.transports.parallel.checkText(parseBody(schemas.text, text), meta);
+      return deps.transports.parallel.checkText(parseBody(schemas.text, text, meta.language), meta);
     case 'hybrid': {
-      const request = parseBody(schemas.hybrid, { ...text, email: form.email });
+      const request = parseBody(schemas.hybrid, { ...text, email: form.email }, meta.language);
       const stepByStep = (await deps.settings?.get(meta.clientId))?.hybrid?.step_by_step ?? false;
       const result = await runHybridCheck(
         request,

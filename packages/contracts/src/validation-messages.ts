@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { Language, Messages } from './languages';
+
+/**
+ * The messages of `errors[].message` in a VALIDATION_FAILED problem, in the request's language: zod's own
+ * locales (de, fr, en) for what zod checks, and ours for the rules the contracts add (`custom` issues that
+ * name a `rule` in their params, never a fixed English message, which would win over the language).
+ */
+export const VALIDATION_RULE_MESSAGES = {
+  thresholds_ordered: {
+    de: 'darf nicht größer als spam_threshold sein',
+    fr: 'ne doit pas dépasser spam_threshold',
+    en: 'must not be greater than spam_threshold',
+  },
+  stats_range: {
+    de: 'muss vor to liegen, höchstens {days} Tage davor',
+    fr: 'doit précéder to, au plus {days} jours avant',
+    en: 'must be before to, at most {days} days before it',
+  },
+} satisfies Record<string, Messages>;
+
+export type ValidationRule = keyof typeof VALIDATION_RULE_MESSAGES;
+
+/** A rule's message in a language, `{name}` placeholders filled from params (unknown ones left visible). */
+export function validationRuleMessage(
+  rule: ValidationRule,
+  language: Language,
+  params: Record<string, unknown> = {},
+): string {
+  return VALIDATION_RULE_MESSAGES[rule][language].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+const LOCALES: Record<Language, () => { localeError: z.core.$ZodErrorMap }> = {
+  de: z.locales.de,
+  fr: z.locales.fr,
+  en: z.locales.en,
+};
+
+const errorMaps = new Map<Language, z.core.$ZodErrorMap>();
+
+/** The error map to parse a request with (`schema.safeParse(body, { error: validationErrors(language) })`). */
+export function validationErrors(language: Language): z.core.$ZodErrorMap {
+  let map = errorMaps.get(language);
+  if (!map) {
+    const { localeError } = LOCALES[language]();
+    map = (issue) => {
+      const rule = issue.code === 'custom' ? (issue.params?.rule as string | undefined) : undefined;
+      if (rule !== undefined && rule in VALIDATION_RULE_MESSAGES)
+        return validationRuleMessage(
+          rule as ValidationRule,
+          language,
+          issue.params as Record<string, unknown>,
+        );
+      return localeError(issue);
+    };
+    errorMaps.set(language, map);
+  }
+  return map;
+}
