@@ -66,10 +66,16 @@ describe('familiarity (when the model may not decide spam alone)', () => {
   });
 
   it.each([
-    ['just below 6 % code symbols', `${'a'.repeat(95)}${'{'.repeat(5)}`, undefined],
-    ['exactly 6 %', `${'a'.repeat(94)}${'{'.repeat(6)}`, undefined],
-    ['just above 6 %', `${'a'.repeat(93)}${'{'.repeat(7)}`, 'form'],
+    ['just below 6 % code symbols', `${'a'.repeat(95)}${'{}'.repeat(2)}{`, undefined],
+    ['exactly 6 %', `${'a'.repeat(94)}${'{}'.repeat(3)}`, undefined],
+    ['just above 6 %', `${'a'.repeat(93)}${'{}'.repeat(3)}{`, 'form'],
     ['source code', 'for (let i = 0; i < n; i++) { total += values[i]; } return { total };', 'form'],
+    [
+      'separator lines of one symbol',
+      `Mit freundlichen Grüßen\n${'='.repeat(40)}\n${'a'.repeat(60)}`,
+      undefined,
+    ],
+    ['runs of three of one symbol', `${'a'.repeat(90)}${' }}}'.repeat(3)}`, 'form'],
   ])('when the text has %s, it is judged by its form', (_name, text, expected) => {
     expect(unfamiliarity(text, 'en', 1, header)).toBe(expected);
   });

@@ -20,7 +20,7 @@ export const SPACE: FeatureSpace = {
   textLimit: 4000,
 };
 export const RECIPE = {
-  epochs: 6,
+  epochs: 10,
   learningRate: 0.4,
   l2: 2e-7,
   /** Sample weight 1 / (size of the row's (source group, language, label) cell) ^ balance. */
@@ -36,9 +36,9 @@ export const RECIPE = {
   folds: 3,
   /**
    * Share of spam the calibration demands, on those out-of-fold margins, among the texts of each language
-   * at or above the spam threshold (see fitCalibration).
+   * at or above the spam threshold, counted with one imaginary ham among them (see fitCalibration).
    */
-  spamPrecision: 0.995,
+  spamPrecision: 0.99,
   /** Languages with both labels in the data: texts in these are the model's own ground. */
   languages: ['en', 'de', 'fr'],
   /** Share of a text's words that need a weight for the text to be familiar. */
@@ -187,11 +187,14 @@ function fitCalibration(
   }
   // Conservative at the top: above 0.5 a language's log-odds are scaled by topScale ≤ 1, lowered until the
   // texts at or above the spam threshold are spamPrecision spam. What is flagged (≥ 0.5) does not change;
-  // only fewer texts reach `spam` from the local stages (the unsure ones go to the LLM).
+  // only fewer texts reach `spam` from the local stages (the unsure ones go to the LLM). The share is
+  // counted with one imaginary ham above the threshold (spam / (texts + 1)): where a language has many
+  // texts up there it changes nothing, where it has few (French: about 250) one ham more or less would
+  // otherwise decide where the threshold goes.
   const logit = (p: number) => Math.log(p / (1 - p));
   const topScale = new Float64Array(names.length).fill(1);
   for (let l = 0; l < names.length; l++) {
-    for (; (topScale[l] as number) > 0.05; topScale[l] = (topScale[l] as number) * 0.95) {
+    for (; (topScale[l] as number) > 0.05; topScale[l] = (topScale[l] as number) * 0.99) {
       let flagged = 0;
       let spam = 0;
       docs.forEach((doc, k) => {
@@ -204,7 +207,7 @@ function fitCalibration(
         flagged++;
         spam += data.labels[doc] as number;
       });
-      if (flagged === 0 || spam >= RECIPE.spamPrecision * flagged) break;
+      if (flagged === 0 || spam >= RECIPE.spamPrecision * (flagged + 1)) break;
     }
   }
   const byName = (values: Float64Array) =>
@@ -233,6 +236,8 @@ export interface Fitted {
   model: TextModel;
   /** The model file; its header's metrics are filled in by the caller for the shipped model. */
   write(metrics?: unknown): Buffer;
+  /** Each training row's margin from the fold model that did not see it (what the calibration was fitted on). */
+  outOfFold: { docs: number[]; margins: Float64Array };
 }
 
 /**
@@ -264,9 +269,14 @@ export function fit(data: Dataset, docs: number[], seed: number, spamThreshold: 
       mean.weights[i] = (mean.weights[i] as number) + (linear.weights[i] as number) / folds.length;
     mean.bias += linear.bias / folds.length;
   });
-  const calibration = fitCalibration(data, outOfFold, Float64Array.from(margins), spamThreshold);
+  const oofMargins = Float64Array.from(margins);
+  const calibration = fitCalibration(data, outOfFold, oofMargins, spamThreshold);
   const { model } = toModel(mean, calibration);
-  return { model, write: (metrics) => toModel(mean, calibration, metrics).file };
+  return {
+    model,
+    write: (metrics) => toModel(mean, calibration, metrics).file,
+    outOfFold: { docs: outOfFold, margins: oofMargins },
+  };
 }
 
 function vectorOf(data: Dataset, doc: number) {

@@ -14,8 +14,11 @@ const DIGIT = /\p{Nd}/gu;
 const BARE_DOMAIN =
   /^[\p{L}\p{N}-]{2,63}(?:\.[\p{L}\p{N}-]{1,63})*\.(?:com|net|org|info|biz|ru|de|fr|ch|at|be|uk|co|io|ly|me|tv|us|cc|xyz|online|site|top|club|gl|gd|to)(?:[/?].*)?$/u;
 
-/** The canonical form the model sees; also used to tokenise. */
-export function normaliseForModel(text: string, limit = MODEL_TEXT_LIMIT): string {
+/**
+ * The canonical form the model sees; also used to tokenise. When `hosts` is given, the host of each link
+ * that became `urltok` is added to it (for ./link-names.ts).
+ */
+export function normaliseForModel(text: string, limit = MODEL_TEXT_LIMIT, hosts?: string[]): string {
   const lowered = text
     .slice(0, 3 * limit)
     .normalize('NFKC')
@@ -26,6 +29,7 @@ export function normaliseForModel(text: string, limit = MODEL_TEXT_LIMIT): strin
   for (const chunk of spacedChunks(lowered)) {
     const replaced =
       MAYBE_PLACEHOLDER.test(chunk) || chunk.startsWith('http') ? placeholder(chunk) : undefined;
+    if (hosts && replaced === 'urltok') hosts.push(hostOf(chunk));
     out = out === '' ? (replaced ?? chunk) : `${out} ${replaced ?? chunk}`;
     if (out.length > limit) break;
   }
@@ -116,6 +120,16 @@ function placeholder(chunk: string): string | undefined {
 }
 
 const BARE_HTTP = /^https?(?![a-z0-9])/;
+
+/** `https://www.shop.example.com/x?y` → `www.shop.example.com`; a bare `http` gives `http`. */
+function hostOf(link: string): string {
+  const scheme = link.indexOf('://');
+  const rest = scheme >= 0 ? link.slice(scheme + 3) : link;
+  const end = rest.search(HOST_END);
+  return end >= 0 ? rest.slice(0, end) : rest;
+}
+
+const HOST_END = /[/?#:]/;
 
 const WORD = /[\p{L}\p{N}]+|[!?$€£%*]/gu;
 

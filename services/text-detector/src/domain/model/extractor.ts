@@ -2,6 +2,7 @@ import { Accumulator } from './accumulator';
 import { MODEL_TEXT_LIMIT, normaliseForModel, words } from './canonical';
 import { CUES } from './cues';
 import * as hashing from './hashing';
+import { linkNaming } from './link-names';
 
 // Read once: under a module loader that exports through getters (tsx, jest) each use in the loops below
 // would otherwise be a getter call (a tenth of a check's time).
@@ -10,7 +11,8 @@ const { CHAR_SEED, FNV_OFFSET, FNV_PRIME, SEED, hashString, mix } = hashing;
 /**
  * The model's features, shared by the training script and the service so both see exactly the same
  * numbers: hashed word unigrams and bigrams plus title words, character 3..charMax-grams of the first
- * charLimit characters, a few coarse shape tokens and the cue tokens (./cues.ts). Each block is counted with
+ * charLimit characters, a few coarse shape tokens (with whether the linked sites are named in the text,
+ * ./link-names.ts) and the cue tokens (./cues.ts). Each block is counted with
  * log(1 + count) and L2-normalised to its norm, so long and short texts are comparable. The rule findings
  * come last, one feature per reason code with the finding's weight as its value, so the model learns how
  * much each rule is worth next to the words (a t.co link in a tweet is not what it is in an SMS).
@@ -70,8 +72,9 @@ export class FeatureExtractor {
 
   extract(input: ModelInput): Extracted {
     const limit = this.textLimit;
-    const title = normaliseForModel(input.title, limit);
-    const body = normaliseForModel(input.body, limit);
+    const hosts: string[] = [];
+    const title = normaliseForModel(input.title, limit, hosts);
+    const body = normaliseForModel(input.body, limit, hosts);
     const text = title === '' ? body : `${title} ${body}`.slice(0, limit);
     const tokens = words(text);
 
@@ -92,6 +95,8 @@ export class FeatureExtractor {
     this.flushBlock(this.space.charNorm);
 
     for (const shape of shapeTokens(text, tokens)) this.addHashed(hashString(shape, SEED.shape));
+    const naming = linkNaming(hosts, tokens);
+    if (naming !== undefined) this.addHashed(hashString(`links-named:${naming}`, SEED.shape));
     this.flushBlock(this.space.shapeNorm);
 
     for (const cue of cueTokens(text, tokens)) this.addHashed(hashString(cue, SEED.cue));

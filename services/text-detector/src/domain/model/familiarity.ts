@@ -7,13 +7,15 @@ import type { ModelHeader } from './classifier';
  *   (too short, a list of numbers);
  * - `vocabulary`: fewer than `minCoverage` of the text's words have a weight in the model;
  * - `form`: code-like text, where brackets, braces and operators make up more than CODE_SYMBOL_SHARE of the
- *   visible characters (prose stays below 2 %, source code is around 10 %).
+ *   visible characters (prose stays below 2 %, source code is around 10 %). A run of SEPARATOR_RUN or more
+ *   of one symbol (`==========`, a separator line in an e-mail) is typography, not code: it is not counted.
  */
 export type Unfamiliar = 'language' | 'vocabulary' | 'form';
 
 const CODE_SYMBOLS = new Set([...'{}[]()<>=;|\\'].map((symbol) => symbol.charCodeAt(0)));
 const CODE_SYMBOL_SHARE = 0.06;
 const MIN_VISIBLE_FOR_FORM = 40;
+const SEPARATOR_RUN = 4;
 
 export function unfamiliarity(
   text: string,
@@ -29,7 +31,16 @@ export function unfamiliarity(
     const code = text.charCodeAt(i);
     if (code <= 32) continue;
     visible++;
-    if (CODE_SYMBOLS.has(code)) symbols++;
+    if (!CODE_SYMBOLS.has(code)) continue;
+    let run = 1;
+    while (run < SEPARATOR_RUN && text.charCodeAt(i + run) === code) run++;
+    if (run < SEPARATOR_RUN) {
+      symbols++;
+      continue;
+    }
+    while (text.charCodeAt(i + run) === code) run++;
+    visible += run - 1;
+    i += run - 1;
   }
   if (visible >= MIN_VISIBLE_FOR_FORM && symbols > CODE_SYMBOL_SHARE * visible) return 'form';
   return undefined;
