@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Language, Messages } from './languages';
+import { fillPlaceholders, type Language, type Messages } from './languages';
 
 /**
  * The messages of `errors[].message` in a VALIDATION_FAILED problem, in the request's language: zod's own
@@ -27,9 +27,7 @@ export function validationRuleMessage(
   language: Language,
   params: Record<string, unknown> = {},
 ): string {
-  return VALIDATION_RULE_MESSAGES[rule][language].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return fillPlaceholders(VALIDATION_RULE_MESSAGES[rule][language], params);
 }
 
 const LOCALES: Record<Language, () => { localeError: z.core.$ZodErrorMap }> = {

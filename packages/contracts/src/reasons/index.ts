@@ -1,4 +1,4 @@
-import type { Language } from '../languages';
+import { fillPlaceholders, type Language } from '../languages';
 import { EMAIL_REASONS, type EmailReasonCode } from './email';
 import { TEXT_REASONS, type TextReasonCode } from './text';
 
@@ -13,7 +13,5 @@ export type ReasonParams = Record<string, string | number>;
 
 /** The localized message of a reason, with `{name}` placeholders filled from params. */
 export function reasonMessage(code: ReasonCode, language: Language, params: ReasonParams = {}): string {
-  return REASON_CATALOGUE[code][language].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return fillPlaceholders(REASON_CATALOGUE[code][language], params);
 }
