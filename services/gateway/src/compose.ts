@@ -30,7 +30,7 @@ import { failedTokenLimit } from './domain/failed-token-limit';
 
 /** Readiness of a dependency over HTTP: its `/livez` answers 200 (its own readiness is its business). */
 async function reachable(agent: Upstream, url: string): Promise<void> {
-  const answer = await httpPost(new URL('/livez', url).toString(), {
+  const answer = await httpPost(new URL('/livez', url), {
     agent,
     method: 'GET',
     headers: {},

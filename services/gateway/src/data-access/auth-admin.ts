@@ -46,7 +46,7 @@ export function createAuthAdmin(options: {
   ).toString('base64')}`;
   return {
     async call(method, path, meta, body) {
-      const answer = await httpPost(new URL(path, options.authUrl).toString(), {
+      const answer = await httpPost(new URL(path, options.authUrl), {
         method,
         agent: options.agent,
         timeoutMs: options.timeoutMs,

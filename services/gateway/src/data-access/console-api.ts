@@ -30,7 +30,7 @@ export type ConsoleApi = (
  */
 export function consoleApi(agent: Upstream, timeoutMs: number): ConsoleApi {
   return async (method, path, meta, body) => {
-    const answer = await httpPost(new URL(path, meta.baseUrl).toString(), {
+    const answer = await httpPost(new URL(path, meta.baseUrl), {
       method,
       agent,
       timeoutMs,

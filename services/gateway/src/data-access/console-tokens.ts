@@ -47,7 +47,7 @@ export function consoleTokenClient(options: {
     `${encodeURIComponent(options.client.id)}:${encodeURIComponent(options.client.secret)}`,
   ).toString('base64')}`;
   const post = (path: string, form: Record<string, string>, meta: TokenCallMeta): Promise<HttpAnswer> =>
-    httpPost(new URL(path, options.authUrl).toString(), {
+    httpPost(new URL(path, options.authUrl), {
       agent: options.agent,
       timeoutMs: options.timeoutMs,
       headers: {

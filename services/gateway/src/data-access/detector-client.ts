@@ -87,7 +87,7 @@ export async function callDetector<S extends z.ZodType>(
   call: DetectorCall<S>,
 ): Promise<{ result: z.output<S>; bytes: Buffer }> {
   const passed = 'bytes' in call.body ? endToEndHeaders(call.body.from) : {};
-  const answer = await httpPost(new URL(call.path, detector.url).toString(), {
+  const answer = await httpPost(new URL(call.path, detector.url), {
     agent: detector.agent,
     timeoutMs: call.timeoutMs,
     headers: {

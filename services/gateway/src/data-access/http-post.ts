@@ -75,7 +75,7 @@ function headerValues(headers: OutgoingHttpHeaders | IncomingHttpHeaders): Recor
  * console's API calls and readiness checks.
  */
 export async function httpPost(
-  url: string,
+  url: URL,
   options: {
     agent: Upstream;
     headers: OutgoingHttpHeaders;
@@ -84,19 +84,20 @@ export async function httpPost(
     method?: string;
   },
 ): Promise<HttpAnswer> {
-  const target = new URL(url);
   const method = options.method ?? 'POST';
   const deadline = new Deadline(options.timeoutMs);
   const failure = (error: unknown): UpstreamError =>
     deadline.aborted
-      ? new UpstreamError('timeout', `no answer from ${url} within ${options.timeoutMs} ms`, { cause: error })
+      ? new UpstreamError('timeout', `no answer from ${url.href} within ${options.timeoutMs} ms`, {
+          cause: error,
+        })
       : error instanceof UpstreamError
         ? error
-        : new UpstreamError('unavailable', `${url}: ${(error as Error).message}`, { cause: error });
+        : new UpstreamError('unavailable', `${url.href}: ${(error as Error).message}`, { cause: error });
   try {
     const answer = await options.agent.request({
-      origin: target.origin,
-      path: target.pathname + target.search,
+      origin: url.origin,
+      path: url.pathname + url.search,
       method,
       headers: headerValues(options.headers),
       body: method === 'GET' && options.body.length === 0 ? null : options.body,
@@ -108,7 +109,7 @@ export async function httpPost(
       size += chunk.length;
       if (size > MAX_ANSWER_BYTES) {
         answer.body.destroy();
-        throw new UpstreamError('too_large', `${url}: answer larger than ${MAX_ANSWER_BYTES} bytes`);
+        throw new UpstreamError('too_large', `${url.href}: answer larger than ${MAX_ANSWER_BYTES} bytes`);
       }
       chunks.push(chunk);
     }

@@ -38,7 +38,7 @@ export function createTokenIntrospector(options: {
   lookups: Counter<'outcome'>;
 }): TokenIntrospector {
   const { cache } = options;
-  const url = new URL('/oauth/introspect', options.authUrl).toString();
+  const url = new URL('/oauth/introspect', options.authUrl);
   const authorization = `Basic ${Buffer.from(
     `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
   ).toString('base64')}`;
