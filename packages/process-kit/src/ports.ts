@@ -1,15 +1,45 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 
-/** A free TCP port on loopback (the OS picks it; it is closed again before use). */
-export async function freePort(): Promise<number> {
+/** Whether a server may listen on a port of every interface (as the services do), tried and closed again. */
+async function bindable(port: number): Promise<number | undefined> {
   const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  server.listen(port, '0.0.0.0');
+  const outcome = await Promise.race([
+    once(server, 'listening').then(() => true),
+    once(server, 'error').then(() => false),
+  ]);
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const bound = outcome && typeof address === 'object' && address ? address.port : undefined;
+  if (outcome) await new Promise((resolve) => server.close(resolve));
+  return bound;
+}
+
+/** The lowest port Linux hands out to outgoing connections (`ip_local_port_range`); undefined elsewhere. */
+function ephemeralLow(): number | undefined {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 20_000 ? low : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A free TCP port for a service that starts later: between 10,000 and the ephemeral range, where there is
+ * one. A port the OS picked from that range can be taken meanwhile by any outgoing connection of a parallel
+ * test or bench (Redis, keep-alive pools), and the service then fails with EADDRINUSE (seen in a CI run).
+ * Elsewhere the OS picks.
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  if (low !== undefined)
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+      if ((await bindable(port)) !== undefined) return port;
+    }
+  return (await bindable(0)) ?? 0;
 }
 
 function accepts(port: number): Promise<boolean> {
