@@ -28,6 +28,18 @@ export const LIMIT_INPUTS: [string, LimitInput][] = [
   ['hex run (address-like)', { title: title('0x'), body: body('0xab') }],
   ['deeply nested HTML', { title: title('<b>'), body: body('<div><span><b><i>') }],
   ['unclosed tags and comments', { title: title('<a '), body: body('<!--<script <a href=') }],
+  [
+    'a tag whose attributes never end',
+    {
+      title: title('<img src='),
+      body: repeatTo(`<img src="data:image/png;base64,${'QUJD'.repeat(50)}`, 100_000),
+    },
+  ],
+  [
+    'tags with long attributes',
+    { title: title('<a b="c">'), body: body(`<p title="${'x'.repeat(3000)}">word `) },
+  ],
+  ['variation selectors', { title: title('a\u{e0139}'), body: body('a\u{e0139}') }],
   ['entities', { title: title('&amp;'), body: body('&#1234567;&') }],
   ['many URLs', { title: title('http://a.b/ '), body: body('https://bit.ly/x ') }],
   ['one giant URL', { title: title('www.'), body: `http://${body('a/')}` }],

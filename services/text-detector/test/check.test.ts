@@ -134,6 +134,17 @@ describe('POST /v1/check (local stages)', () => {
     expect(result.signals.length).toBe('free money for you'.length);
   });
 
+  it('when variation selectors split words, they are removed and counted, and the emoji selector is kept', async () => {
+    // U+E0139 renders as nothing after a Latin letter (seen in phishing: "M\u{E0139}icrosoft 365 Billing").
+    const vs = '\u{e0139}';
+    const result = await checked({
+      title: '',
+      body: `M${vs}icro${vs}soft 36${vs}5 bil${vs}ling \u2764\ufe0f`,
+    });
+    expect(result.signals.invisible_characters).toBe(4);
+    expect(result.signals.length).toBe('Microsoft 365 billing \u2764\ufe0f'.length);
+  });
+
   it('when the text shouts and repeats, it reports shouting and repetition', async () => {
     const result = await checked({
       title: 'BUY NOW',
@@ -152,6 +163,14 @@ describe('POST /v1/check (local stages)', () => {
     expect(result.signals.html_tags).toBe(6);
     // 21 characters of text plus the line breaks and spaces that replaced the tags and the script.
     expect(result.signals.length).toBe(28);
+  });
+
+  it('when a tag carries a long data URI, the tag and its attributes are dropped, not read as words', async () => {
+    const image = `<img alt="logo" src="data:image/png;base64,${'iVBORw0KGgo'.repeat(3000)}">`;
+    const result = await checked({ title: '', body: `${image}Verify your account` });
+    expect(result.signals.html_tags).toBe(1);
+    // The tag became one space.
+    expect(result.signals.length).toBe(' Verify your account'.length);
   });
 
   it('when the body is missing, it answers 400 with a problem', async () => {

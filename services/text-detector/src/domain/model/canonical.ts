@@ -6,9 +6,10 @@
  * placeholders, so the model learns "has a link", not the link.
  */
 
+import { INVISIBLE } from '../normalise';
+
 export const MODEL_TEXT_LIMIT = 4000;
 
-const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
 const DIGIT = /\p{Nd}/gu;
 /** A bare domain such as `murdev.com` or `kidsmediausa.com/kids`, after the spacing around dots is erased. */
 const BARE_DOMAIN =
