@@ -173,6 +173,18 @@ describe('POST /v1/check (local stages)', () => {
     expect(result.signals.length).toBe(' Verify your account'.length);
   });
 
+  it('when the body ends inside a tag cut off in its attributes, that tag is dropped; a lone < is text', async () => {
+    const cut = await checked({
+      title: '',
+      body: `Verify your account <img src="data:image/png;base64,${'QUJD'.repeat(500)}`,
+    });
+    expect(cut.signals.html_tags).toBe(1);
+    expect(cut.signals.length).toBe('Verify your account  '.length);
+    const plain = await checked({ title: '', body: 'if a <b then c' });
+    expect(plain.signals.html_tags).toBe(0);
+    expect(plain.signals.length).toBe('if a <b then c'.length);
+  });
+
   it('when the body is missing, it answers 400 with a problem', async () => {
     const response = await check(detector.url, { title: 'x' });
     expect(response.status).toBe(400);

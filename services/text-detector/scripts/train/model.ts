@@ -185,34 +185,45 @@ function fitCalibration(
         intercepts[l] =
           (intercepts[l] as number) - (0.5 * (gIntercepts[l] as number)) / (counts[l] as number);
   }
-  // Conservative at the top: above 0.5 a language's log-odds are scaled by topScale ≤ 1, lowered until the
-  // texts at or above the spam threshold are spamPrecision spam. What is flagged (≥ 0.5) does not change;
-  // only fewer texts reach `spam` from the local stages (the unsure ones go to the LLM). The share is
-  // counted with one imaginary ham above the threshold (spam / (texts + 1)): where a language has many
-  // texts up there it changes nothing, where it has few (French: about 250) one ham more or less would
-  // otherwise decide where the threshold goes.
+  // Conservative at the top: above 0.5 a language's log-odds are scaled by topScale ≤ 1, so that the texts
+  // at or above the spam threshold are spamPrecision spam. What is flagged (≥ 0.5) does not change; only
+  // fewer texts reach `spam` from the local stages (the unsure ones go to the LLM). The share is counted
+  // with one imaginary ham above the threshold (spam / (texts + 1)): where a language has many texts up
+  // there it changes nothing, where it has few (French: about 250) one ham more or less would otherwise
+  // decide where the threshold goes.
   const logit = (p: number) => Math.log(p / (1 - p));
   const topScale = new Float64Array(names.length).fill(1);
   for (let l = 0; l < names.length; l++) {
-    for (; (topScale[l] as number) > 0.05; topScale[l] = (topScale[l] as number) * 0.99) {
-      let flagged = 0;
-      let spam = 0;
-      docs.forEach((doc, k) => {
-        if (languageOf[k] !== l) return;
-        if (
-          (topScale[l] as number) * (slope * (margins[k] as number) + (intercepts[l] as number)) <
-          logit(spamThreshold)
-        )
-          return;
-        flagged++;
-        spam += data.labels[doc] as number;
-      });
-      if (flagged === 0 || spam >= RECIPE.spamPrecision * (flagged + 1)) break;
-    }
+    const rows: { z: number; label: number }[] = [];
+    docs.forEach((doc, k) => {
+      const z = slope * (margins[k] as number) + (intercepts[l] as number);
+      if (languageOf[k] === l && z > 0) rows.push({ z, label: data.labels[doc] as number });
+    });
+    const cut = spamCut(rows);
+    if (cut !== undefined) topScale[l] = Math.max(0.05, Math.min(1, logit(spamThreshold) / cut));
   }
   const byName = (values: Float64Array) =>
     Object.fromEntries(names.map((name, l) => [name, values[l] as number]));
   return { slope, intercepts: byName(intercepts), topScale: byName(topScale) };
+}
+
+/**
+ * The lowest calibrated log-odds at which the texts at or above it are spamPrecision spam, counted with one
+ * imaginary ham (texts tied at a log-odds are taken together); just above the highest when there is none,
+ * so nothing reaches it; undefined without texts. The exact cut of the texts, not a grid.
+ */
+function spamCut(rows: { z: number; label: number }[]): number | undefined {
+  if (rows.length === 0) return undefined;
+  rows.sort((a, b) => b.z - a.z);
+  let cut = (rows[0] as { z: number }).z * (1 + 1e-9) + 1e-9;
+  let spam = 0;
+  rows.forEach((row, i) => {
+    spam += row.label;
+    const lastOfTie = i + 1 === rows.length || (rows[i + 1] as { z: number }).z < row.z;
+    if (lastOfTie && spam >= RECIPE.spamPrecision * (i + 2)) cut = row.z;
+  });
+  // The quotient topScale = logit(threshold) / cut must not leave the cut's own texts a rounding below it.
+  return cut * (1 - 1e-12);
 }
 
 function toModel(linear: LinearModel, calibration: ModelHeader['calibration'], metrics?: unknown) {

@@ -1,7 +1,9 @@
 /**
  * Normalisation before any rule looks at a text:
  * - HTML to text: comments, script and style contents and tags are dropped, block tags become line breaks,
- *   entities are decoded (a closed list plus numeric ones);
+ *   entities are decoded (a closed list plus numeric ones); a tag cut off inside its attributes at the end of
+ *   a field (HTML truncated by the client or by FIELD_LIMIT) is dropped, as an HTML parser drops a tag that
+ *   meets the end of its input;
  * - zero-width and bidi control characters are removed and counted (a way to split words invisibly);
  * - Unicode NFKC, then look-alike letters (Cyrillic and Greek that render as Latin) are mapped to Latin
  *   inside words that also contain Latin letters, and counted.
@@ -175,6 +177,17 @@ function decodeEntity(whole: string, name: string): string {
   return NAMED_ENTITIES[name] ?? whole;
 }
 
+const CUT_OFF_TAG_START = /^<[a-zA-Z][a-zA-Z0-9]{0,15}\s/;
+const ATTRIBUTE_VALUE = /=\s*["']/;
+
+/** The text before a tag that the field's end cut off inside its attributes, or the text unchanged. */
+function withoutCutOffTag(text: string): string {
+  const start = text.lastIndexOf('<');
+  if (start < 0 || text.includes('>', start)) return text;
+  const tail = text.slice(start);
+  return CUT_OFF_TAG_START.test(tail) && ATTRIBUTE_VALUE.test(tail) ? `${text.slice(0, start)} ` : text;
+}
+
 function htmlToText(text: string): { text: string; tags: number } {
   if (!text.includes('<') && !text.includes('&')) return { text, tags: 0 };
   let tags = 0;
@@ -185,6 +198,9 @@ function htmlToText(text: string): { text: string; tags: number } {
       '<style',
       '</style>',
     );
+    const whole = withoutCutOffTag(stripped);
+    if (whole !== stripped) tags++;
+    stripped = whole;
     stripped = stripped.replace(TAG, (_whole, name: string) => {
       tags++;
       return BLOCK_TAGS.has(name.toLowerCase()) ? '\n' : ' ';
