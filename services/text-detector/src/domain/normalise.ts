@@ -28,9 +28,10 @@ export interface NormalisedText {
  * Characters that render as nothing between letters: soft hyphen, zero-width and bidi controls, and the
  * variation selectors of the supplement (U+E0100-E01EF), which change nothing after a Latin letter and are
  * used to split words invisibly ("M\u{E0139}icrosoft"). The emoji selectors U+FE0E/FE0F are not among them.
- * Shared with the model's canonical text (./model/canonical.ts).
+ * Shared with the model's canonical text (./model/canonical.ts). The supplement's selectors are written as
+ * UTF-16 surrogate pairs (U+E0100-E01EF is \udb40 followed by \udd00-\uddef).
  */
-export const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\u{e0100}-\u{e01ef}]/gu;
+export const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]|\udb40[\udd00-\uddef]/g;
 /**
  * A tag with its attributes, however long (an inline image's `data:` URI can be tens of kilobytes; its
  * base64 must not be read as words). Linear: each match attempt starts at a `<` and scans only up to the
