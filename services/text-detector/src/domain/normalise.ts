@@ -4,7 +4,8 @@
  *   entities are decoded (a closed list plus numeric ones); a tag cut off inside its attributes at the end of
  *   a field (HTML truncated by the client or by FIELD_LIMIT) is dropped, as an HTML parser drops a tag that
  *   meets the end of its input;
- * - zero-width and bidi control characters are removed and counted (a way to split words invisibly);
+ * - invisible characters (INVISIBLE: zero-width and bidi controls, soft hyphen, the supplement's variation
+ *   selectors) are removed and counted (a way to split words invisibly);
  * - Unicode NFKC, then look-alike letters (Cyrillic and Greek that render as Latin) are mapped to Latin
  *   inside words that also contain Latin letters, and counted.
  * Every step is a single left-to-right pass or a linear regular expression, and each field is cut to
@@ -200,8 +201,10 @@ function htmlToText(text: string): { text: string; tags: number } {
       '</style>',
     );
     const whole = withoutCutOffTag(stripped);
-    if (whole !== stripped) tags++;
-    stripped = whole;
+    if (whole !== stripped) {
+      tags++;
+      stripped = whole;
+    }
     stripped = stripped.replace(TAG, (_whole, name: string) => {
       tags++;
       return BLOCK_TAGS.has(name.toLowerCase()) ? '\n' : ' ';
