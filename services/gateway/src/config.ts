@@ -113,6 +113,8 @@ function consoleConfigOf(config: z.output<typeof configSchema>) {
     idleSeconds: config.CONSOLE_SESSION_IDLE_SECONDS,
     absoluteSeconds: config.CONSOLE_SESSION_ABSOLUTE_SECONDS,
     secureCookie: config.CONSOLE_SECURE_COOKIE ?? production,
+    // Two token calls' time: a replica's refresh may wait for its call to auth and then the store.
+    refreshClaimMs: 2 * config.AUTH_TIMEOUT_MS + 1000,
   };
 }
 export type ConsoleConfig = ReturnType<typeof consoleConfigOf>;

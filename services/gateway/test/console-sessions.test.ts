@@ -21,7 +21,6 @@ describe('console sessions in Redis', () => {
     accessExpiresAt: Date.now() + 60_000,
     csrf: `csrf-${randomUUID()}`,
     createdAt: Date.now(),
-    lastSeenAt: Date.now(),
   });
 
   it('when a session is stored, Redis holds neither the cookie id nor any token or name, and the cookie reads it back', async () => {
@@ -52,5 +51,26 @@ describe('console sessions in Redis', () => {
 
     expect(await store.read(cookie)).toBeUndefined();
     expect(await store.read(randomBytes(32).toString('base64url'))).toBeUndefined();
+  });
+  it('lets one replica at a time hold a refresh, and a request only extends a session, never brings one back', async () => {
+    const own = `${prefix}claims:`;
+    const [one, other] = [redisConsoleSessions(redis, own), redisConsoleSessions(redis, own)];
+    const cookie = randomBytes(32).toString('base64url');
+    expect(await one.claimRefresh(cookie, 5_000)).toBe(true);
+    expect(await other.claimRefresh(cookie, 5_000)).toBe(false);
+    expect(await other.claimRefresh(randomBytes(32).toString('base64url'), 5_000)).toBe(true);
+    await one.releaseRefresh(cookie);
+    expect(await other.claimRefresh(cookie, 5_000)).toBe(true);
+
+    const stored = session();
+    await one.write(cookie, stored, 1_000);
+    await other.touch(cookie, 60_000);
+    expect(await one.read(cookie)).toEqual(stored);
+    const [key] = (await keysUnder(redis, own)).filter((name) => name.includes('console-session:'));
+    expect(await redis.pttl(key as string)).toBeGreaterThan(50_000);
+    await one.remove(cookie);
+    await other.touch(cookie, 60_000);
+    expect(await one.read(cookie)).toBeUndefined();
+    expect(await redis.exists(key as string)).toBe(0);
   });
 });

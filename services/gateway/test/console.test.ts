@@ -494,6 +494,63 @@ describe('the operator console, in a browser, with Redis', () => {
     }
   }, 60_000);
 
+  it('keeps a session whose requests reach two replicas at once while its access token is refreshed', async () => {
+    // A second gateway on the same Redis, as a second pod: the console's requests are spread over both. Every
+    // console request here wants a refresh (access tokens live 50 s, under the 60 s margin), and auth ends
+    // the whole grant family when a refresh token comes back a second time: two replicas refreshing with the
+    // same token would sign the operator out.
+    const [port, management] = await Promise.all([freePort(), freePort()]);
+    const second = spawnService(
+      'gateway',
+      {
+        LOG_LEVEL: 'warn',
+        GATEWAY_MANAGEMENT_PORT: String(management),
+        AUTH_URL: stack.services.auth.url,
+        EMAIL_DETECTOR_URL: stack.services['email-detector'].url,
+        TEXT_DETECTOR_URL: stack.services['text-detector'].url,
+        REDIS_URL: redisUrl(),
+        REDIS_KEY_PREFIX: gatewayPrefix,
+        REVOCATION_CHANNEL: `console-${run}:revocations`,
+        CONSOLE_CLIENT_ID: consoleClient.id,
+        CONSOLE_CLIENT_SECRET: consoleClient.secret,
+      },
+      port,
+    );
+    try {
+      await waitForReady(second, { timeoutMs: 30_000 });
+      const signIn = await fetch(`${base}/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.gateway },
+        body: new URLSearchParams(admin),
+      });
+      expect(signIn.status).toBe(303);
+      const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+      const open = (gateway: string) =>
+        fetch(`${gateway}/console/clients`, { redirect: 'manual', headers: { cookie, accept: 'text/html' } });
+      const statuses: number[] = [];
+      for (let round = 0; round < 4; round++)
+        statuses.push(
+          ...(await Promise.all(
+            [stack.gateway, second.url, stack.gateway, second.url].map(
+              async (gateway) => (await open(gateway)).status,
+            ),
+          )),
+        );
+      expect(statuses).toEqual(Array(16).fill(200));
+      expect((await open(second.url)).status).toBe(200);
+      expect((await open(stack.gateway)).status).toBe(200);
+      // The session's tokens are the live ones: the admin API takes its access token.
+      const stored = await storedSession(cookie.split('=')[1] as string);
+      const call = await fetch(`${stack.gateway}/api/v1/admin/clients`, {
+        headers: { authorization: `Bearer ${stored?.accessToken}` },
+      });
+      expect(call.status).toBe(200);
+    } finally {
+      await stopService(second);
+    }
+  }, 60_000);
+
   it("counts failed sign-ins against the browser's address at the auth service, as /oauth/token does", async () => {
     const attempt = (address: string) =>
       fetch(`${base}/sign-in`, {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '@spam-check/service-kit';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError, type Logger } from '@spam-check/service-kit';
 import type { Request, Response } from 'express';
 import type { ConsoleSession, ConsoleSessionStore } from '../../../data-access/console-sessions';
 import type { ConsoleTokenClient, ConsoleTokens, TokenCallMeta } from '../../../data-access/console-tokens';
@@ -7,11 +8,17 @@ import type { ConsoleTokenClient, ConsoleTokens, TokenCallMeta } from '../../../
 const SESSION_COOKIE = 'console_session';
 /** Refresh the access token when it has less than this left, so no API call meets an expired one. */
 const REFRESH_MARGIN_MS = 60_000;
+/** While another replica refreshes, a request goes on with the token it has if this much of it is left. */
+const USABLE_MS = 5_000;
+/** How often a request that needs the other replica's new token looks for it. */
+const WAIT_STEP_MS = 100;
 
 export interface SessionPolicy {
   idleSeconds: number;
   absoluteSeconds: number;
   secureCookie: boolean;
+  /** How long one replica may hold a session's refresh: longer than a token call to auth. */
+  refreshClaimMs: number;
 }
 
 export interface SignedIn {
@@ -32,9 +39,15 @@ function cookieValue(req: Request, name: string): string | undefined {
  * - the cookie holds a random 256-bit id and nothing else: HttpOnly, SameSite=Strict, Path=/, Secure when
  *   configured (production); no Max-Age, so it goes when the browser closes;
  * - a session ends after `idleSeconds` without a request and `absoluteSeconds` after sign-in, whichever comes
- *   first, checked on every request (the store's TTL only cleans up);
- * - the access token is refreshed shortly before it expires, one refresh per session at a time in this
- *   process (auth revokes a whole grant family when a used refresh token comes back);
+ *   first: each request sets the store entry's lifetime to what is left of both, and the absolute limit is
+ *   checked again on every request;
+ * - a request changes nothing in the stored session but its lifetime (`touch`): only sign-in and a refresh
+ *   write it, so no request can put back tokens that another replica has just replaced, nor a session that
+ *   was signed out;
+ * - the access token is refreshed shortly before it expires, by one replica at a time (`claimRefresh`;
+ *   auth revokes a whole grant family when a used refresh token comes back), with the refresh token read
+ *   again under the claim. Meanwhile the other replicas go on with the token they have while at least
+ *   `USABLE_MS` of it is left, else wait for the new one (503 if it does not come within the claim);
  * - a session that ends (sign-out, expiry, a new sign-in from the same browser) is forgotten first, then its
  *   refresh token (and with it its family) and its access token are revoked; if auth cannot be reached the
  *   tokens run out at their own expiry (nobody holds them any more), which is logged.
@@ -57,14 +70,43 @@ export function consoleSessions(
     accessExpiresAt: now + fresh.expiresInSeconds * 1000,
   });
 
-  const refresh = (id: string, session: ConsoleSession, meta: TokenCallMeta) => {
+  /** The session with its token refreshed here, or undefined when auth refused (the session ends). */
+  const refreshHere = async (id: string, meta: TokenCallMeta) => {
+    try {
+      const current = await store.read(id);
+      if (!current?.refreshToken) return undefined;
+      // Another replica refreshed it between our read and our claim.
+      if (current.accessExpiresAt - Date.now() >= REFRESH_MARGIN_MS) return current;
+      const fresh = await tokens.refresh(current.refreshToken, meta);
+      if (!fresh) return undefined;
+      const now = Date.now();
+      const session = withTokens(current, fresh, now);
+      await store.write(id, session, ttlMs(session, now));
+      return session;
+    } finally {
+      await store.releaseRefresh(id);
+    }
+  };
+  /** The session as another replica refreshes it: the token in hand while usable, else the new one. */
+  const refreshedElsewhere = async (id: string, seen: ConsoleSession) => {
+    if (seen.accessExpiresAt - Date.now() > USABLE_MS) return seen;
+    const deadline = Date.now() + policy.refreshClaimMs;
+    while (Date.now() < deadline) {
+      await sleep(WAIT_STEP_MS);
+      const current = await store.read(id);
+      if (!current || current.accessExpiresAt > seen.accessExpiresAt) return current;
+    }
+    throw new AppError('SERVICE_UNAVAILABLE', {
+      internal: 'console session: another replica did not finish refreshing its token',
+    });
+  };
+  const refresh = (id: string, seen: ConsoleSession, meta: TokenCallMeta) => {
     const running = refreshing.get(id);
     if (running) return running;
-    const run = (async () => {
-      if (!session.refreshToken) return undefined;
-      const fresh = await tokens.refresh(session.refreshToken, meta);
-      return fresh ? withTokens(session, fresh, Date.now()) : undefined;
-    })().finally(() => refreshing.delete(id));
+    const run = (async () =>
+      (await store.claimRefresh(id, policy.refreshClaimMs))
+        ? refreshHere(id, meta)
+        : refreshedElsewhere(id, seen))().finally(() => refreshing.delete(id));
     refreshing.set(id, run);
     return run;
   };
@@ -102,7 +144,6 @@ export function consoleSessions(
           accessExpiresAt: 0,
           csrf: randomBytes(32).toString('base64url'),
           createdAt: now,
-          lastSeenAt: now,
         },
         fresh,
         now,
@@ -118,7 +159,7 @@ export function consoleSessions(
       let session = await store.read(id);
       const now = Date.now();
       if (!session) return undefined;
-      if (ttlMs(session, now) <= 0 || now - session.lastSeenAt > policy.idleSeconds * 1000) {
+      if (ttlMs(session, now) <= 0) {
         await discard(id, session, meta);
         return undefined;
       }
@@ -129,8 +170,7 @@ export function consoleSessions(
           return undefined;
         }
       }
-      session = { ...session, lastSeenAt: now };
-      await store.write(id, session, ttlMs(session, now));
+      await store.touch(id, ttlMs(session, now));
       return { id, session };
     },
 
