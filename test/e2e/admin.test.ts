@@ -214,6 +214,18 @@ describe('the admin API, end to end over HTTP', () => {
       expect(again.body.code).toBe('CLIENT_EXISTS');
     });
 
+    it('when one id is created several times at once, one create wins and its secret is the one that works', async () => {
+      const id = `raced-${run}`;
+      const answers = await Promise.all(
+        [0, 1, 2, 3].map(() => adminCall('POST', '/api/v1/admin/clients', { id, grants: ['password'] })),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409]);
+      const won = answers.find((answer) => answer.status === 201)!;
+      for (const lost of answers.filter((answer) => answer.status === 409))
+        expect(lost.body.code).toBe('CLIENT_EXISTS');
+      await checkToken(id, won.body.client_secret);
+    });
+
     it('when the body is invalid, it answers 400 naming the field and creates nothing', async () => {
       const id = `invalid-${run}`;
       const answer = await adminCall('POST', '/api/v1/admin/clients', { id, scopes: ['auth:introspect'] });

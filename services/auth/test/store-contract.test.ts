@@ -87,6 +87,18 @@ describe.each([
     expect(await store.getClient('a')).toBeUndefined();
   });
 
+  it('when a client is created, only an id that is free is written, also by creates at the same time', async () => {
+    const client = (secretHash: string) => ({ id: 'new', secretHash, grants: ['password'], scopes: ['x'] });
+    const results = await Promise.all(
+      ['h1', 'h2', 'h3', 'h4'].map((hash) => store.createClient(client(hash))),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const kept = await store.getClient('new');
+    expect(kept?.secretHash).toBe(`h${results.indexOf(true) + 1}`);
+    expect(await store.createClient(client('h5'))).toBe(false);
+    expect((await store.listClients()).map((c) => [c.id, c.secretHash])).toEqual([['new', kept?.secretHash]]);
+  });
+
   it('when users are saved, listed and deleted, it keeps one record per username', async () => {
     await store.saveUser({ username: 'u1', passwordHash: 'p' });
     await store.saveUser({ username: 'u1', passwordHash: 'q' });

@@ -45,6 +45,11 @@ export class MemoryStore implements AuthStore {
   async saveClient(client: ClientRecord) {
     this.clients.set(client.id, clone(client));
   }
+  async createClient(client: ClientRecord) {
+    if (this.clients.has(client.id)) return false;
+    this.clients.set(client.id, clone(client));
+    return true;
+  }
   async deleteClient(id: string) {
     return this.clients.delete(id);
   }

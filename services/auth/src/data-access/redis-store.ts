@@ -127,6 +127,13 @@ end
 return 0
 `;
 
+// A record only where there is none yet, with its id in the index set.
+const CREATE_RECORD = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
+redis.call('SADD', KEYS[2], ARGV[2])
+return 1
+`;
+
 interface Scripts {
   authRotate(key: string, ...args: (string | number)[]): Promise<[string, string[]?]>;
   authUndoRotation(key: string, ...args: string[]): Promise<number>;
@@ -134,6 +141,7 @@ interface Scripts {
   authRevokeFamily(...args: string[]): Promise<string[]>;
   authReserve(...args: (string | number)[]): Promise<number>;
   authRelease(...args: (string | number)[]): Promise<number>;
+  authCreateRecord(record: string, index: string, json: string, id: string): Promise<number>;
 }
 
 export interface RedisStoreOptions {
@@ -169,6 +177,7 @@ export class RedisStore implements AuthStore {
     this.redis.defineCommand('authRevokeFamily', { numberOfKeys: 0, lua: REVOKE_FAMILY });
     this.redis.defineCommand('authReserve', { lua: RESERVE });
     this.redis.defineCommand('authRelease', { lua: RELEASE });
+    this.redis.defineCommand('authCreateRecord', { numberOfKeys: 2, lua: CREATE_RECORD });
   }
 
   async getClient(id: string) {
@@ -176,6 +185,17 @@ export class RedisStore implements AuthStore {
   }
   async saveClient(client: ClientRecord) {
     await this.saveRecord('client', client.id, client);
+  }
+  async createClient(client: ClientRecord) {
+    const created = await this.run(() =>
+      this.scripts.authCreateRecord(
+        this.key('client:', client.id),
+        this.key('clients'),
+        JSON.stringify(client),
+        client.id,
+      ),
+    );
+    return created === 1;
   }
   async deleteClient(id: string) {
     return this.deleteRecord('client', id);

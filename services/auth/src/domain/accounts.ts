@@ -40,17 +40,21 @@ export const generateSecret = (): string => randomBytes(24).toString('base64url'
 
 /** Clients and users, as the CLI and the bootstrap file manage them. Upserts are idempotent. */
 export function createAccounts(store: AuthStore, hasher: SecretHasher) {
+  const recordOf = (client: z.output<typeof clientInputSchema>, secretHash: string): ClientRecord => ({
+    id: client.id,
+    secretHash,
+    grants: [...new Set(client.grants)].sort(),
+    scopes: [...new Set(client.scopes)].sort(),
+  });
   return {
     async upsertClient(input: ClientInput): Promise<Change> {
       const client = clientInputSchema.parse(input);
       const existing = await store.getClient(client.id);
       const sameSecret = existing ? await hasher.verify(client.secret, existing.secretHash) : false;
-      const record: ClientRecord = {
-        id: client.id,
-        secretHash: existing && sameSecret ? existing.secretHash : await hasher.hash(client.secret),
-        grants: [...new Set(client.grants)].sort(),
-        scopes: [...new Set(client.scopes)].sort(),
-      };
+      const record = recordOf(
+        client,
+        existing && sameSecret ? existing.secretHash : await hasher.hash(client.secret),
+      );
       if (
         existing &&
         sameSecret &&
@@ -78,6 +82,15 @@ export function createAccounts(store: AuthStore, hasher: SecretHasher) {
         ...(scopes ? { scopes } : {}),
       });
       return existing ? 'updated' : 'created';
+    },
+    /**
+     * A new client with a generated secret, returned once; undefined when the id is taken, also by a
+     * create that ran at the same time (the store writes only a client that does not exist).
+     */
+    async createClient(input: Omit<ClientInput, 'secret'>): Promise<string | undefined> {
+      const secret = generateSecret();
+      const client = clientInputSchema.parse({ ...input, secret });
+      return (await store.createClient(recordOf(client, await hasher.hash(secret)))) ? secret : undefined;
     },
     /** Sets a new secret (generated unless given); undefined when there is no such client. */
     async rotateClientSecret(id: string, secret = generateSecret()): Promise<string | undefined> {

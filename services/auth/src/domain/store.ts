@@ -46,6 +46,8 @@ export interface AuthStore {
   readonly kind: 'redis' | 'memory';
   getClient(id: string): Promise<ClientRecord | undefined>;
   saveClient(client: ClientRecord): Promise<void>;
+  /** Saves a client whose id is free, atomically; false (nothing written) when the id is taken. */
+  createClient(client: ClientRecord): Promise<boolean>;
   deleteClient(id: string): Promise<boolean>;
   listClients(): Promise<ClientRecord[]>;
   getUser(username: string): Promise<UserRecord | undefined>;

@@ -2,7 +2,7 @@ import { createClientRequestSchema, type AdminClient } from '@spam-check/contrac
 import { AppError, parseBody, requestContext } from '@spam-check/service-kit';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../domain/store';
-import { createAccounts, generateSecret } from '../../domain/accounts';
+import { createAccounts } from '../../domain/accounts';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import { ADMIN_PROXY_SCOPE, isInternalClient } from '../../domain/scopes';
 import type { SecretHasher } from '../../domain/secrets';
@@ -76,9 +76,10 @@ export function mountAdminEndpoints(
     '/admin/clients',
     handler(async (req, res) => {
       const input = parseBody(createClientRequestSchema, req.body, requestContext(res).language);
+      // The first check spares a hash for an id that is plainly taken; the store's create decides.
       if (await deps.store.getClient(input.id)) throw new AppError('CLIENT_EXISTS');
-      const secret = generateSecret();
-      await accounts.upsertClient({ ...input, secret });
+      const secret = await accounts.createClient(input);
+      if (!secret) throw new AppError('CLIENT_EXISTS');
       res
         .status(201)
         .set(NO_STORE)
