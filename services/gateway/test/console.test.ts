@@ -69,6 +69,27 @@ describe('the operator console, in a browser, with Redis', () => {
     });
   // What the gateway keeps for a cookie, read as the gateway reads it (encrypted under the cookie id).
   const storedSession = (cookie: string) => redisConsoleSessions(redis, gatewayPrefix).read(cookie);
+  /** One more gateway process of this stack (same auth, detectors, Redis prefix and console client). */
+  const anotherGateway = async (env: Record<string, string> = {}) => {
+    const [port, management] = await Promise.all([freePort(), freePort()]);
+    return spawnService(
+      'gateway',
+      {
+        LOG_LEVEL: 'warn',
+        GATEWAY_MANAGEMENT_PORT: String(management),
+        AUTH_URL: stack.services.auth.url,
+        EMAIL_DETECTOR_URL: stack.services['email-detector'].url,
+        TEXT_DETECTOR_URL: stack.services['text-detector'].url,
+        REDIS_URL: redisUrl(),
+        REDIS_KEY_PREFIX: gatewayPrefix,
+        REVOCATION_CHANNEL: `console-${run}:revocations`,
+        CONSOLE_CLIENT_ID: consoleClient.id,
+        CONSOLE_CLIENT_SECRET: consoleClient.secret,
+        ...env,
+      },
+      port,
+    );
+  };
   const verdictOf = async () =>
     (await page.locator('#try-result [data-verdict]').getAttribute('data-verdict')) ?? '';
 
@@ -427,26 +448,11 @@ describe('the operator console, in a browser, with Redis', () => {
   });
 
   it('ends a session after its idle time and after its absolute lifetime, whatever the traffic', async () => {
-    const [port, management] = await Promise.all([freePort(), freePort()]);
-    const gateway = spawnService(
-      'gateway',
-      {
-        LOG_LEVEL: 'warn',
-        GATEWAY_MANAGEMENT_PORT: String(management),
-        AUTH_URL: stack.services.auth.url,
-        EMAIL_DETECTOR_URL: stack.services['email-detector'].url,
-        TEXT_DETECTOR_URL: stack.services['text-detector'].url,
-        REDIS_URL: redisUrl(),
-        REDIS_KEY_PREFIX: gatewayPrefix,
-        REVOCATION_CHANNEL: `console-${run}:revocations`,
-        CONSOLE_CLIENT_ID: consoleClient.id,
-        CONSOLE_CLIENT_SECRET: consoleClient.secret,
-        CONSOLE_SESSION_IDLE_SECONDS: '3',
-        CONSOLE_SESSION_ABSOLUTE_SECONDS: '6',
-        CONSOLE_SECURE_COOKIE: 'true',
-      },
-      port,
-    );
+    const gateway = await anotherGateway({
+      CONSOLE_SESSION_IDLE_SECONDS: '3',
+      CONSOLE_SESSION_ABSOLUTE_SECONDS: '6',
+      CONSOLE_SECURE_COOKIE: 'true',
+    });
     try {
       await waitForReady(gateway, { timeoutMs: 30_000 });
       const signIn = async () => {
@@ -499,23 +505,7 @@ describe('the operator console, in a browser, with Redis', () => {
     // console request here wants a refresh (access tokens live 50 s, under the 60 s margin), and auth ends
     // the whole grant family when a refresh token comes back a second time: two replicas refreshing with the
     // same token would sign the operator out.
-    const [port, management] = await Promise.all([freePort(), freePort()]);
-    const second = spawnService(
-      'gateway',
-      {
-        LOG_LEVEL: 'warn',
-        GATEWAY_MANAGEMENT_PORT: String(management),
-        AUTH_URL: stack.services.auth.url,
-        EMAIL_DETECTOR_URL: stack.services['email-detector'].url,
-        TEXT_DETECTOR_URL: stack.services['text-detector'].url,
-        REDIS_URL: redisUrl(),
-        REDIS_KEY_PREFIX: gatewayPrefix,
-        REVOCATION_CHANNEL: `console-${run}:revocations`,
-        CONSOLE_CLIENT_ID: consoleClient.id,
-        CONSOLE_CLIENT_SECRET: consoleClient.secret,
-      },
-      port,
-    );
+    const second = await anotherGateway();
     try {
       await waitForReady(second, { timeoutMs: 30_000 });
       const signIn = await fetch(`${base}/sign-in`, {
