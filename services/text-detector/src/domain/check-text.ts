@@ -190,14 +190,27 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     const config = withClientSettings(deps.config, input.settings);
     const verdictOf = (score: number) =>
       score >= config.spamThreshold ? 'spam' : score >= config.suspiciousThreshold ? 'suspicious' : 'ham';
-    const client = deps.feedback && input.clientId !== undefined ? input.clientId : undefined;
-    const state = client !== undefined && deps.feedback ? await deps.feedback.stateOf(client) : EMPTY_STATE;
-    const remember = async (check: TextCheck, learnable: () => Learnable | null): Promise<TextCheck> => {
-      if (client !== undefined && deps.feedback) await deps.feedback.remember(client, check.id, learnable);
-      return check;
-    };
     const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyTerms);
     const { text, lower, findings, signals: ruleSignals, score: ruleScore } = rules;
+    const clientDenied =
+      !denied && fixture === undefined && denyListed(lower, clientDenyTerms(input.settings)) !== undefined;
+    // Everything but the LLM's answer is known before the client's state is read: the model's view, and so
+    // what a report on this check would learn from (nothing when a rule decides).
+    const modelView = modelInput(normalised, findings);
+    const prediction =
+      denied || fixture !== undefined || clientDenied ? undefined : deps.model.predict(modelView, language);
+    let learnt: Learnable | undefined;
+    const learnFrom = (predicted: NonNullable<typeof prediction>) =>
+      (learnt ??= learnableOf(modelView, predicted, language));
+    const learnable = () => (prediction ? learnFrom(prediction) : null);
+    // One Redis round trip per check: the client's state is read and this check's record (for a report on
+    // its id) written together, the record before the answer exists, so a report right after it finds it.
+    const id = randomUUID();
+    const client = deps.feedback && input.clientId !== undefined ? input.clientId : undefined;
+    const [state] =
+      client !== undefined && deps.feedback
+        ? await Promise.all([deps.feedback.stateOf(client), deps.feedback.remember(client, id, learnable)])
+        : [EMPTY_STATE];
     const signals: TextResult['signals'] = {
       links: 0,
       link_density: 0,
@@ -216,7 +229,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     ): TextCheck => {
       const verdict = verdictOf(score);
       return {
-        id: randomUUID(),
+        id,
         spam: verdict === 'spam',
         verdict,
         score: round(score),
@@ -234,42 +247,32 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     };
 
     if (denied)
-      return remember(
-        finish(1, 'rules', [
-          { code: 'TEXT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_DENY_LISTED },
-          ...findings,
-        ]),
-        () => null,
-      );
-    if (fixture !== undefined) {
-      const check = finish(fixture === 'spam' ? 1 : 0, 'rules', [
+      return finish(1, 'rules', [
+        { code: 'TEXT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_DENY_LISTED },
+        ...findings,
+      ]);
+    if (fixture !== undefined)
+      return finish(fixture === 'spam' ? 1 : 0, 'rules', [
         { code: 'TEXT_TEST_FIXTURE', weight: REASON_WEIGHTS.TEXT_TEST_FIXTURE },
       ]);
-      return remember(check, () => null);
-    }
-    if (denyListed(lower, clientDenyTerms(input.settings)) !== undefined) {
-      const check = finish(1, 'rules', [
+    if (clientDenied || !prediction)
+      return finish(1, 'rules', [
         { code: 'TEXT_CLIENT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_CLIENT_DENY_LISTED },
         ...findings,
       ]);
-      return remember(check, () => null);
-    }
 
     signals.rule_score = round(ruleScore);
     const byWeight = [...findings].sort((a, b) => b.weight - a.weight);
 
-    const modelView = modelInput(normalised, findings);
-    const prediction = deps.model.predict(modelView, language);
     const { probability, coverage, margin, vector } = prediction;
-    let learnt: Learnable | undefined;
-    const learnable = () => (learnt ??= learnableOf(modelView, prediction, language));
-    const reported = state.reports.length > 0 ? reportedLabel(state, learnable().fingerprint) : undefined;
+    const reported =
+      state.reports.length > 0 ? reportedLabel(state, learnFrom(prediction).fingerprint) : undefined;
     if (reported !== undefined) {
       const code = reported === 'spam' ? 'TEXT_REPORTED_SPAM' : 'TEXT_REPORTED_HAM';
-      return remember(
-        finish(reported === 'spam' ? 1 : 0, 'rules', [{ code, weight: REASON_WEIGHTS[code] }, ...byWeight]),
-        learnable,
-      );
+      return finish(reported === 'spam' ? 1 : 0, 'rules', [
+        { code, weight: REASON_WEIGHTS[code] },
+        ...byWeight,
+      ]);
     }
 
     signals.model_probability = round(probability);
@@ -305,7 +308,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       config.llmMode === 'always' ||
       (config.llmMode === 'band' &&
         (unfamiliar !== undefined || (localScore >= config.llmBand[0] && localScore < config.llmBand[1])));
-    if (!wanted) return remember(finish(localScore, 'model', localReasons), learnable);
+    if (!wanted) return finish(localScore, 'model', localReasons);
 
     const outcome: LlmOutcome = deps.askLlm
       ? await deps.askLlm({
@@ -317,13 +320,12 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       : { ok: false, failure: 'not_configured' };
     if (!outcome.ok) {
       signals.llm = outcome.failure;
-      const check = finish(
+      return finish(
         localScore,
         'model',
         [...localReasons, { code: 'TEXT_LLM_UNAVAILABLE', weight: REASON_WEIGHTS.TEXT_LLM_UNAVAILABLE }],
         true,
       );
-      return remember(check, learnable);
     }
     const { answer } = outcome;
     signals.llm = outcome.cached ? 'cached' : 'answered';
@@ -334,6 +336,6 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       weight: answer.confidence,
       params: { reason: answer.reason.slice(0, 300) },
     };
-    return remember(finish(llmScore, 'llm', [llmReason, ...localReasons]), learnable);
+    return finish(llmScore, 'llm', [llmReason, ...localReasons]);
   };
 }
