@@ -29,6 +29,15 @@ describe('check memory', () => {
     },
   );
 
+  it('when more than 100,000 checks are remembered in memory, the oldest go first and the newest stay', async () => {
+    const memory = memoryCheckMemory(60);
+    for (let i = 0; i <= 100_000; i++) await memory.remember('client', `id-${i}`, `value-${i}`);
+    expect(await memory.recall('client', 'id-0')).toBeUndefined();
+    expect(await memory.recall('client', 'id-999')).toBeUndefined();
+    expect(await memory.recall('client', 'id-1001')).toBe('value-1001');
+    expect(await memory.recall('client', 'id-100000')).toBe('value-100000');
+  });
+
   it('when the retention is 0, it keeps nothing', async () => {
     for (const memory of [redisCheckMemory(redis, prefix, 0), memoryCheckMemory(0)]) {
       await memory.remember('client', 'id-0', 'value');
