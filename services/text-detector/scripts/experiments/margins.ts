@@ -17,17 +17,9 @@ import { localChecker } from '../local-checker';
 import { buildDataset, readRows, stratifiedSplit } from '../train/data';
 import { answer, figures } from '../train/metrics';
 import { RECIPE, SPACE, fit, overrideRecipe } from '../train/model';
+import { SPAM_SOURCES } from './sources';
 
 const SEED = 20261123;
-const SOURCES = [
-  'en phishingpot',
-  'en spamarchive',
-  'en blacklisted-emails',
-  'de mailinglist-spam',
-  'fr mailinglist-spam',
-  'en spamassassin/spam-1',
-  'en spamassassin/spam-2',
-];
 
 interface Scored {
   key: string;
@@ -115,7 +107,7 @@ async function main(): Promise<void> {
   for (const [name, holds] of Object.entries(RULES)) {
     const cut = cuts(outOfFold, holds);
     const spam = (t: (typeof test)[number]) => !t.unfamiliar && t.margin >= (cut.get(t.key) ?? Infinity);
-    const recall = SOURCES.map((source) => {
+    const recall = SPAM_SOURCES.map((source) => {
       const own = test.filter((t) => t.group === source && t.label === 1);
       return `${source} ${own.filter(spam).length}/${own.length}`;
     });

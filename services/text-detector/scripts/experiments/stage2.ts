@@ -19,6 +19,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mulberry32, readRows, shuffle, type Row } from '../train/data';
+import { SPAM_SOURCES } from './sources';
 
 const argument = (name: string, fallback: string) => {
   const at = process.argv.indexOf(name);
@@ -37,15 +38,6 @@ interface Dumped {
 }
 
 const KEYS = ['en', 'de', 'fr', 'other'];
-const SOURCES = [
-  'en phishingpot',
-  'en spamarchive',
-  'en blacklisted-emails',
-  'de mailinglist-spam',
-  'fr mailinglist-spam',
-  'en spamassassin/spam-1',
-  'en spamassassin/spam-2',
-];
 const SEED = Number(
   process.argv.includes('--seed') ? process.argv[process.argv.indexOf('--seed') + 1] : 20261125,
 );
@@ -357,7 +349,7 @@ interface Scored {
 
 function report(name: string, items: Scored[], cut: Map<string, number>): string[] {
   const spam = (t: Scored) => !t.unfamiliar && t.z >= (cut.get(t.key) ?? Infinity);
-  const recall = SOURCES.map((source) => {
+  const recall = SPAM_SOURCES.map((source) => {
     const own = items.filter((t) => t.group === source && t.label === 1);
     return `${source} ${own.filter(spam).length}/${own.length}`;
   });
