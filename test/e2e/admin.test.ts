@@ -12,7 +12,7 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request, type HttpResult } from './client';
 
@@ -103,11 +103,11 @@ describe('the admin API, end to end over HTTP', () => {
     if (second) await Promise.all(Object.values(second).map(stopService));
     await stack?.stop();
     const redis = new Redis(redisUrl());
-    const keys = [
-      ...(await redis.keys(`spam-check:client-settings:*-${run}`)),
-      ...(await redis.keys(`admin-${run}:*`)),
-    ];
-    if (keys.length > 0) await redis.del(...keys);
+    const settings = (await keysUnder(redis, 'spam-check:client-settings:')).filter((key) =>
+      key.endsWith(`-${run}`),
+    );
+    if (settings.length > 0) await redis.unlink(...settings);
+    await removeKeysUnder(redis, `admin-${run}:`);
     redis.disconnect();
   });
 
@@ -588,7 +588,7 @@ describe('the admin API, end to end over HTTP', () => {
     it('keeps a client hour within a bounded size in Redis', async () => {
       const redis = new Redis(redisUrl());
       try {
-        const keys = await redis.keys(`admin-${run}:gateway:usage:*`);
+        const keys = await keysUnder(redis, `admin-${run}:gateway:usage:`);
         expect(keys.length).toBeGreaterThan(0);
         for (const key of keys) {
           expect(await redis.ttl(key)).toBeGreaterThan(30 * 86400);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { memoryCheckMemory, redisCheckMemory, type CheckMemory } from '../src/feedback-store';
 
@@ -10,8 +10,7 @@ describe('check memory', () => {
     redis = new Redis(redisUrl());
   });
   afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    await removeKeysUnder(redis, prefix);
     await redis.quit();
   });
 

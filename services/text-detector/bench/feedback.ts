@@ -12,6 +12,7 @@ import {
   redisCheckMemory,
   redisClientMap,
 } from '@spam-check/service-kit';
+import { removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { loadServiceConfig } from '../src/config';
 import { loadLanguageDetector } from '../src/data-access/language-detector';
@@ -93,8 +94,7 @@ export async function benchFeedback(): Promise<void> {
     `text checks/s, client with ${config.FEEDBACK_MAX_REPORTS} reports and ${config.TEXT_FEEDBACK_MAX_WEIGHTS} weights: ${withReports.toFixed(0)} (${((100 * withReports) / empty).toFixed(1)} %, aim ≥ 80 %)`,
   );
   if (redis) {
-    const keys = await redis.keys(`${prefix}*`);
-    for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+    await removeKeysUnder(redis, prefix);
     await redis.quit();
   }
 }

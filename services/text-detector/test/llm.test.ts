@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { textResultSchema } from '@spam-check/contracts';
-import { redisUrl } from '@spam-check/test-support';
+import { keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { FakeOpenAi } from './fake-openai';
 import { check, startDetector, type StartedDetector } from './helpers';
@@ -28,8 +28,7 @@ describe('LLM stage against an OpenAI-compatible server on loopback', () => {
   });
   afterAll(async () => {
     await detector.stop();
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    await removeKeysUnder(redis, prefix);
     await redis.quit();
     await fake.stop();
   });
@@ -68,7 +67,7 @@ describe('LLM stage against an OpenAI-compatible server on loopback', () => {
     const second = textResultSchema.parse((await check(detector.url, body)).body);
     expect(second).toMatchObject({ engine: 'llm', spam: true, signals: { llm: 'cached' } });
     expect(fake.requests).toHaveLength(1);
-    const keys = await redis.keys(`${prefix}*`);
+    const keys = await keysUnder(redis, prefix);
     expect(keys).toHaveLength(1);
     expect(await redis.ttl(keys[0]!)).toBeGreaterThan(500);
   });
