@@ -1,18 +1,22 @@
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 
-/** Whether a server may listen on a port of every interface (as the services do), tried and closed again. */
+/**
+ * Whether a server may listen on a port of every interface (as the services do), tried and closed again.
+ * Not `once(server, 'listening')`: that promise rejects on the server's 'error', and a port in use would
+ * then fail the caller instead of sending it to the next candidate.
+ */
 async function bindable(port: number): Promise<number | undefined> {
   const server = createServer();
+  const outcome = new Promise<boolean>((resolve) => {
+    server.once('listening', () => resolve(true));
+    server.once('error', () => resolve(false));
+  });
   server.listen(port, '0.0.0.0');
-  const outcome = await Promise.race([
-    once(server, 'listening').then(() => true),
-    once(server, 'error').then(() => false),
-  ]);
+  const listening = await outcome;
   const address = server.address();
-  const bound = outcome && typeof address === 'object' && address ? address.port : undefined;
-  if (outcome) await new Promise((resolve) => server.close(resolve));
+  const bound = listening && typeof address === 'object' && address ? address.port : undefined;
+  if (listening) await new Promise((resolve) => server.close(resolve));
   return bound;
 }
 

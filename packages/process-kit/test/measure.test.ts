@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import {
@@ -61,6 +62,26 @@ describe('ports', () => {
     const server = createServer().listen(port, '127.0.0.1');
     await once(server, 'listening');
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('when the port it picks first is taken, it picks another instead of failing', async () => {
+    // The first pick is a port this test holds (Math.random decides the pick; the range is 10,000 up to
+    // Linux's ephemeral ports, or the OS's choice elsewhere, where this test has nothing to hold).
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    const taken = 10_000 + Math.floor(0.5 * (low - 10_000));
+    const holder = createServer().listen(taken, '0.0.0.0');
+    await Promise.race([once(holder, 'listening'), once(holder, 'error')]).catch(() => undefined);
+    const random = jest.spyOn(Math, 'random').mockReturnValueOnce(0.5).mockReturnValueOnce(0.25);
+    try {
+      const port = await freePort();
+      expect(port).not.toBe(taken);
+      const server = createServer().listen(port, '0.0.0.0');
+      await once(server, 'listening');
+      await new Promise((resolve) => server.close(resolve));
+    } finally {
+      random.mockRestore();
+      if (holder.listening) await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it('when nothing listens, waitForPort gives up with the port in the message; once a server listens, it resolves', async () => {
