@@ -19,6 +19,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mulberry32, readRows, shuffle, type Row } from '../train/data';
+import { spamCut } from '../train/model';
 import { SPAM_SOURCES } from './sources';
 
 const argument = (name: string, fallback: string) => {
@@ -317,24 +318,13 @@ function predict(
 
 // ---------------------------------------------------------------- cuts and figures
 
-/** fitCalibration's rule: the lowest score whose texts at or above are ≥ 99 % spam with one imaginary ham. */
-function spamCut(rows: { z: number; label: number }[]): number {
-  if (rows.length === 0) return Infinity;
-  rows.sort((a, b) => b.z - a.z);
-  let cut = Infinity;
-  let spam = 0;
-  rows.forEach((row, i) => {
-    spam += row.label;
-    const lastOfTie = i + 1 === rows.length || (rows[i + 1] as { z: number }).z < row.z;
-    if (lastOfTie && spam >= 0.99 * (i + 2)) cut = row.z;
-  });
-  return cut;
-}
-
 function cutsOf(items: { key: string; label: number; z: number }[]): Map<string, number> {
   const result = new Map<string, number>();
   for (const key of KEYS)
-    result.set(key, spamCut(items.filter((t) => t.key === key).map((t) => ({ z: t.z, label: t.label }))));
+    result.set(
+      key,
+      spamCut(items.filter((t) => t.key === key).map((t) => ({ z: t.z, label: t.label }))) ?? Infinity,
+    );
   return result;
 }
 

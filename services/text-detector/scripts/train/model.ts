@@ -208,14 +208,17 @@ function fitCalibration(
 }
 
 /**
- * The lowest calibrated log-odds at which the texts at or above it are spamPrecision spam, counted with one
- * imaginary ham (texts tied at a log-odds are taken together); just above the highest when there is none,
- * so nothing reaches it; undefined without texts. The exact cut of the texts, not a grid.
+ * The lowest score at which the texts at or above it are spamPrecision spam, counted with one imaginary ham
+ * (texts tied at a score are taken together); just above the highest when there is none, so nothing reaches
+ * it; undefined without texts. The exact cut of the texts, not a grid. Here on calibrated log-odds; the
+ * second-stage experiment (scripts/experiments/stage2.ts) cuts its own scores with it.
  */
-function spamCut(rows: { z: number; label: number }[]): number | undefined {
+export function spamCut(rows: { z: number; label: number }[]): number | undefined {
   if (rows.length === 0) return undefined;
   rows.sort((a, b) => b.z - a.z);
-  let cut = (rows[0] as { z: number }).z * (1 + 1e-9) + 1e-9;
+  // Scaled away from zero (the calibration's log-odds here are all above 0; the experiment's may not be).
+  const top = (rows[0] as { z: number }).z;
+  let cut = (top > 0 ? top * (1 + 1e-9) : top / (1 + 1e-9)) + 1e-9;
   let spam = 0;
   rows.forEach((row, i) => {
     spam += row.label;
@@ -223,7 +226,7 @@ function spamCut(rows: { z: number; label: number }[]): number | undefined {
     if (lastOfTie && spam >= RECIPE.spamPrecision * (i + 2)) cut = row.z;
   });
   // The quotient topScale = logit(threshold) / cut must not leave the cut's own texts a rounding below it.
-  return cut * (1 - 1e-12);
+  return cut > 0 ? cut * (1 - 1e-12) : cut * (1 + 1e-12);
 }
 
 function toModel(linear: LinearModel, calibration: ModelHeader['calibration'], metrics?: unknown) {
