@@ -195,14 +195,14 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     const clientDenied =
       !denied && fixture === undefined && denyListed(lower, clientDenyTerms(input.settings)) !== undefined;
     // Everything but the LLM's answer is known before the client's state is read: the model's view, and so
-    // what a report on this check would learn from (nothing when a rule decides).
-    const modelView = modelInput(normalised, findings);
-    const prediction =
-      denied || fixture !== undefined || clientDenied ? undefined : deps.model.predict(modelView, language);
+    // what a report on this check would learn from (nothing when a rule decides, and no model view then).
+    const modelView =
+      denied || fixture !== undefined || clientDenied ? undefined : modelInput(normalised, findings);
+    const prediction = modelView && deps.model.predict(modelView, language);
     let learnt: Learnable | undefined;
-    const learnFrom = (predicted: NonNullable<typeof prediction>) =>
-      (learnt ??= learnableOf(modelView, predicted, language));
-    const learnable = () => (prediction ? learnFrom(prediction) : null);
+    const learnFrom = (view: ModelInput, predicted: NonNullable<typeof prediction>) =>
+      (learnt ??= learnableOf(view, predicted, language));
+    const learnable = () => (modelView && prediction ? learnFrom(modelView, prediction) : null);
     // One Redis round trip per check: the client's state is read and this check's record (for a report on
     // its id) written together, the record before the answer exists, so a report right after it finds it.
     const id = randomUUID();
@@ -255,7 +255,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       return finish(fixture === 'spam' ? 1 : 0, 'rules', [
         { code: 'TEXT_TEST_FIXTURE', weight: REASON_WEIGHTS.TEXT_TEST_FIXTURE },
       ]);
-    if (clientDenied || !prediction)
+    if (clientDenied || !modelView || !prediction)
       return finish(1, 'rules', [
         { code: 'TEXT_CLIENT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_CLIENT_DENY_LISTED },
         ...findings,
@@ -266,7 +266,9 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
 
     const { probability, coverage, margin, vector } = prediction;
     const reported =
-      state.reports.length > 0 ? reportedLabel(state, learnFrom(prediction).fingerprint) : undefined;
+      state.reports.length > 0
+        ? reportedLabel(state, learnFrom(modelView, prediction).fingerprint)
+        : undefined;
     if (reported !== undefined) {
       const code = reported === 'spam' ? 'TEXT_REPORTED_SPAM' : 'TEXT_REPORTED_HAM';
       return finish(reported === 'spam' ? 1 : 0, 'rules', [
