@@ -105,7 +105,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.set('etag', false);
 
   app.use((req, res, next) => {
-    beginRequest(req, res, options, res.locals, () => ({
+    res.locals.context = beginRequest(req, res, options, () => ({
       route:
         (req.route as { path?: string } | undefined)?.path ??
         (res.statusCode === 404 ? 'unmatched' : req.path),

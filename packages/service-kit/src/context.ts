@@ -11,7 +11,7 @@ export interface RequestContext {
 }
 
 export function requestContext(res: Response): RequestContext {
-  return res.locals as unknown as RequestContext;
+  return res.locals.context as RequestContext;
 }
 
 /** Milliseconds since the request arrived, rounded to 0.1 ms. */

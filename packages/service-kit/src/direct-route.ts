@@ -32,7 +32,7 @@ export function answerDirectly(
   res: ServerResponse,
   scope: RequestScope,
 ): void {
-  const context = beginRequest(req, res, scope, {}, () => ({ route: route.path, path: route.path }));
+  const context = beginRequest(req, res, scope, () => ({ route: route.path, path: route.path }));
   const fail = (error: unknown) => {
     if (!res.headersSent) return answerError(error, req, res, context);
     // The answer has begun: nothing sound can follow it on this connection (what Express does too).
