@@ -1,5 +1,6 @@
 import { DETECTOR_RPC_HEADERS, type Language, type Problem } from '@spam-check/contracts';
 import type { z } from 'zod';
+import { withDuration } from './check-routes';
 import { isAppError } from './errors';
 import { pickLanguage } from './language';
 import { buildProblem } from './problem';
@@ -53,7 +54,7 @@ export function rpcCheckHandler<Q extends { request: z.ZodType; result: z.ZodTyp
     try {
       const request = parseBody<Q['request']>(options.schemas.request, payload, context.language);
       const result = await options.check(request, context);
-      return { ...result, duration_ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 1e5) / 10 };
+      return withDuration(result, Math.round(Number(process.hrtime.bigint() - startedAt) / 1e5) / 10);
     } catch (error) {
       if (!isAppError(error)) throw error;
       throw new RpcProblemError(buildProblem(error.code, context.language, context.requestId, error.errors));

@@ -20,7 +20,9 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
 
 export function createApp(deps: AppDeps): ServiceApp {
   const schema = createRequestSchemas(deps.config.limits).text;
-  const check = (item: TextCheckRequest, meta: CheckMeta) => deps.checkText({ ...item, ...meta });
+  // Not `{ ...item, ...meta }`: a spread followed by more gives each check a hidden class of its own on Node 20
+  // (service-kit README, "Hidden classes").
+  const check = (item: TextCheckRequest, meta: CheckMeta) => deps.checkText(Object.assign({}, item, meta));
   return createServiceApp({
     ...deps,
     directRoutes: [

@@ -85,11 +85,10 @@ export async function composeTextCheck(
     denyTerms: config.TEXT_DENY_TERMS,
   };
   const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
-  const checkText: CheckClientText = async (input) =>
-    check({
-      ...input,
-      settings: settings && input.clientId ? (await settings.get(input.clientId)).text : undefined,
-    });
+  const checkText: CheckClientText = async (input) => {
+    const text = settings && input.clientId ? (await settings.get(input.clientId)).text : undefined;
+    return check(Object.assign({}, input, { settings: text }));
+  };
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   return { checkText, feedback, learnText, checks, closers };
 }

@@ -7,7 +7,7 @@ import type {
   TextCheckRequest,
   TextResult,
 } from '@spam-check/contracts';
-import { validationErrors } from '@spam-check/contracts';
+import { safeParseIn } from '@spam-check/contracts';
 import { buildProblem, type FieldError } from '@spam-check/service-kit';
 import type { z } from 'zod';
 import type { CallMeta } from './hybrid-check';
@@ -41,7 +41,7 @@ export function planBatch<S extends z.ZodType>(
   const plan: BatchPlan<z.output<S>> = { checked: [], refused: new Map() };
   items.forEach((item, index) => {
     if (index >= granted) return plan.refused.set(index, { code: 'RATE_LIMITED' });
-    const parsed = schema.safeParse(item, { error: validationErrors(language) });
+    const parsed = safeParseIn(schema, item, language);
     if (parsed.success) return plan.checked.push({ index, item: parsed.data });
     plan.refused.set(index, {
       code: 'VALIDATION_FAILED',

@@ -121,12 +121,11 @@ interface Reason {
 /** The operator's cascade configuration with a client's settings over it. */
 function withClientSettings(config: CascadeConfig, settings: TextSettings | undefined): CascadeConfig {
   if (!settings) return config;
-  return {
-    ...config,
+  return Object.assign({}, config, {
     spamThreshold: settings.spam_threshold ?? config.spamThreshold,
     suspiciousThreshold: settings.suspicious_threshold ?? config.suspiciousThreshold,
     llmMode: settings.llm_mode ?? config.llmMode,
-  };
+  });
 }
 
 type TextInput = Pick<CheckTextInput, 'title' | 'body' | 'sub_title'>;

@@ -60,12 +60,12 @@ export function hybridCheck(
             internal: 'hybrid check store unavailable',
           });
         });
-        const result: HybridResult = {
-          id,
-          ...verdict,
+        // Not `{ id, ...verdict, request_id, ... }`: on Node 20 that gives each result a hidden class of its own
+        // (service-kit README, "Hidden classes").
+        const result: HybridResult = Object.assign({ id }, verdict, {
           request_id: context.requestId,
           duration_ms: elapsedMs(context),
-        };
+        });
         res.json(result);
         usage?.recordCheck({
           clientId,

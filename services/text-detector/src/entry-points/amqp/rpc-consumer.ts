@@ -25,7 +25,7 @@ export function startRpcConsumer(options: RpcConsumerOptions): RpcServer {
       schemas: createDetectorRpcSchemas(options.limits).text,
       languages: options.languages,
       defaultLanguage: options.defaultLanguage,
-      check: (body, context) => options.checkText({ ...body, ...context }),
+      check: (body, context) => options.checkText(Object.assign({}, body, context)),
     }),
   });
 }
