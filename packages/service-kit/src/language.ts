@@ -10,6 +10,8 @@ export function pickLanguage(
   fallback: Language,
 ): Language {
   if (!header) return fallback;
+  // The gateway forwards a bare code (`de`): known at once, without ranking a list.
+  if ((enabled as readonly string[]).includes(header)) return header as Language;
   const ranked = header
     .split(',')
     .map((part) => {

