@@ -28,7 +28,10 @@ import { demoToken } from './token';
  *   difference is the latency the gateway adds to a request. (autocannon's `overallRate` is no substitute:
  *   each connection sends its share of a second as fast as it can, then waits.)
  * CPU per request of every process (from /proc, redis-server from INFO) is printed with each median round:
- * the throughput ratio follows the detector's CPU per request over the gateway's.
+ * the throughput ratio follows the detector's CPU per request over the gateway's. So is the garbage
+ * collectors' time per request of the gateway and the detector (`nodejs_gc_duration_seconds` of their
+ * /metrics): young-generation pauses that grow with it stall the whole pipeline (service-kit README, "Hidden
+ * classes").
  * Pinning (Linux with `taskset` and two CPUs or more; `GATEWAY_BENCH_PIN=off` turns it off): the service whose throughput
  * bounds the round (the detector in direct rounds, the gateway in full-stack rounds), all its threads, runs
  * alone on the last CPU; autocannon, the other services and their GC threads on the others. As in production,
@@ -87,10 +90,12 @@ interface Figures {
   errors: number;
   /** CPU microseconds per request, per process (linux /proc; redis-server through INFO). */
   cpu: Record<string, number>;
+  /** Garbage collection microseconds per request of the gateway and the detector (their /metrics). */
+  gc: Record<string, number>;
 }
 
-/** CPU seconds used so far by each measured process. */
-type CpuReader = () => Promise<Record<string, number>>;
+/** CPU seconds used so far by each measured process, and GC seconds of the services that report them. */
+type CpuReader = () => Promise<{ cpu: Record<string, number>; gc: Record<string, number> }>;
 
 async function load(
   url: string,
@@ -110,26 +115,44 @@ async function load(
   });
   const after = await readCpu();
   const requests = Math.max(1, result.requests.total);
-  const cpu = Object.fromEntries(
-    Object.entries(after).map(([name, seconds]) => [
-      name,
-      Math.round(((seconds - (before[name] ?? 0)) * 1e6) / requests),
-    ]),
-  );
+  const perRequest = (now: Record<string, number>, then: Record<string, number>) =>
+    Object.fromEntries(
+      Object.entries(now).map(([name, seconds]) => [
+        name,
+        Math.round(((seconds - (then[name] ?? 0)) * 1e6) / requests),
+      ]),
+    );
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
-    cpu,
+    cpu: perRequest(after.cpu, before.cpu),
+    gc: perRequest(after.gc, before.gc),
   };
 }
 
 const median = (runs: Figures[]): Figures => medianBy(runs, (figures) => figures.rps);
 
-/** CPU of the three services, of this process (autocannon) and, with REDIS_URL, of redis-server. */
-function cpuReader(pids: Record<string, number | undefined>, redis: Redis | undefined): CpuReader {
-  return async () => {
+/** The seconds a service's garbage collectors have taken so far (prom-client's default metrics). */
+async function gcSeconds(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  let seconds = 0;
+  for (const match of text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} ([\d.e+-]+)$/gm))
+    seconds += Number(match[1]);
+  return seconds;
+}
+
+/**
+ * CPU of the three services, of this process (autocannon) and, with REDIS_URL, of redis-server; GC time of the
+ * services whose metrics are given.
+ */
+function cpuReader(
+  pids: Record<string, number | undefined>,
+  redis: Redis | undefined,
+  metricsUrls: Record<string, string>,
+): CpuReader {
+  const cpuOf = async () => {
     const seconds: Record<string, number> = {};
     for (const [name, pid] of Object.entries(pids)) if (pid) seconds[name] = processCpuSeconds(pid);
     const own = process.cpuUsage();
@@ -141,6 +164,11 @@ function cpuReader(pids: Record<string, number | undefined>, redis: Redis | unde
     }
     return seconds;
   };
+  return async () => {
+    const gc: Record<string, number> = {};
+    for (const [name, url] of Object.entries(metricsUrls)) gc[name] = await gcSeconds(url);
+    return { cpu: await cpuOf(), gc };
+  };
 }
 
 export async function benchFullStack(): Promise<void> {
@@ -150,7 +178,10 @@ export async function benchFullStack(): Promise<void> {
   const auth = stack.services.auth.child.pid;
   const gateway = stack.services.gateway.child.pid;
   const detector = stack.services['email-detector'].child.pid;
-  const readCpu = cpuReader({ auth, 'email-detector': detector, gateway }, redis);
+  const readCpu = cpuReader({ auth, 'email-detector': detector, gateway }, redis, {
+    gateway: `${stack.services.gateway.managementUrl}/metrics`,
+    'email-detector': `${stack.services['email-detector'].managementUrl}/metrics`,
+  });
   const { pin } = createPinning(process.env.GATEWAY_BENCH_PIN !== 'off');
   const pinDirect = () => pin(detector, [gateway, auth]);
   const pinFull = () => pin(gateway, [detector, auth]);
@@ -167,6 +198,8 @@ export async function benchFullStack(): Promise<void> {
     const cpuRow = (f: Figures) =>
       `    CPU per request: ${Object.entries(f.cpu)
         .filter(([, micros]) => micros > 0)
+        .map(([process, micros]) => `${process} ${micros} us`)
+        .join(', ')}; of it GC: ${Object.entries(f.gc)
         .map(([process, micros]) => `${process} ${micros} us`)
         .join(', ')}`;
     const pinned = pinDirect();
