@@ -32,7 +32,7 @@ import { consoleTokenClient } from './data-access/console-tokens';
 import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './domain/rate-limit';
 import type { UsageStore } from './data-access/usage-store';
-import type { HttpDetector } from './data-access/detector-client';
+import { httpDetectors, type HttpDetector } from './data-access/detector-client';
 import type { Upstream } from './data-access/http-post';
 import type { Caller } from './domain/authorization';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
@@ -116,10 +116,10 @@ export function createApp(deps: AppDeps): ServiceApp {
   const authenticated = authenticate(checkCaller);
   const authenticatedAdmin = authenticate(bearer(ADMIN_SCOPE));
   const limited = rateLimit(limitClient);
-  const detectors = {
-    email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: deps.agents.email },
-    text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: deps.agents.text },
-  } as const;
+  const detectors = httpDetectors(
+    { email: config.EMAIL_DETECTOR_URL, text: config.TEXT_DETECTOR_URL },
+    deps.agents,
+  );
   const count =
     (kind: 'mail' | 'text') =>
     (caller: Caller, context: RequestContext, result: { verdict: Verdict; reasons: { code: string }[] }) =>

@@ -20,6 +20,7 @@ import {
   type ConsoleSessionStore,
 } from './data-access/console-sessions';
 import type { ServiceConfig } from './config';
+import { httpDetectors } from './data-access/detector-client';
 import { httpBatchTransport, httpTransport, rpcTransport } from './data-access/detectors';
 import { httpPost, upstream, type Upstream } from './data-access/http-post';
 import { createTokenIntrospector } from './data-access/introspection';
@@ -154,11 +155,11 @@ export async function compose({
     };
   }
 
-  const overHttp = httpTransport({
-    email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: agents.email },
-    text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: agents.text },
-    timeoutMs: config.DETECTOR_TIMEOUT_MS,
-  });
+  const detectors = httpDetectors(
+    { email: config.EMAIL_DETECTOR_URL, text: config.TEXT_DETECTOR_URL },
+    agents,
+  );
+  const overHttp = httpTransport({ ...detectors, timeoutMs: config.DETECTOR_TIMEOUT_MS });
   let stepByStep = overHttp;
   let rpc: RpcClient | undefined;
   if (config.AMQP_URL) {
@@ -202,11 +203,7 @@ export async function compose({
     settings,
     usage,
     hybrids,
-    batches: httpBatchTransport({
-      email: { name: 'email-detector', url: config.EMAIL_DETECTOR_URL, agent: agents.email },
-      text: { name: 'text-detector', url: config.TEXT_DETECTOR_URL, agent: agents.text },
-      timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS,
-    }),
+    batches: httpBatchTransport({ ...detectors, timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS }),
     consoleSessions: consoleSessionStore,
   });
   return { app, readiness, closers };

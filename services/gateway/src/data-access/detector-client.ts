@@ -3,7 +3,7 @@ import { AppError } from '@spam-check/service-kit';
 import type { z } from 'zod';
 import { interpretHttpAnswer } from '../domain/detector-answer';
 import type { CallMeta } from '../domain/hybrid-check';
-import { hopByHopNames } from './hop-by-hop';
+import { hopByHopTest } from './hop-by-hop';
 import { UpstreamError, httpPost, type Upstream } from './http-post';
 
 /**
@@ -23,8 +23,32 @@ import { UpstreamError, httpPost, type Upstream } from './http-post';
  */
 export interface HttpDetector {
   name: 'email-detector' | 'text-detector';
-  url: string;
   agent: Upstream;
+  /** The URL of `path` (`/v1/check`, ...) at the detector, parsed once per path rather than per call. */
+  endpoint(path: string): URL;
+}
+
+/** The two detectors as the gateway calls them over HTTP: their base URLs and keep-alive pools. */
+export function httpDetectors(
+  urls: { email: string; text: string },
+  agents: { email: Upstream; text: Upstream },
+): { email: HttpDetector; text: HttpDetector } {
+  const detector = (name: HttpDetector['name'], base: string, agent: Upstream): HttpDetector => {
+    const endpoints = new Map<string, URL>();
+    return {
+      name,
+      agent,
+      endpoint(path) {
+        let url = endpoints.get(path);
+        if (!url) endpoints.set(path, (url = new URL(path, base)));
+        return url;
+      },
+    };
+  };
+  return {
+    email: detector('email-detector', urls.email, agents.email),
+    text: detector('text-detector', urls.text, agents.text),
+  };
 }
 
 /** Never passed on from a public request: its credentials, what the client says it is, what we set. */
@@ -44,10 +68,12 @@ const NOT_FORWARDED = new Set([
 ]);
 
 function endToEndHeaders(incoming: http.IncomingHttpHeaders): Record<string, string | string[]> {
-  const hopByHop = hopByHopNames(incoming);
+  const hopByHop = hopByHopTest(incoming);
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(incoming))
-    if (value !== undefined && !NOT_FORWARDED.has(name) && !hopByHop.includes(name)) headers[name] = value;
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (value !== undefined && !NOT_FORWARDED.has(name) && !hopByHop(name)) headers[name] = value;
+  }
   return headers;
 }
 
@@ -91,7 +117,7 @@ export async function callDetector<S extends z.ZodType>(
   headers['Content-Type'] =
     'bytes' in call.body ? (call.body.from['content-type'] ?? 'application/json') : 'application/json';
   headers.Accept = 'application/json';
-  const answer = await httpPost(new URL(call.path, detector.url), {
+  const answer = await httpPost(detector.endpoint(call.path), {
     agent: detector.agent,
     timeoutMs: call.timeoutMs,
     headers,

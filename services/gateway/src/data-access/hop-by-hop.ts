@@ -13,13 +13,27 @@ const HOP_BY_HOP = [
   'upgrade',
 ];
 
+const FIXED = new Set(HOP_BY_HOP);
+
 /** The fixed list and every header named in the message's own `Connection` header. */
-export function hopByHopNames(headers: http.IncomingHttpHeaders): string[] {
+function hopByHopNames(headers: http.IncomingHttpHeaders): string[] {
   const named = (headers.connection ?? '')
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean);
   return [...HOP_BY_HOP, ...named];
+}
+
+/**
+ * Whether a header of this message is hop-by-hop (`hopByHopNames`), for a proxy that copies the others on
+ * every request: the `Connection` header is parsed only when it names more than `keep-alive` or `close`.
+ */
+export function hopByHopTest(headers: http.IncomingHttpHeaders): (name: string) => boolean {
+  const connection = headers.connection?.toLowerCase();
+  if (connection === undefined || connection === 'keep-alive' || connection === 'close')
+    return (name) => FIXED.has(name);
+  const names = new Set(hopByHopNames(headers));
+  return (name) => names.has(name);
 }
 
 /**

@@ -41,8 +41,10 @@ const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 /** Header values as undici takes them (numbers written out, absent ones left out). */
 function headerValues(headers: OutgoingHttpHeaders | IncomingHttpHeaders): Record<string, string | string[]> {
   const values: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers))
+  for (const name in headers) {
+    const value = headers[name];
     if (value !== undefined) values[name] = typeof value === 'number' ? String(value) : value;
+  }
   return values;
 }
 
