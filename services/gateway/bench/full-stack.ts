@@ -95,16 +95,16 @@ interface Figures {
 }
 
 /** CPU seconds used so far by each measured process, and GC seconds of the services that report them. */
-type CpuReader = () => Promise<{ cpu: Record<string, number>; gc: Record<string, number> }>;
+type UsageReader = () => Promise<{ cpu: Record<string, number>; gc: Record<string, number> }>;
 
 async function load(
   url: string,
   headers: Record<string, string>,
   duration: number,
-  readCpu: CpuReader,
+  readUsage: UsageReader,
   connections: number,
 ): Promise<Figures> {
-  const before = await readCpu();
+  const before = await readUsage();
   const result = await autocannon({
     url,
     method: 'POST',
@@ -113,7 +113,7 @@ async function load(
     connections,
     duration,
   });
-  const after = await readCpu();
+  const after = await readUsage();
   const requests = Math.max(1, result.requests.total);
   const perRequest = (now: Record<string, number>, then: Record<string, number>) =>
     Object.fromEntries(
@@ -147,11 +147,11 @@ async function gcSeconds(metricsUrl: string): Promise<number> {
  * CPU of the three services, of this process (autocannon) and, with REDIS_URL, of redis-server; GC time of the
  * services whose metrics are given.
  */
-function cpuReader(
+function usageReader(
   pids: Record<string, number | undefined>,
   redis: Redis | undefined,
   metricsUrls: Record<string, string>,
-): CpuReader {
+): UsageReader {
   const cpuOf = async () => {
     const seconds: Record<string, number> = {};
     for (const [name, pid] of Object.entries(pids)) if (pid) seconds[name] = processCpuSeconds(pid);
@@ -178,7 +178,7 @@ export async function benchFullStack(): Promise<void> {
   const auth = stack.services.auth.child.pid;
   const gateway = stack.services.gateway.child.pid;
   const detector = stack.services['email-detector'].child.pid;
-  const readCpu = cpuReader({ auth, 'email-detector': detector, gateway }, redis, {
+  const readUsage = usageReader({ auth, 'email-detector': detector, gateway }, redis, {
     gateway: `${stack.services.gateway.managementUrl}/metrics`,
     'email-detector': `${stack.services['email-detector'].managementUrl}/metrics`,
   });
@@ -211,16 +211,16 @@ export async function benchFullStack(): Promise<void> {
     const levels: { connections: number; direct: Figures; full: Figures }[] = [];
     for (const connections of LEVELS) {
       pinDirect();
-      await load(directUrl, asClient, WARMUP_S, readCpu, connections);
+      await load(directUrl, asClient, WARMUP_S, readUsage, connections);
       pinFull();
-      await load(gatewayUrl, bearer, WARMUP_S, readCpu, connections);
+      await load(gatewayUrl, bearer, WARMUP_S, readUsage, connections);
       const directRuns: Figures[] = [];
       const fullRuns: Figures[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         pinDirect();
-        directRuns.push(await load(directUrl, asClient, ROUND_S, readCpu, connections));
+        directRuns.push(await load(directUrl, asClient, ROUND_S, readUsage, connections));
         pinFull();
-        fullRuns.push(await load(gatewayUrl, bearer, ROUND_S, readCpu, connections));
+        fullRuns.push(await load(gatewayUrl, bearer, ROUND_S, readUsage, connections));
       }
       runs.push(...directRuns, ...fullRuns);
       const level = { connections, direct: median(directRuns), full: median(fullRuns) };
@@ -241,9 +241,9 @@ export async function benchFullStack(): Promise<void> {
     );
 
     pinDirect();
-    const directSingle = await load(directUrl, asClient, SINGLE_S, readCpu, 1);
+    const directSingle = await load(directUrl, asClient, SINGLE_S, readUsage, 1);
     pinFull();
-    const fullSingle = await load(gatewayUrl, bearer, SINGLE_S, readCpu, 1);
+    const fullSingle = await load(gatewayUrl, bearer, SINGLE_S, readUsage, 1);
     const roundTrip = (f: Figures) => 1000 / f.rps;
     console.log(`one connection (${SINGLE_S} s each, one request at a time)`);
     console.log(
