@@ -1,10 +1,11 @@
 import { once } from 'node:events';
-import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { DEFAULT_LANGUAGE, type Language } from '@spam-check/contracts';
 import type { Logger } from 'pino';
 import { answerClientError } from './client-error';
+import { InFlightResponses } from './in-flight';
 import type { Readiness } from './readiness';
 
 export interface Closer {
@@ -62,7 +63,7 @@ export async function serve(
 ): Promise<RunningService> {
   const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
   let draining = false;
-  const inFlight = new Set<ServerResponse>();
+  const inFlight = new InFlightResponses();
   const closeIdleSoon = () => setImmediate(() => server.closeIdleConnections());
   const server = createServer(
     {
@@ -73,9 +74,9 @@ export async function serve(
     },
     (req, res) => {
       if (draining) res.setHeader('Connection', 'close');
-      inFlight.add(res);
+      const remove = inFlight.add(res);
       res.once('close', () => {
-        inFlight.delete(res);
+        remove();
         if (draining) closeIdleSoon();
       });
       app(req, res);
