@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 
 export interface HttpAnswer {
@@ -38,14 +37,77 @@ export function upstream(): Upstream {
 
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
-/** Header values as undici takes them (numbers written out, absent ones left out). */
-function headerValues(headers: OutgoingHttpHeaders | IncomingHttpHeaders): Record<string, string | string[]> {
-  const values: Record<string, string | string[]> = {};
-  for (const name in headers) {
-    const value = headers[name];
-    if (value !== undefined) values[name] = typeof value === 'number' ? String(value) : value;
+/** Header values as undici takes them: an absent value (`undefined`) is left out by undici itself. */
+export type UpstreamHeaders = Record<string, string | string[] | undefined>;
+
+/**
+ * One exchange's state and undici's handler for it, as one object with its methods on the prototype: per call
+ * that is one allocation instead of a closure per callback (the detector call is on the path of nearly every
+ * request). Settles exactly once: with the answer, or with an UpstreamError (deadline, no connection, a broken
+ * one, an answer too large).
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private settled = false;
+  private status = 0;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly href: string,
+    timeoutMs: number,
+    private readonly resolve: (answer: HttpAnswer) => void,
+    private readonly reject: (error: UpstreamError) => void,
+  ) {
+    this.timer = setTimeout(
+      () => this.fail('timeout', `no answer from ${href} within ${timeoutMs} ms`),
+      timeoutMs,
+    );
   }
-  return values;
+
+  settle(outcome: HttpAnswer | UpstreamError): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (outcome instanceof UpstreamError) this.reject(outcome);
+    else this.resolve(outcome);
+  }
+
+  fail(kind: UpstreamError['kind'], message: string): void {
+    const error = new UpstreamError(kind, message);
+    // Settled first: aborting may call onResponseError at once, which must not decide the outcome.
+    this.settle(error);
+    if (this.controller && !this.controller.aborted) this.controller.abort(error);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // The deadline passed while the request waited for a connection of the pool.
+    if (this.settled) controller.abort(new Error('deadline passed before a connection was free'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    this.status = statusCode;
+    this.chunks = [];
+    this.size = 0;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > MAX_ANSWER_BYTES)
+      this.fail('too_large', `${this.href}: answer larger than ${MAX_ANSWER_BYTES} bytes`);
+    else this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    const { chunks } = this;
+    this.settle({ status: this.status, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.settle(new UpstreamError('unavailable', `${this.href}: ${error.message}`, { cause: error }));
+  }
 }
 
 /**
@@ -62,7 +124,7 @@ export function httpPost(
   url: URL,
   options: {
     agent: Upstream;
-    headers: OutgoingHttpHeaders;
+    headers: UpstreamHeaders;
     body: string | Buffer;
     timeoutMs: number;
     method?: string;
@@ -70,65 +132,22 @@ export function httpPost(
 ): Promise<HttpAnswer> {
   const method = options.method ?? 'POST';
   return new Promise((resolve, reject) => {
-    let controller: Dispatcher.DispatchController | undefined;
-    let settled = false;
-    let status = 0;
-    let chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (outcome: HttpAnswer | UpstreamError) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (outcome instanceof UpstreamError) reject(outcome);
-      else resolve(outcome);
-    };
-    const fail = (kind: UpstreamError['kind'], message: string) => {
-      const error = new UpstreamError(kind, message);
-      // Settled first: aborting may call onResponseError at once, which must not decide the outcome.
-      settle(error);
-      if (controller && !controller.aborted) controller.abort(error);
-    };
-    const timer = setTimeout(
-      () => fail('timeout', `no answer from ${url.href} within ${options.timeoutMs} ms`),
-      options.timeoutMs,
-    );
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(started) {
-        controller = started;
-        // The deadline passed while the request waited for a connection of the pool.
-        if (settled) started.abort(new Error('deadline passed before a connection was free'));
-      },
-      onResponseStart(_controller, statusCode) {
-        status = statusCode;
-        chunks = [];
-        size = 0;
-      },
-      onResponseData(_controller, chunk) {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES)
-          fail('too_large', `${url.href}: answer larger than ${MAX_ANSWER_BYTES} bytes`);
-        else chunks.push(chunk);
-      },
-      onResponseEnd() {
-        settle({ status, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
-      },
-      onResponseError(_controller, error) {
-        settle(new UpstreamError('unavailable', `${url.href}: ${error.message}`, { cause: error }));
-      },
-    };
+    const exchange = new Exchange(url.href, options.timeoutMs, resolve, reject);
     try {
       options.agent.dispatch(
         {
           origin: url.origin,
           path: url.pathname + url.search,
           method,
-          headers: headerValues(options.headers),
+          headers: options.headers,
           body: method === 'GET' && options.body.length === 0 ? null : options.body,
         },
-        handler,
+        exchange,
       );
     } catch (error) {
-      settle(new UpstreamError('unavailable', `${url.href}: ${(error as Error).message}`, { cause: error }));
+      exchange.settle(
+        new UpstreamError('unavailable', `${url.href}: ${(error as Error).message}`, { cause: error }),
+      );
     }
   });
 }
