@@ -5,6 +5,9 @@ import {
   CHECK_KINDS,
   addCounts,
   dayKey,
+  HOUR_MS,
+  LATENCY_BOUNDS_MS,
+  VERDICTS,
   feedbackField,
   hourKey,
   hoursOf,
@@ -87,18 +90,24 @@ export function redisUsageStore(options: {
     });
   };
 
-  let pending = new PendingCounts();
+  let pending: PendingCounts | undefined;
   let timer: NodeJS.Timeout | undefined;
   const flush = async () => {
     clearTimeout(timer);
     timer = undefined;
-    if (pending.checks === 0) return;
     const batch = pending;
-    pending = new PendingCounts();
+    pending = undefined;
+    if (!batch) return;
+    const at = new Date(batch.hour * HOUR_MS);
     const pipeline = redis.pipeline();
-    for (const [key, fields] of batch.counts) {
-      for (const [field, count] of fields) pipeline.hincrby(key, field, count);
-      pipeline.expire(key, RETENTION_SECONDS);
+    for (const [clientId, tally] of batch.clients) {
+      const hour = hourly(clientId, at);
+      for (const [field, count] of tally.hour) pipeline.hincrby(hour, field, count);
+      pipeline.expire(hour, RETENTION_SECONDS);
+      if (tally.reasons.size === 0) continue;
+      const day = daily(clientId, at);
+      for (const [code, count] of tally.reasons) pipeline.hincrby(day, reasonField(code), count);
+      pipeline.expire(day, RETENTION_SECONDS);
     }
     try {
       const results = (await pipeline.exec()) ?? [];
@@ -106,7 +115,7 @@ export function redisUsageStore(options: {
     } catch (error) {
       options.lost.inc({ kind: 'check' }, batch.checks);
       logger.warn(
-        { err: error, lost_checks: batch.checks, client_ids: [...batch.clients] },
+        { err: error, lost_checks: batch.checks, client_ids: [...batch.clients.keys()] },
         'usage count lost (Redis did not take it)',
       );
     }
@@ -114,14 +123,11 @@ export function redisUsageStore(options: {
 
   return {
     recordCheck(record) {
-      const now = new Date();
-      const hour = hourly(record.clientId, now);
-      const day = daily(record.clientId, now);
-      pending.add(hour, verdictField(record.kind, record.verdict));
-      pending.add(hour, latencyField(record.kind, latencyBucket(record.durationMs)));
-      for (const code of new Set(record.reasons)) pending.add(day, reasonField(code));
-      pending.checks += 1;
-      pending.clients.add(record.clientId);
+      const hour = Math.floor(Date.now() / HOUR_MS);
+      // A new UTC hour: what was summed belongs to the last one and is written now.
+      if (pending && pending.hour !== hour) void flush();
+      pending ??= new PendingCounts(hour);
+      pending.add(record);
       timer ??= setTimeout(() => void flush(), FLUSH_MS).unref();
     },
     flush,
@@ -216,15 +222,49 @@ export function redisUsageStore(options: {
   };
 }
 
-/** Check counts not yet written: per Redis hash, per field, how much to add. */
+/** The hash fields a check adds to, per kind: its verdict's and its latency bucket's. */
+const FIELDS = Object.fromEntries(
+  CHECK_KINDS.map((kind) => [
+    kind,
+    {
+      verdict: Object.fromEntries(VERDICTS.map((verdict) => [verdict, verdictField(kind, verdict)])),
+      latency: Array.from({ length: LATENCY_BOUNDS_MS.length + 1 }, (_, bucket) =>
+        latencyField(kind, bucket),
+      ),
+    },
+  ]),
+) as Record<CheckKind, { verdict: Record<Verdict, string>; latency: string[] }>;
+
+/** One client's counts of one hour: hourly hash fields, and reason codes (for the day's hash). */
+interface Tally {
+  hour: Map<string, number>;
+  reasons: Map<string, number>;
+}
+
+/**
+ * Check counts not yet written, all of one UTC hour (`hour`, in hours since the epoch), per client. The
+ * Redis keys are made once per client at the flush, not per check.
+ */
 class PendingCounts {
-  readonly counts = new Map<string, Map<string, number>>();
-  readonly clients = new Set<string>();
+  readonly clients = new Map<string, Tally>();
   checks = 0;
 
-  add(key: string, field: string): void {
-    let fields = this.counts.get(key);
-    if (!fields) this.counts.set(key, (fields = new Map<string, number>()));
-    fields.set(field, (fields.get(field) ?? 0) + 1);
+  constructor(readonly hour: number) {}
+
+  add(record: CheckRecord): void {
+    let tally = this.clients.get(record.clientId);
+    if (!tally) this.clients.set(record.clientId, (tally = { hour: new Map(), reasons: new Map() }));
+    const fields = FIELDS[record.kind];
+    increment(tally.hour, fields.verdict[record.verdict]);
+    increment(tally.hour, fields.latency[latencyBucket(record.durationMs)]!);
+    const { reasons } = record;
+    // Each code once per check, however often the check gives it.
+    for (let i = 0; i < reasons.length; i++)
+      if (reasons.indexOf(reasons[i]!) === i) increment(tally.reasons, reasons[i]!);
+    this.checks += 1;
   }
+}
+
+function increment(counts: Map<string, number>, field: string): void {
+  counts.set(field, (counts.get(field) ?? 0) + 1);
 }

@@ -13,8 +13,9 @@ export const VERDICTS: readonly Verdict[] = ['ham', 'suspicious', 'spam'];
 export const LATENCY_BOUNDS_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000] as const;
 
 export function latencyBucket(durationMs: number): number {
-  const index = LATENCY_BOUNDS_MS.findIndex((bound) => durationMs <= bound);
-  return index < 0 ? LATENCY_BOUNDS_MS.length : index;
+  let index = 0;
+  while (index < LATENCY_BOUNDS_MS.length && durationMs > LATENCY_BOUNDS_MS[index]!) index++;
+  return index;
 }
 
 export const verdictField = (kind: CheckKind, verdict: Verdict) => `${kind}:${verdict}`;
@@ -27,7 +28,7 @@ export const hourKey = (at: Date) =>
   `${at.getUTCFullYear()}${pad(at.getUTCMonth() + 1)}${pad(at.getUTCDate())}${pad(at.getUTCHours())}`;
 export const dayKey = (at: Date) => hourKey(at).slice(0, 8);
 
-const HOUR_MS = 3600_000;
+export const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /** The interval starts from `from` (rounded down) to `to`. */

@@ -26,13 +26,13 @@ export function bearerAuthentication(
     try {
       const token = bearerToken(req.headers.authorization);
       if (!token) throw missingToken();
-      const address = clientAddress(req, trustedProxyHops);
-      let asked = false;
+      // The client's address only when the auth service must be asked (not on a cache hit).
+      let address: string | undefined;
       const introspection = await introspector.introspect(token, () => {
+        address = clientAddress(req, trustedProxyHops);
         failedTokens.check(address);
-        asked = true;
       });
-      if (asked && !introspection.active) await failedTokens.record(address);
+      if (address !== undefined && !introspection.active) await failedTokens.record(address);
       return authorize(introspection, scope, Math.floor(Date.now() / 1000));
     } catch (error) {
       refusals.inc({ code: (error as AppError).code });
