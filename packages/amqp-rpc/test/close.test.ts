@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
 import pino from 'pino';
-import { amqpUrl } from '@spam-check/test-support';
+import { amqpUrl, runFixture } from '@spam-check/test-support';
 import { createRpcClient, createRpcServer, RpcUnavailableError } from '../src';
 import { deferred, openAdmin, uniqueQueue } from './support';
 
@@ -15,18 +13,12 @@ describe('closing the RPC client and server', () => {
     const admin = await openAdmin();
     const queue = admin.track(uniqueQueue('close'));
 
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', FIXTURE, queue], {
+    // A leaked handle keeps the child alive: it is killed and the test fails on the exit code.
+    const { code, stdout, stderr } = await runFixture(FIXTURE, {
       cwd: path.join(__dirname, '..'),
+      args: [queue],
       env: { ...process.env, AMQP_URL: amqpUrl() },
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // A leaked handle keeps the child alive: it is killed and the test fails on the exit code.
-    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const [code] = (await once(child, 'exit')) as [number | null];
-    clearTimeout(killer);
 
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(stdout)).toEqual({ result: 'ping', afterClose: true, connected: false });

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
+import { runFixture } from '@spam-check/test-support';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'hidden-classes.ts');
 
@@ -10,18 +9,10 @@ const FIXTURE = path.join(__dirname, 'fixtures', 'hidden-classes.ts');
  */
 describe('per-request objects and V8 hidden classes', () => {
   it('when two requests pass a kit app, their contexts and timed results share one hidden class, and so do two ioredis pipelines', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--allow-natives-syntax', '--conditions=source', '--import', 'tsx', FIXTURE],
-      { cwd: path.join(__dirname, '..') },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const [code] = (await once(child, 'exit')) as [number | null];
-    clearTimeout(killer);
+    const { code, stdout, stderr } = await runFixture(FIXTURE, {
+      cwd: path.join(__dirname, '..'),
+      nodeArgs: ['--allow-natives-syntax'],
+    });
 
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(stdout)).toEqual({ contexts: true, results: true, pipelines: true });

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
+import { runFixture } from '@spam-check/test-support';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'promotion.ts');
 
@@ -11,20 +10,11 @@ const FIXTURE = path.join(__dirname, 'fixtures', 'promotion.ts');
  */
 describe('what young-generation collections promote after a full collection under load', () => {
   it('when 6,000 requests pass a kit app after a full collection, the old generation gains less than 500 bytes per request', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--expose-gc', '--conditions=source', '--import', 'tsx', FIXTURE],
-      {
-        cwd: path.join(__dirname, '..'),
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    const [code] = (await once(child, 'exit')) as [number | null];
-    clearTimeout(killer);
+    const { code, stdout, stderr } = await runFixture(FIXTURE, {
+      cwd: path.join(__dirname, '..'),
+      nodeArgs: ['--expose-gc'],
+      timeoutMs: 60_000,
+    });
 
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const { promotedBytesPerRequest } = JSON.parse(stdout) as { promotedBytesPerRequest: number };

@@ -2,3 +2,4 @@ export { redisUrl, amqpUrl } from './infrastructure';
 export { launchBrowser, screenshotPath } from './browser';
 export { TcpProxy } from './tcp-proxy';
 export { keysUnder, removeKeysUnder } from './redis-keys';
+export { runFixture } from './fixture';
