@@ -32,7 +32,7 @@ import { consoleTokenClient } from './data-access/console-tokens';
 import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './domain/rate-limit';
 import type { UsageStore } from './data-access/usage-store';
-import { httpDetectors, type HttpDetector } from './data-access/detector-client';
+import type { HttpDetector } from './data-access/detector-client';
 import type { Upstream } from './data-access/http-post';
 import type { Caller } from './domain/authorization';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
@@ -56,7 +56,9 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   rateLimits: RateLimitStore;
   failedTokens: FailedTokenLimit;
   /** `self`: the console's calls to this gateway's own API. */
-  agents: { auth: Upstream; email: Upstream; text: Upstream; self: Upstream };
+  agents: { auth: Upstream; self: Upstream };
+  /** The detectors over HTTP (their URLs and keep-alive pools), as the transports below use them too. */
+  detectors: { email: HttpDetector; text: HttpDetector };
   /** For the OAuth proxy (http-proxy-middleware takes a `node:http` agent). */
   proxyAgent: http.Agent;
   /** Parallel hybrid checks (HTTP) and step-by-step ones (RPC, or HTTP in embedded mode). */
@@ -116,10 +118,7 @@ export function createApp(deps: AppDeps): ServiceApp {
   const authenticated = authenticate(checkCaller);
   const authenticatedAdmin = authenticate(bearer(ADMIN_SCOPE));
   const limited = rateLimit(limitClient);
-  const detectors = httpDetectors(
-    { email: config.EMAIL_DETECTOR_URL, text: config.TEXT_DETECTOR_URL },
-    deps.agents,
-  );
+  const { detectors } = deps;
   const count =
     (kind: 'mail' | 'text') =>
     (caller: Caller, context: RequestContext, result: { verdict: Verdict; reasons: { code: string }[] }) =>

@@ -191,6 +191,7 @@ export async function compose({
       config.FAILED_TOKEN_WINDOW_SECONDS,
     ),
     agents,
+    detectors,
     proxyAgent,
     transports: { parallel: overHttp, stepByStep },
     authAdmin: createAuthAdmin({
