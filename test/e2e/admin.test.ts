@@ -60,6 +60,9 @@ describe('the admin API, end to end over HTTP', () => {
       AUTH_BOOTSTRAP_FILE: bootstrap,
       AUTH_REDIS_PREFIX: `admin-${run}:auth:`,
       REDIS_KEY_PREFIX: `admin-${run}:gateway:`,
+      // The detectors' feedback records and reports too, so that `afterAll` removes everything the run wrote.
+      EMAIL_FEEDBACK_PREFIX: `admin-${run}:email-feedback:`,
+      TEXT_FEEDBACK_PREFIX: `admin-${run}:text-feedback:`,
       GATEWAY_CLIENT_ID: gatewayClient.id,
       GATEWAY_CLIENT_SECRET: gatewayClient.secret,
       AUTH_REVOCATION_CHANNEL: `admin-${run}:revocations`,

@@ -9,7 +9,8 @@ import {
   textBatchResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
 import { obtainToken, postJson, request } from './client';
 
 const LIMIT = 1500;
@@ -53,6 +54,9 @@ describe('batch checks, end to end over HTTP', () => {
         AUTH_BOOTSTRAP_FILE: bootstrap,
         AUTH_REDIS_PREFIX: `batch-${run}:auth:`,
         REDIS_KEY_PREFIX: `batch-${run}:gateway:`,
+        // The detectors' feedback records too: `afterAll` removes everything under `batch-${run}:`.
+        EMAIL_FEEDBACK_PREFIX: `batch-${run}:email-feedback:`,
+        TEXT_FEEDBACK_PREFIX: `batch-${run}:text-feedback:`,
         AUTH_REVOCATION_CHANNEL: `batch-${run}:revocations`,
         REVOCATION_CHANNEL: `batch-${run}:revocations`,
         GATEWAY_CLIENT_ID: gateway.id,
@@ -69,6 +73,9 @@ describe('batch checks, end to end over HTTP', () => {
 
   afterAll(async () => {
     await stack?.stop();
+    const redis = new Redis(redisUrl());
+    await removeKeysUnder(redis, `batch-${run}:`);
+    redis.disconnect();
   });
 
   it('when a mail batch at /deapi holds invalid items, they get problems in place and the others are checked', async () => {
