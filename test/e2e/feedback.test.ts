@@ -10,7 +10,8 @@ import {
   textResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
 import { obtainToken, postJson } from './client';
 
 // Feedback (DESIGN.md §6.1) through the gateway, with two clients of one run: what one reports changes its
@@ -100,6 +101,10 @@ function setUp(mode: 'redis' | 'embedded') {
 
   afterAll(async () => {
     await state.stack?.stop();
+    if (mode !== 'redis') return;
+    const redis = new Redis(redisUrl());
+    await removeKeysUnder(redis, `fb-${run}:`);
+    redis.disconnect();
   });
 
   const post = (who: 'first' | 'second', path: string, body: unknown, headers: Record<string, string> = {}) =>

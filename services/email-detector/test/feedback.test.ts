@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mailResultSchema } from '@spam-check/contracts';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
 import { startDetector, type StartedDetector } from './support/start-service';
 
 async function report(url: string, client: string, body: unknown): Promise<{ status: number; body: any }> {
@@ -29,7 +30,12 @@ describe('POST /v1/feedback of the e-mail detector (Redis)', () => {
   beforeAll(async () => {
     detector = await startDetector(env);
   });
-  afterAll(() => detector.stop());
+  afterAll(async () => {
+    await detector.stop();
+    const redis = new Redis(redisUrl());
+    await removeKeysUnder(redis, env.EMAIL_FEEDBACK_PREFIX);
+    redis.disconnect();
+  });
 
   it('when a client reports more addresses than its cap, the oldest report is dropped', async () => {
     const client = `capped-${randomUUID()}`;

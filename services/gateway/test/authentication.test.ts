@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { freePort } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
 import {
   NARROW_CLIENT,
   delay,
@@ -254,9 +255,9 @@ describe('revocation eviction over Redis pub/sub', () => {
   let auth: Running;
   let detector: Awaited<ReturnType<typeof startScriptedServer>>;
   let gateway: RunningGateway;
+  const unique = randomUUID();
 
   beforeAll(async () => {
-    const unique = randomUUID();
     const channel = `test:gateway:revocations:${unique}`;
     const gatewayClient = { GATEWAY_CLIENT_ID: 'gateway-under-test', GATEWAY_CLIENT_SECRET: unique };
     auth = await startAuth({
@@ -281,6 +282,10 @@ describe('revocation eviction over Redis pub/sub', () => {
   afterAll(async () => {
     await gateway.stop();
     await Promise.all([auth.stop(), detector.stop()]);
+    const redis = new Redis(redisUrl());
+    for (const prefix of [`test:gateway-auth:${unique}:`, `test:gateway:${unique}:`])
+      await removeKeysUnder(redis, prefix);
+    redis.disconnect();
   });
 
   it('when a cached token is revoked at the auth service, the gateway refuses it within 1 s', async () => {

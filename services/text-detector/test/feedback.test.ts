@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { textResultSchema, type TextResult } from '@spam-check/contracts';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
 import { fingerprintOf, nearDuplicates } from '../src/domain/near-duplicate';
 import { readRows } from '../scripts/train/data';
 import { check, startDetector, type StartedDetector } from './helpers';
@@ -84,7 +85,12 @@ describe('POST /v1/feedback of the text detector (Redis)', () => {
   beforeAll(async () => {
     detector = await startDetector(env);
   });
-  afterAll(() => detector.stop());
+  afterAll(async () => {
+    await detector.stop();
+    const redis = new Redis(redisUrl());
+    await removeKeysUnder(redis, prefix);
+    redis.disconnect();
+  });
 
   it('when a report names a check of another client or none, it is 404 CHECK_NOT_FOUND and nothing changes', async () => {
     const theirs = await checked(detector.url, 'client-b', { title: 'Lunch', body: VARIANTS[1]![0] });
