@@ -84,10 +84,12 @@ describe('POST /oauth/introspect', () => {
 
 describe('when the access token lifetime is over', () => {
   it('introspection answers {active:false}', async () => {
-    const h = await startAuth('redis', { AUTH_ACCESS_TOKEN_LIFETIME_SECONDS: '1' });
+    // `exp` is whole seconds (RFC 7662): issued at second T plus a fraction, the token lives until T + 2, so
+    // between 1 and 2 s. It is live at once and gone 2.1 s later, wherever in its second it was issued.
+    const h = await startAuth('redis', { AUTH_ACCESS_TOKEN_LIFETIME_SECONDS: '2' });
     try {
       const token = (await passwordGrant(h)).body;
-      expect(token.expires_in).toBe(1);
+      expect(token.expires_in).toBe(2);
       expect((await introspect(h, token.access_token)).body.active).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 2100));
       expect((await introspect(h, token.access_token)).body).toEqual({ active: false });
