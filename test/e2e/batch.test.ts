@@ -9,9 +9,9 @@ import {
   textBatchResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
-import { Redis } from 'ioredis';
+import { redisUrl } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
+import { removeRunKeys } from './redis-keys';
 
 const LIMIT = 1500;
 
@@ -73,9 +73,7 @@ describe('batch checks, end to end over HTTP', () => {
 
   afterAll(async () => {
     await stack?.stop();
-    const redis = new Redis(redisUrl());
-    await removeKeysUnder(redis, `batch-${run}:`);
-    redis.disconnect();
+    await removeRunKeys(`batch-${run}:`);
   });
 
   it('when a mail batch at /deapi holds invalid items, they get problems in place and the others are checked', async () => {

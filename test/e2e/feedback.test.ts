@@ -10,9 +10,9 @@ import {
   textResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl, removeKeysUnder } from '@spam-check/test-support';
-import { Redis } from 'ioredis';
+import { amqpUrl, redisUrl } from '@spam-check/test-support';
 import { obtainToken, postJson } from './client';
+import { removeRunKeys } from './redis-keys';
 
 // Feedback (DESIGN.md §6.1) through the gateway, with two clients of one run: what one reports changes its
 // own verdicts at once and nobody else's. Once with Redis and RabbitMQ (step-by-step hybrid checks over RPC),
@@ -101,10 +101,7 @@ function setUp(mode: 'redis' | 'embedded') {
 
   afterAll(async () => {
     await state.stack?.stop();
-    if (mode !== 'redis') return;
-    const redis = new Redis(redisUrl());
-    await removeKeysUnder(redis, `fb-${run}:`);
-    redis.disconnect();
+    if (mode === 'redis') await removeRunKeys(`fb-${run}:`);
   });
 
   const post = (who: 'first' | 'second', path: string, body: unknown, headers: Record<string, string> = {}) =>

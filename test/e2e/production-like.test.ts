@@ -6,6 +6,7 @@ import { hybridResultSchema } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, redisUrl } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
+import { removeRunKeys } from './redis-keys';
 
 // The stack with its real dependencies: tokens in Redis, revocations over Redis pub/sub, step-by-step
 // hybrid checks over RabbitMQ RPC. Every name is unique to this run, so it shares Redis and RabbitMQ safely.
@@ -43,6 +44,8 @@ describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
       AUTH_BOOTSTRAP_FILE: bootstrap,
       AUTH_REDIS_PREFIX: `e2e-${run}:auth:`,
       REDIS_KEY_PREFIX: `e2e-${run}:gateway:`,
+      EMAIL_FEEDBACK_PREFIX: `e2e-${run}:email-feedback:`,
+      TEXT_FEEDBACK_PREFIX: `e2e-${run}:text-feedback:`,
       GATEWAY_CLIENT_ID: gateway.id,
       GATEWAY_CLIENT_SECRET: gateway.secret,
       AUTH_REVOCATION_CHANNEL: `e2e-${run}:revocations`,
@@ -56,6 +59,7 @@ describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
 
   afterAll(async () => {
     await stack?.stop();
+    await removeRunKeys(`e2e-${run}:`);
   });
 
   async function token(): Promise<{ access_token: string; refresh_token: string }> {

@@ -11,6 +11,7 @@ import {
 } from '@spam-check/process-kit';
 import { redisUrl } from '@spam-check/test-support';
 import { request, type HttpResult } from './client';
+import { removeRunKeys } from './redis-keys';
 
 // The gateway and auth as separate processes over the shared Redis (names unique to this run): faults of the
 // token path that only show with the real proxy in front of auth.
@@ -78,6 +79,7 @@ describe('the token endpoint through the gateway, under faults', () => {
   afterAll(async () => {
     auth?.child.kill('SIGCONT');
     await Promise.all([gateway, auth].filter(Boolean).map(stopService));
+    await removeRunKeys(`faults-${run}:`);
   });
 
   const token = (form: Record<string, string>, headers: Record<string, string> = {}): Promise<HttpResult> =>

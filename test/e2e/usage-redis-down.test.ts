@@ -14,6 +14,7 @@ import {
 } from '@spam-check/process-kit';
 import { redisUrl } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
+import { removeRunKeys } from './redis-keys';
 
 /** A redis-server of this test's own (never the shared one): it is frozen with SIGSTOP below. */
 async function startRedis(port: number): Promise<ChildProcess> {
@@ -110,6 +111,7 @@ describe('when the gateway Redis stops answering, checks are still answered and 
       redis.kill('SIGTERM');
       await once(redis, 'exit');
     }
+    await removeRunKeys(`usage-${run}:`);
   });
 
   it('answers the check at once, before the lost count is even noticed, and logs it', async () => {
