@@ -112,6 +112,9 @@ describe('the operator console, in a browser, with Redis', () => {
         AUTH_BOOTSTRAP_FILE: bootstrap,
         AUTH_REDIS_PREFIX: authPrefix,
         REDIS_KEY_PREFIX: gatewayPrefix,
+        // The detectors' feedback records under this run's prefix too: `afterAll` removes all of it.
+        EMAIL_FEEDBACK_PREFIX: `console-${run}:email-feedback:`,
+        TEXT_FEEDBACK_PREFIX: `console-${run}:text-feedback:`,
         AUTH_REVOCATION_CHANNEL: `console-${run}:revocations`,
         REVOCATION_CHANNEL: `console-${run}:revocations`,
         CONSOLE_CLIENT_ID: consoleClient.id,
@@ -135,7 +138,7 @@ describe('the operator console, in a browser, with Redis', () => {
     await browser?.close();
     await stack?.stop();
     if (redis) {
-      for (const prefix of [authPrefix, gatewayPrefix]) await removeKeysUnder(redis, prefix);
+      await removeKeysUnder(redis, `console-${run}:`);
       await redis.del(`spam-check:client-settings:${web.id}`);
       redis.disconnect();
     }
