@@ -21,9 +21,19 @@ export const feedbackConfigShape = {
 export interface CheckMemory {
   remember(client: string, checkId: string, value: string): Promise<void>;
   recall(client: string, checkId: string): Promise<string | undefined>;
+  /** Deletes every check record of a client (erasure, DESIGN.md §7.5); answers how many there were. */
+  eraseClient(client: string): Promise<number>;
+  /** Deletes every check record, of any client, whose value is `value`; answers how many there were. */
+  eraseValue(value: string): Promise<number>;
+  /** Rewrites each record's value to `rewrite(value)`, keeping its expiry (migrations); answers how many changed. */
+  rewriteValues(rewrite: (value: string) => string): Promise<number>;
 }
 
-/** A map per client with a cap: writing beyond it drops the oldest-written entries. */
+/**
+ * A map per client with a cap: writing beyond it drops the oldest-written entries. With a retention, an entry
+ * older than it is gone: never read again, deleted at the client's next write or version read, and a client's
+ * keys expire as a whole once its newest entry is older than it.
+ */
 export interface ClientMap {
   get(client: string, key: string): Promise<string | undefined>;
   /** Writes `entries` and deletes `removed`, then bumps the client's version. */
@@ -34,9 +44,13 @@ export interface ClientMap {
   ): Promise<void>;
   /** Every entry of a client, oldest first. */
   all(client: string): Promise<[string, string][]>;
-  /** Changes whenever the client's entries change (0 for a client without any). */
+  /** Changes whenever the client's entries change, expiry included (0 for a client without any). */
   version(client: string): Promise<number>;
   clients(): Promise<string[]>;
+  /** Deletes every entry of a client (erasure); answers how many there were. */
+  eraseClient(client: string): Promise<number>;
+  /** Deletes the entry `key` of every client (erasure); answers how many there were. */
+  eraseKey(key: string): Promise<number>;
 }
 
 /**
@@ -56,6 +70,15 @@ const EVICTED_TOGETHER = 1_000;
 
 export function memoryCheckMemory(retentionSeconds: number, now = () => Date.now()): CheckMemory {
   const records = new Map<string, { value: string; expires: number }>();
+  const eraseWhere = (matches: (key: string, value: string) => boolean) => {
+    let erased = 0;
+    for (const [key, record] of records)
+      if (record.expires > now() && matches(key, record.value)) {
+        records.delete(key);
+        erased++;
+      }
+    return Promise.resolve(erased);
+  };
   return {
     remember(client, checkId, value) {
       if (retentionSeconds === 0) return Promise.resolve();
@@ -79,11 +102,47 @@ export function memoryCheckMemory(retentionSeconds: number, now = () => Date.now
       }
       return Promise.resolve(record.value);
     },
+    eraseClient: (client) => eraseWhere((key) => key.startsWith(`${client}\n`)),
+    eraseValue: (value) => eraseWhere((_key, stored) => stored === value),
+    rewriteValues(rewrite) {
+      let changed = 0;
+      for (const record of records.values()) {
+        const value = rewrite(record.value);
+        if (value !== record.value) {
+          record.value = value;
+          changed++;
+        }
+      }
+      return Promise.resolve(changed);
+    },
   };
+}
+
+/**
+ * Check ids the services make are UUIDs. The erasure and migration scans take only keys that end in one, so
+ * that a map nested under the same prefix (the e-mail detector keeps `<prefix>reports:<client>:...`, which a
+ * client named `reports` would match) is never mistaken for check records.
+ */
+const GENERATED_CHECK_KEY = /:check:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Every key matching `pattern` that `keep` accepts, in batches (SCAN: never blocks Redis on a big keyspace). */
+async function* scanKeys(redis: Redis, pattern: string, keep: (key: string) => boolean) {
+  for await (const batch of redis.scanStream({ match: pattern, count: 1000 }) as AsyncIterable<string[]>) {
+    const kept = batch.filter(keep);
+    if (kept.length > 0) yield kept;
+  }
 }
 
 export function redisCheckMemory(redis: Redis, prefix: string, retentionSeconds: number): CheckMemory {
   const key = (client: string, checkId: string) => `${prefix}${client}:check:${checkId}`;
+  const recordKey = (candidate: string) => GENERATED_CHECK_KEY.test(candidate);
+  /** Each record with its value, a batch at a time. */
+  async function* records() {
+    for await (const keys of scanKeys(redis, `${prefix}*:check:*`, recordKey)) {
+      const values = await redis.mget(keys);
+      yield keys.flatMap((k, i) => (values[i] == null ? [] : [[k, values[i]] as [string, string]]));
+    }
+  }
   return {
     async remember(client, checkId, value) {
       if (retentionSeconds === 0) return;
@@ -93,47 +152,143 @@ export function redisCheckMemory(redis: Redis, prefix: string, retentionSeconds:
       if (!CHECK_ID.test(checkId)) return undefined;
       return (await redis.get(key(client, checkId))) ?? undefined;
     },
+    async eraseClient(client) {
+      let erased = 0;
+      for await (const keys of scanKeys(redis, `${prefix}${client}:check:*`, recordKey))
+        erased += await redis.del(...keys);
+      return erased;
+    },
+    async eraseValue(value) {
+      let erased = 0;
+      for await (const batch of records()) {
+        const matching = batch.filter(([, stored]) => stored === value).map(([k]) => k);
+        if (matching.length > 0) erased += await redis.del(...matching);
+      }
+      return erased;
+    },
+    async rewriteValues(rewrite) {
+      let changed = 0;
+      for await (const batch of records()) {
+        const transaction = redis.multi();
+        for (const [k, value] of batch) {
+          const next = rewrite(value);
+          if (next === value) continue;
+          // XX: a record that expired meanwhile stays gone; KEEPTTL: the rewrite does not extend its life.
+          transaction.set(k, next, 'KEEPTTL', 'XX');
+          changed++;
+        }
+        await transaction.exec();
+      }
+      return changed;
+    },
   };
 }
 
-export function memoryClientMap(cap: number): ClientMap {
-  const maps = new Map<string, { entries: Map<string, string>; version: number }>();
+export function memoryClientMap(cap: number, retentionSeconds?: number, now = () => Date.now()): ClientMap {
+  interface Entries {
+    entries: Map<string, { value: string; at: number }>;
+    version: number;
+  }
+  const maps = new Map<string, Entries>();
+  const live = (at: number) => retentionSeconds === undefined || at > now() - retentionSeconds * 1000;
+  /** The client's entries, the expired ones removed first (a version bump when there were any). */
+  const current = (client: string): Entries | undefined => {
+    const map = maps.get(client);
+    if (!map) return undefined;
+    let expired = false;
+    for (const [key, entry] of map.entries)
+      if (!live(entry.at)) {
+        map.entries.delete(key);
+        expired = true;
+      }
+    if (expired) map.version++;
+    return map;
+  };
   return {
-    get: (client, key) => Promise.resolve(maps.get(client)?.entries.get(key)),
+    get: (client, key) => {
+      const entry = maps.get(client)?.entries.get(key);
+      return Promise.resolve(entry && live(entry.at) ? entry.value : undefined);
+    },
     update(client, entries, removed = []) {
-      let map = maps.get(client);
+      let map = current(client);
       if (!map) maps.set(client, (map = { entries: new Map(), version: 0 }));
       for (const key of removed) map.entries.delete(key);
       for (const [key, value] of entries) {
         map.entries.delete(key);
-        map.entries.set(key, value);
+        map.entries.set(key, { value, at: now() });
       }
       while (map.entries.size > cap) map.entries.delete(map.entries.keys().next().value as string);
       map.version++;
       return Promise.resolve();
     },
-    all: (client) => Promise.resolve([...(maps.get(client)?.entries ?? [])]),
-    version: (client) => Promise.resolve(maps.get(client)?.version ?? 0),
+    all: (client) =>
+      Promise.resolve(
+        [...(current(client)?.entries ?? [])].map(([key, entry]) => [key, entry.value] as [string, string]),
+      ),
+    version: (client) => Promise.resolve(current(client)?.version ?? 0),
     clients: () => Promise.resolve([...maps.keys()]),
+    eraseClient(client) {
+      const erased = current(client)?.entries.size ?? 0;
+      maps.delete(client);
+      return Promise.resolve(erased);
+    },
+    eraseKey(key) {
+      let erased = 0;
+      for (const map of maps.values())
+        if (map.entries.delete(key)) {
+          map.version++;
+          erased++;
+        }
+      return Promise.resolve(erased);
+    },
   };
 }
 
 /**
- * Per client: a hash of the entries, a sorted set of their write times (to drop the oldest beyond the cap),
- * a version counter, and the set of clients (for exports).
+ * Per client: a hash of the entries, a sorted set of their write times (to drop the oldest beyond the cap and
+ * the expired ones), a version counter, and the set of clients (for exports and erasure). With a retention,
+ * all three keys of a client get it as their Redis TTL at each write: a client that stops reporting is gone
+ * by itself.
  */
-export function redisClientMap(redis: Redis, prefix: string, cap: number): ClientMap {
+export function redisClientMap(
+  redis: Redis,
+  prefix: string,
+  cap: number,
+  retentionSeconds?: number,
+): ClientMap {
   const keys = (client: string) => ({
     entries: `${prefix}${client}:entries`,
     order: `${prefix}${client}:order`,
     version: `${prefix}${client}:version`,
   });
+  /** Write times before this are expired (`(` makes the bound exclusive for ZRANGEBYSCORE). */
+  const cutoff = () => (retentionSeconds === undefined ? 0 : Date.now() - retentionSeconds * 1000);
+  const expireAll = (transaction: ReturnType<Redis['multi']>, client: string) => {
+    if (retentionSeconds === undefined) return;
+    for (const k of Object.values(keys(client))) transaction.expire(k, retentionSeconds);
+  };
+  /** Deletes the client's expired entries and bumps its version when there were any. */
+  const prune = async (client: string) => {
+    const { entries: hash, order, version } = keys(client);
+    const expired = await redis.zrangebyscore(order, '-inf', `(${cutoff()}`);
+    if (expired.length === 0) return;
+    await redis
+      .multi()
+      .hdel(hash, ...expired)
+      .zrem(order, ...expired)
+      .incr(version)
+      .exec();
+  };
   return {
     async get(client, key) {
-      return (await redis.hget(keys(client).entries, key)) ?? undefined;
+      const { entries: hash, order } = keys(client);
+      if (retentionSeconds === undefined) return (await redis.hget(hash, key)) ?? undefined;
+      const [value, at] = await Promise.all([redis.hget(hash, key), redis.zscore(order, key)]);
+      return value === null || Number(at ?? 0) < cutoff() ? undefined : value;
     },
     async update(client, entries, removed = []) {
       const { entries: hash, order, version } = keys(client);
+      if (retentionSeconds !== undefined) await prune(client);
       const now = Date.now();
       const transaction = redis.multi();
       if (removed.length > 0) transaction.hdel(hash, ...removed).zrem(order, ...removed);
@@ -144,7 +299,9 @@ export function redisClientMap(redis: Redis, prefix: string, cap: number): Clien
           ...entries.flatMap(([key], index) => [now + index / (entries.length + 1), key]),
         );
       }
-      transaction.incr(version).sadd(`${prefix}clients`, client).zcard(order);
+      transaction.incr(version).sadd(`${prefix}clients`, client);
+      expireAll(transaction, client);
+      transaction.zcard(order);
       const results = await transaction.exec();
       const size = Number(results?.at(-1)?.[1] ?? 0);
       if (size > cap) {
@@ -159,16 +316,49 @@ export function redisClientMap(redis: Redis, prefix: string, cap: number): Clien
     },
     async all(client) {
       const { entries: hash, order } = keys(client);
-      const [ordered, values] = await Promise.all([redis.zrange(order, 0, -1), redis.hgetall(hash)]);
+      const [ordered, values] = await Promise.all([
+        redis.zrangebyscore(order, cutoff(), '+inf'),
+        redis.hgetall(hash),
+      ]);
       return ordered.flatMap((key) =>
         key in values ? [[key, values[key] as string] as [string, string]] : [],
       );
     },
     async version(client) {
-      return Number((await redis.get(keys(client).version)) ?? 0);
+      const { order, version } = keys(client);
+      if (retentionSeconds === undefined) return Number((await redis.get(version)) ?? 0);
+      const [current, expired] = await Promise.all([
+        redis.get(version),
+        redis.zcount(order, '-inf', `(${cutoff()}`),
+      ]);
+      if (expired === 0) return Number(current ?? 0);
+      await prune(client);
+      return Number((await redis.get(version)) ?? 0);
     },
     async clients() {
       return redis.smembers(`${prefix}clients`);
+    },
+    async eraseClient(client) {
+      const { entries: hash, order, version } = keys(client);
+      const results = await redis
+        .multi()
+        .zcount(order, cutoff(), '+inf')
+        .del(hash, order, version)
+        .srem(`${prefix}clients`, client)
+        .exec();
+      return Number(results?.[0]?.[1] ?? 0);
+    },
+    async eraseKey(key) {
+      let erased = 0;
+      for (const client of await redis.smembers(`${prefix}clients`)) {
+        const { entries: hash, order, version } = keys(client);
+        const results = await redis.multi().hdel(hash, key).zrem(order, key).exec();
+        const removed = Number(results?.[0]?.[1] ?? 0);
+        // INCR keeps the version key's TTL.
+        if (removed > 0) await redis.incr(version);
+        erased += removed;
+      }
+      return erased;
     },
   };
 }

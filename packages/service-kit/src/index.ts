@@ -36,3 +36,5 @@ export {
 export { requiredClientId } from './client-id';
 export { clientAddress } from './client-address';
 export { batchRoute, checkRoute, type CheckMeta } from './check-routes';
+export { keyedHash } from './keyed-hash';
+export { privacyConfigShape, privacyOf, type PrivacyConfig } from './privacy';
