@@ -131,8 +131,12 @@ const verdictCounts = z.object({ ham: z.number(), suspicious: z.number(), spam: 
 export const adminActionSchema = z.object({
   at: z.string().describe('When (ISO 8601).'),
   actor: z.object({ client_id: z.string(), username: z.string() }),
-  action: z.enum(['client.create', 'client.rotate_secret', 'client.delete', 'settings.update']),
-  client_id: z.string().describe('The client acted on.'),
+  action: z.enum(['client.create', 'client.rotate_secret', 'client.delete', 'settings.update', 'data.erase']),
+  client_id: z
+    .string()
+    .describe(
+      'The client acted on (for the erasure of an address, which concerns every client: the calling client).',
+    ),
   status: z.number().describe('The HTTP status of the answer.'),
   request_id: z.string(),
 });

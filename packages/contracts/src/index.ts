@@ -14,3 +14,4 @@ export * from './console';
 export * from './revocation';
 export * from './detector-rpc';
 export * from './validation-messages';
+export * from './erasure';

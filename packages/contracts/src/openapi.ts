@@ -14,6 +14,7 @@ import { SUPPORTED_LANGUAGES } from './languages';
 import { oauthErrorSchema, revokeRequestSchema, tokenRequestSchema, tokenResponseSchema } from './oauth';
 import { problemSchema } from './problem';
 import { REASON_CATALOGUE } from './reasons';
+import { erasureResultSchema, erasureSchemas } from './erasure';
 import { feedbackResultSchema, feedbackSchemas } from './feedback';
 import { BATCH_LIMITS, batchSchemas, mailBatchResultSchema, textBatchResultSchema } from './batch';
 import { requestSchemas } from './requests';
@@ -46,6 +47,8 @@ const NAMED_SCHEMAS = {
   ClientStats: clientStatsSchema,
   AdminAction: adminActionSchema,
   RecentFeedback: recentFeedbackSchema,
+  ErasureRequest: erasureSchemas.request,
+  ErasureResult: erasureResultSchema,
 } satisfies Record<string, z.ZodType>;
 
 type SchemaName = keyof typeof NAMED_SCHEMAS;
@@ -212,7 +215,7 @@ function adminPaths() {
     },
     '/api/v1/admin/clients/{id}': {
       delete: adminOperation(
-        'Delete a client: it is disabled and all its tokens are revoked at once',
+        'Delete a client: it is disabled, all its tokens are revoked at once, and its data is erased',
         { status: '204', description: 'Deleted.' },
         withId,
       ),
@@ -266,6 +269,19 @@ function adminPaths() {
           ],
           errors: { '400': ['VALIDATION_FAILED'] },
         },
+      ),
+    },
+    '/api/v1/admin/erasure': {
+      post: adminOperation(
+        'Erase what is stored about an address (every client) or about a client (GDPR Art. 17)',
+        {
+          status: '200',
+          description:
+            'Deleted; counts by store. Afterwards nothing stored is tied to the address or client ' +
+            '(aggregate counts excepted). Logged as admin action `data.erase`.',
+          schema: 'ErasureResult',
+        },
+        { request: 'ErasureRequest', errors: BODY_ERRORS },
       ),
     },
     '/api/v1/admin/clients/{id}/feedback': {

@@ -146,6 +146,8 @@ const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
   'replace-me-with-openssl-rand-hex-32',
   'replace-me-with-your-own-secret',
   'replace-me-with-your-own-password',
+  // PRIVACY_HASH_KEY's development default (privacy.ts).
+  'development-privacy-hash-key-not-for-production',
 ]);
 
 const MIN_SECRET_LENGTH = 16;

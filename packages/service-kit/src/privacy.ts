@@ -15,20 +15,27 @@ export const privacyConfigShape = {
 
 const MIN_KEY_LENGTH = 32;
 
+/**
+ * The key outside production when Redis is configured but PRIVACY_HASH_KEY is not: fixed, so that reports
+ * survive a restart of a development stack; published here, so production refuses it.
+ */
+export const DEVELOPMENT_PRIVACY_HASH_KEY = 'development-privacy-hash-key-not-for-production';
+
 export interface PrivacyConfig {
   privacyHashKey: string;
-  /** true when PRIVACY_HASH_KEY was not set and this process made its own (embedded mode). */
-  privacyHashKeyGenerated: boolean;
+  /** Which default stands in for a missing PRIVACY_HASH_KEY (each is a warning), or null when it is set. */
+  privacyHashKeyDefault: 'generated' | 'development' | null;
   reportRetentionSeconds: number;
 }
 
 /**
  * The rules: in production the key is required, at least MIN_KEY_LENGTH characters and not one published in
- * this repository; elsewhere a missing key is generated for this process (its hashes mean nothing to another
- * process or after a restart, which the caller warns about).
+ * this repository. Elsewhere a missing key is generated for this process in embedded mode (without Redis
+ * nothing outlives the process anyway), and is DEVELOPMENT_PRIVACY_HASH_KEY with Redis.
  */
 export function privacyOf(config: {
   NODE_ENV: string;
+  REDIS_URL?: string | undefined;
   PRIVACY_HASH_KEY?: string | undefined;
   FEEDBACK_REPORT_RETENTION_DAYS: number;
 }): PrivacyConfig {
@@ -44,10 +51,29 @@ export function privacyOf(config: {
       );
     if (problems.length > 0) throw new ConfigError(problems);
   }
-  const generated = key === undefined || key === '';
-  return {
-    privacyHashKey: generated ? randomBytes(32).toString('hex') : key,
-    privacyHashKeyGenerated: generated,
-    reportRetentionSeconds: Math.max(1, Math.round(config.FEEDBACK_REPORT_RETENTION_DAYS * 24 * 3600)),
-  };
+  const retentionSeconds = Math.max(1, Math.round(config.FEEDBACK_REPORT_RETENTION_DAYS * 24 * 3600));
+  if (key !== undefined && key !== '')
+    return { privacyHashKey: key, privacyHashKeyDefault: null, reportRetentionSeconds: retentionSeconds };
+  return config.REDIS_URL
+    ? {
+        privacyHashKey: DEVELOPMENT_PRIVACY_HASH_KEY,
+        privacyHashKeyDefault: 'development',
+        reportRetentionSeconds: retentionSeconds,
+      }
+    : {
+        privacyHashKey: randomBytes(32).toString('hex'),
+        privacyHashKeyDefault: 'generated',
+        reportRetentionSeconds: retentionSeconds,
+      };
 }
+
+/** The warning for a PRIVACY_HASH_KEY default, or null when the key is set. */
+export function privacyKeyWarning(privacy: PrivacyConfig): string | null {
+  switch (privacy.privacyHashKeyDefault) {
+    case null:
+      return null;
+    case 'generated':
+      return 'PRIVACY_HASH_KEY is not set: address hashes use a key generated for this process';
+    case 'development':
+      return 'PRIVACY_HASH_KEY is not set: address hashes use the published development key (refused in production)';
+  }}

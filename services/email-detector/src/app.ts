@@ -4,6 +4,7 @@ import {
   checkRoute,
   type CheckMeta,
   createServiceApp,
+  mountErasureRoute,
   type ServiceApp,
   type ServiceBase,
 } from '@spam-check/service-kit';
@@ -32,6 +33,13 @@ export function createApp(deps: AppDeps): ServiceApp {
         check,
       }),
     ],
-    routes: (app) => mountFeedbackRoute(app, deps.checker.feedback, deps.config.limits),
+    routes: (app) => {
+      const { feedback } = deps.checker;
+      mountFeedbackRoute(app, feedback, deps.config.limits);
+      mountErasureRoute(app, {
+        address: async (email) => ({ ...(await feedback.eraseAddress(email)) }),
+        client: async (clientId) => ({ ...(await feedback.eraseClient(clientId)) }),
+      });
+    },
   });
 }

@@ -4,6 +4,7 @@ import {
   connectRedis,
   Counter,
   createReadiness,
+  privacyKeyWarning,
   type Closer,
   type Consumer,
   type Logger,
@@ -20,7 +21,13 @@ import { createDisposableDomains } from './domain/disposable';
 import { createOperatorList } from './domain/operator-lists';
 import { VERDICT_THRESHOLDS } from './domain/scoring';
 import type { EmailFeedback } from './domain/reports';
-import { memoryEmailFeedback, redisEmailFeedback } from './data-access/email-feedback';
+import {
+  createEmailFeedback,
+  memoryEmailFeedbackStores,
+  redisEmailFeedbackStores,
+  type EmailFeedbackOptions,
+} from './data-access/email-feedback';
+import { migrateStoredAddresses } from './data-access/migrate-addresses';
 import { createApp } from './app';
 import type { EmailChecker } from './email-checker';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
@@ -40,24 +47,50 @@ function compileMailSettings(settings: ClientSettings): ClientMailSettings | und
   };
 }
 
-/** Feedback in Redis when REDIS_URL is set, else in memory (embedded mode, with a warning). */
+const feedbackOptions = (config: ServiceConfig): EmailFeedbackOptions => ({
+  hashKey: config.privacyHashKey,
+  retentionSeconds: config.FEEDBACK_RETENTION_SECONDS,
+  maxReports: config.FEEDBACK_MAX_REPORTS,
+  reportRetentionSeconds: config.reportRetentionSeconds,
+});
+
+/** Set once the addresses stored before they were hashed are migrated (migrate-addresses.ts). */
+const MIGRATED_MARKER = 'migrations:hashed-addresses';
+
+/**
+ * Feedback in Redis when REDIS_URL is set, else in memory (embedded mode, with a warning). With Redis, data
+ * stored by an earlier version is migrated first (once per prefix).
+ */
 export async function createFeedbackStorage(
   config: ServiceConfig,
   logger: Logger,
 ): Promise<{ feedback: EmailFeedback; checks: Record<string, () => Promise<void>>; closers: Closer[] }> {
-  const retention = config.FEEDBACK_RETENTION_SECONDS;
+  const options = feedbackOptions(config);
+  const keyWarning = privacyKeyWarning(config);
+  if (keyWarning) logger.warn(keyWarning);
   if (!config.REDIS_URL) {
     logger.warn('REDIS_URL is not set: feedback is kept in memory of this process only');
-    return { feedback: memoryEmailFeedback(retention, config.FEEDBACK_MAX_REPORTS), checks: {}, closers: [] };
+    const stores = memoryEmailFeedbackStores(options);
+    return { feedback: createEmailFeedback(stores, options.hashKey), checks: {}, closers: [] };
   }
   const redis = await connectRedis({ url: config.REDIS_URL, name: 'redis', logger });
+  const stores = redisEmailFeedbackStores(redis.client, config.EMAIL_FEEDBACK_PREFIX, options);
+  const marker = `${config.EMAIL_FEEDBACK_PREFIX}${MIGRATED_MARKER}`;
+  const migrate = async () => {
+    if ((await redis.client.get(marker)) !== null) return;
+    const migrated = await migrateStoredAddresses(stores, options.hashKey);
+    await redis.client.set(marker, new Date().toISOString());
+    logger.info({ migrated }, 'stored addresses replaced by their keyed hashes');
+  };
+  // Before serving when Redis is up; else (the service starts unready) once it is back.
+  const attempt = () =>
+    migrate().catch((error: unknown) =>
+      logger.warn({ err: error }, 'stored addresses not migrated yet; retried when Redis is back'),
+    );
+  redis.client.on('ready', () => void attempt());
+  if (redis.client.status === 'ready') await attempt();
   return {
-    feedback: redisEmailFeedback(
-      redis.client,
-      config.EMAIL_FEEDBACK_PREFIX,
-      retention,
-      config.FEEDBACK_MAX_REPORTS,
-    ),
+    feedback: createEmailFeedback(stores, options.hashKey),
     checks: { redis: redis.check },
     closers: [redis.closer],
   };
@@ -67,9 +100,9 @@ export async function createFeedbackStorage(
 export function createEmailChecker(
   config: ServiceConfig,
   metrics: Metrics,
-  feedback: EmailFeedback = memoryEmailFeedback(
-    config.FEEDBACK_RETENTION_SECONDS,
-    config.FEEDBACK_MAX_REPORTS,
+  feedback: EmailFeedback = createEmailFeedback(
+    memoryEmailFeedbackStores(feedbackOptions(config)),
+    config.privacyHashKey,
   ),
   settings?: ClientSettingsStore,
 ): EmailChecker {

@@ -7,6 +7,8 @@ import {
   env,
   feedbackConfigShape,
   loadConfig,
+  privacyConfigShape,
+  privacyOf,
   servicePort,
   type Env,
 } from '@spam-check/service-kit';
@@ -27,6 +29,7 @@ export const configSchema = z
     ...commonConfigShape,
     ...checkLimitsShape,
     ...feedbackConfigShape,
+    ...privacyConfigShape,
     AMQP_URL: env.url(),
     /** Where per-client settings and reports are kept (DESIGN.md §6.1, §6.3). */
     REDIS_URL: env.url(),
@@ -58,6 +61,7 @@ export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
   return {
     ...config,
+    ...privacyOf(config),
     limits: checkLimitsOf(config),
     port: servicePort(source, 'EMAIL_DETECTOR_PORT', 8082),
   };

@@ -4,6 +4,8 @@ import {
   checkRoute,
   type CheckMeta,
   createServiceApp,
+  mountErasureRoute,
+  type Eraser,
   type ServiceApp,
   type ServiceBase,
 } from '@spam-check/service-kit';
@@ -16,6 +18,7 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   checkText: CheckClientText;
   feedback: TextFeedbackStore;
   learnText: ReturnType<typeof createTextLearner>;
+  eraser: Eraser;
 }
 
 export function createApp(deps: AppDeps): ServiceApp {
@@ -36,6 +39,9 @@ export function createApp(deps: AppDeps): ServiceApp {
         check,
       }),
     ],
-    routes: (app) => mountFeedbackRoute(app, deps.feedback, deps.learnText, deps.config.limits),
+    routes: (app) => {
+      mountFeedbackRoute(app, deps.feedback, deps.learnText, deps.config.limits);
+      mountErasureRoute(app, deps.eraser);
+    },
   });
 }

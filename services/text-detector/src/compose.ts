@@ -9,6 +9,7 @@ import {
   redisClientMap,
   type Closer,
   type Consumer,
+  type Eraser,
   type Logger,
   type Metrics,
   type ServiceContext,
@@ -21,6 +22,7 @@ import { createApp } from './app';
 import { createTextChecker, createTextLearner, type CheckClientText } from './domain/check-text';
 import type { TextModel } from './domain/model/classifier';
 import { createTextFeedbackStore, type TextFeedbackStore } from './data-access/text-feedback-store';
+import { textEraser } from './data-access/text-erasure';
 import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cache';
 import { createLlmClient } from './data-access/llm-client';
 import { loadLanguageDetector } from './data-access/language-detector';
@@ -31,6 +33,7 @@ export interface TextCheckDeps {
   checkText: CheckClientText;
   feedback: TextFeedbackStore;
   learnText: ReturnType<typeof createTextLearner>;
+  eraser: Eraser;
   /** Readiness checks of the dependencies built here. */
   checks: Record<string, () => Promise<void>>;
   closers: Closer[];
@@ -76,7 +79,8 @@ export async function composeTextCheck(
   const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
   else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
-  const feedback = createFeedbackStore(config, model, redis);
+  const stores = feedbackStores(config, redis);
+  const feedback = createFeedbackStore(config, model, redis, stores);
   const cascadeConfig = {
     spamThreshold: config.TEXT_SPAM_THRESHOLD,
     suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
@@ -90,25 +94,38 @@ export async function composeTextCheck(
     return check(Object.assign({}, input, { settings: text }));
   };
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
-  return { checkText, feedback, learnText, checks, closers };
+  return { checkText, feedback, learnText, eraser: textEraser(stores), checks, closers };
 }
 
-/** Feedback in Redis when REDIS_URL is set, else in memory (embedded mode). */
+/**
+ * The feedback stores, in Redis when REDIS_URL is set, else in memory (embedded mode): check records for
+ * FEEDBACK_RETENTION_SECONDS, the learnt state and the reported texts for FEEDBACK_REPORT_RETENTION_DAYS.
+ */
+function feedbackStores(config: ServiceConfig, redis: Redis | undefined) {
+  const retention = config.FEEDBACK_RETENTION_SECONDS;
+  const kept = config.reportRetentionSeconds;
+  const stateCap = config.FEEDBACK_MAX_REPORTS + config.TEXT_FEEDBACK_MAX_WEIGHTS;
+  const textsCap = config.FEEDBACK_MAX_REPORTS;
+  const prefix = config.TEXT_FEEDBACK_PREFIX;
+  return {
+    checks: redis ? redisCheckMemory(redis, prefix, retention) : memoryCheckMemory(retention),
+    state: redis
+      ? redisClientMap(redis, `${prefix}state:`, stateCap, kept)
+      : memoryClientMap(stateCap, kept),
+    texts: redis ? redisClientMap(redis, `${prefix}texts:`, textsCap, kept) : memoryClientMap(textsCap, kept),
+  };
+}
+
 export function createFeedbackStore(
   config: ServiceConfig,
   model: TextModel,
   redis: Redis | undefined,
+  stores = feedbackStores(config, redis),
 ): TextFeedbackStore {
-  const retention = config.FEEDBACK_RETENTION_SECONDS;
   const maxReports = config.FEEDBACK_MAX_REPORTS;
   const maxWeights = config.TEXT_FEEDBACK_MAX_WEIGHTS;
-  const prefix = config.TEXT_FEEDBACK_PREFIX;
   return createTextFeedbackStore({
-    checks: redis ? redisCheckMemory(redis, prefix, retention) : memoryCheckMemory(retention),
-    state: redis
-      ? redisClientMap(redis, `${prefix}state:`, maxReports + maxWeights)
-      : memoryClientMap(maxReports + maxWeights),
-    texts: redis ? redisClientMap(redis, `${prefix}texts:`, maxReports) : memoryClientMap(maxReports),
+    ...stores,
     calibration: model,
     maxReports,
     maxWeights,
@@ -125,7 +142,11 @@ export async function compose({
   logger,
   metrics,
 }: ServiceContext<ServiceConfig>): Promise<StartedService> {
-  const { checkText, feedback, learnText, checks, closers } = await composeTextCheck(config, logger, metrics);
+  const { checkText, feedback, learnText, eraser, checks, closers } = await composeTextCheck(
+    config,
+    logger,
+    metrics,
+  );
   const readiness = createReadiness(checks);
   const consumers: Record<string, Consumer> = {};
   if (config.AMQP_URL)
@@ -140,7 +161,7 @@ export async function compose({
       checkText,
     });
   return {
-    app: createApp({ config, logger, metrics, readiness, checkText, feedback, learnText }),
+    app: createApp({ config, logger, metrics, readiness, checkText, feedback, learnText, eraser }),
     readiness,
     closers,
     consumers,

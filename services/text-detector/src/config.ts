@@ -6,6 +6,8 @@ import {
   env,
   feedbackConfigShape,
   loadConfig,
+  privacyConfigShape,
+  privacyOf,
   servicePort,
   type Env,
 } from '@spam-check/service-kit';
@@ -38,6 +40,7 @@ export const configSchema = z.object({
   AMQP_URL: env.url(),
   REDIS_URL: env.url(),
   ...feedbackConfigShape,
+  ...privacyConfigShape,
   TEXT_FEEDBACK_PREFIX: z.string().default('spam-check:text-feedback:'),
   TEXT_FEEDBACK_MAX_WEIGHTS: env.positiveInt(20_000),
   TEXT_FEEDBACK_CACHED_CLIENTS: env.positiveInt(100),
@@ -63,6 +66,7 @@ export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
   return {
     ...config,
+    ...privacyOf(config),
     limits: checkLimitsOf(config),
     port: servicePort(source, 'TEXT_DETECTOR_PORT', 8083),
   };

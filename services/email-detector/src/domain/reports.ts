@@ -24,12 +24,18 @@ export function learnableKey(email: string): string | null {
 
 export type ReportsOf = (address: ParsedAddress) => Promise<FeedbackLabel | undefined>;
 
+/** What an erasure removed, by store (DESIGN.md §7.5). */
+export interface ErasedCounts {
+  email_check_records: number;
+  email_reports: number;
+}
+
 /**
  * The port of the e-mail detector's side of feedback (DESIGN.md §6.1), implemented by
  * `data-access/email-feedback.ts`. A check keeps, per client and for the retention time, only the key a
- * report would be stored under (the address as `local@ascii-domain`, see `reportKey` above), or an empty
- * marker when the check teaches nothing (invalid address, fixture). A report is that key with its label, in
- * a capped map per client.
+ * report would be stored under (the keyed hash of the address as `local@ascii-domain`, see `reportKey`
+ * above), or an empty marker when the check teaches nothing (invalid address, fixture). A report is that key
+ * with its label, in a capped map per client that expires after the report retention.
  */
 export interface EmailFeedback {
   reportsOf(client: string | undefined): ReportsOf | undefined;
@@ -37,7 +43,7 @@ export interface EmailFeedback {
   /** false when the client has no such check (unknown, expired or another client's). */
   reportCheck(client: string, checkId: string, label: FeedbackLabel): Promise<boolean>;
   reportAddress(client: string, email: string, label: FeedbackLabel): Promise<void>;
-  /** Every report of a client, oldest first. */
-  reports(client: string): Promise<{ email: string; label: FeedbackLabel }[]>;
-  clients(): Promise<string[]>;
+  /** Deletes what every client's checks and reports keep about the mailbox of `email`. */
+  eraseAddress(email: string): Promise<ErasedCounts>;
+  eraseClient(client: string): Promise<ErasedCounts>;
 }
