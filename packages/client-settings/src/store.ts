@@ -12,7 +12,8 @@ export interface ClientSettingsStore {
   get(clientId: string): Promise<ClientSettings>;
   /** Stores the settings and tells every process to drop its cached copy. */
   put(clientId: string, settings: ClientSettings): Promise<void>;
-  remove(clientId: string): Promise<void>;
+  /** Deletes the client's settings; answers 1 when it had any, else 0. */
+  remove(clientId: string): Promise<number>;
   /** Stored settings without the cache (the admin API reads what it writes); throws when Redis is down. */
   read(clientId: string): Promise<ClientSettings>;
   subscribed(): boolean;
@@ -96,9 +97,10 @@ function createClientSettingsStore(options: {
       await redis.publish(CHANNEL, clientId);
     },
     async remove(clientId) {
-      await redis.del(KEY_PREFIX + clientId);
+      const removed = await redis.del(KEY_PREFIX + clientId);
       cache.delete(clientId);
       await redis.publish(CHANNEL, clientId);
+      return removed;
     },
     subscribed: () => listening,
     async close() {

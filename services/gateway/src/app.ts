@@ -32,6 +32,7 @@ import { consoleTokenClient } from './data-access/console-tokens';
 import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './domain/rate-limit';
 import type { UsageStore } from './data-access/usage-store';
+import { createDataEraser } from './data-access/erasure';
 import type { HttpDetector } from './data-access/detector-client';
 import type { Upstream } from './data-access/http-post';
 import type { Caller } from './domain/authorization';
@@ -248,6 +249,13 @@ export function createApp(deps: AppDeps): ServiceApp {
           authAdmin: deps.authAdmin,
           settings: deps.settings,
           usage: deps.usage,
+          erase: createDataEraser({
+            detectors,
+            hybrids: deps.hybrids,
+            usage: deps.usage,
+            settings: deps.settings,
+            timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS,
+          }),
           maxBodyBytes: config.MAX_BODY_BYTES,
         }),
       );

@@ -58,6 +58,8 @@ export interface UsageStore {
   recordFeedback(clientId: string, report: RecentFeedbackEntry): void;
   /** The client's last reports, newest first (at most RECENT_FEEDBACK). */
   recentFeedback(clientId: string, limit: number): Promise<RecentFeedbackEntry[]>;
+  /** Deletes the client's recent reports (erasure; its aggregate counts stay); answers how many there were. */
+  eraseRecentFeedback(clientId: string): Promise<number>;
   recordAdminAction(action: AdminAction): Promise<void>;
   stats(clientId: string, from: Date, to: Date, interval: 'hour' | 'day'): Promise<ClientStats>;
 }
@@ -149,6 +151,12 @@ export function redisUsageStore(options: {
     async recentFeedback(clientId, limit) {
       const raw = await redis.lrange(reports(clientId), 0, Math.min(limit, RECENT_FEEDBACK) - 1);
       return raw.map((entry) => JSON.parse(entry) as RecentFeedbackEntry);
+    },
+    async eraseRecentFeedback(clientId) {
+      const [[, count]] = ((await redis.multi().llen(reports(clientId)).del(reports(clientId)).exec()) ?? [
+        [null, 0],
+      ]) as [[unknown, number]];
+      return count;
     },
     async recordAdminAction(action) {
       const key = actions(action.client_id);

@@ -1,6 +1,7 @@
 import {
   clientIdSchema,
   clientSettingsSchema,
+  erasureSchemas,
   recentFeedbackQuerySchema,
   statsQuerySchema,
   validationRuleMessage,
@@ -11,6 +12,8 @@ import { AppError, jsonBodyParser, parseBody, requestContext } from '@spam-check
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { AdminCallMeta, AuthAdmin } from '../../data-access/auth-admin';
+import type { EraseData } from '../../data-access/erasure';
+import type { CallMeta } from '../../domain/hybrid-check';
 import type { UsageStore } from '../../data-access/usage-store';
 import { callerOf } from './authenticate';
 
@@ -25,6 +28,8 @@ export interface AdminDeps {
   /** Absent without Redis (embedded mode): settings and stats then answer 503. */
   settings: ClientSettingsStore | undefined;
   usage: UsageStore | undefined;
+  /** Erasure of an address or a client in every store (DESIGN.md §7.5). */
+  erase: EraseData;
   maxBodyBytes: number;
 }
 
@@ -45,6 +50,12 @@ function metaOf(res: Response): AdminCallMeta {
     clientId: caller.clientId,
     username: caller.username,
   };
+}
+
+/** The meta of a call to a detector: the request's id and language, the calling (admin) client. */
+function callMetaOf(res: Response): CallMeta {
+  const { requestId, language } = requestContext(res);
+  return { requestId, language, clientId: callerOf(res).clientId };
 }
 
 const idParameter = z.object({ id: clientIdSchema });
@@ -86,6 +97,13 @@ function audited(
     });
     next();
   };
+}
+
+/** Whom an erasure concerns, for the admin action: the client erased, or for an address the caller. */
+function erasureTarget(req: Request): string {
+  const body = req.body as { client_id?: unknown; email?: unknown } | undefined;
+  if (typeof body?.client_id === 'string' && body.email === undefined) return body.client_id;
+  return callerOf(req.res as Response).clientId;
 }
 
 const run =
@@ -150,21 +168,31 @@ export function adminRouter(deps: AdminDeps): Router {
   router.delete(
     '/clients/:id',
     audited('client.delete', (req) => req.params.id, deps.usage),
+    audited('data.erase', (req) => req.params.id, deps.usage),
     run(async (req, res) => {
       const id = clientIdParam(req);
       await deps.authAdmin.call('DELETE', `/admin/clients/${id}`, metaOf(res));
-      await deps.settings
-        ?.remove(id)
-        .catch((error: unknown) =>
-          requestContext(res).log.warn(
-            { err: error, client_id: id },
-            'settings of a deleted client not removed',
-          ),
-        );
+      // The client is disabled first, so nothing new is stored for it while its data is erased. Should the
+      // erasure fail (503), POST /erasure with its client_id finishes it.
+      await deps.erase({ client_id: id }, callMetaOf(res));
       res.status(204).end();
     }),
   );
   methods(router, '/clients/:id', 'DELETE');
+
+  router.post(
+    '/erasure',
+    json,
+    // An address concerns every client: the action is kept under the calling client, never the address.
+    audited('data.erase', (req) => erasureTarget(req), deps.usage),
+    run(async (req, res) => {
+      const { language, requestId } = requestContext(res);
+      const request = parseBody(erasureSchemas.formOf(req.body), req.body, language);
+      const erased = await deps.erase(request, callMetaOf(res));
+      res.set(NO_STORE).json({ erased, request_id: requestId });
+    }),
+  );
+  methods(router, '/erasure', 'POST');
 
   router.get(
     '/clients/:id/settings',

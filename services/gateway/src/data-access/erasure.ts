@@ -1,0 +1,62 @@
+import {
+  detectorErasureAnswerSchema,
+  type ErasureRequest,
+  type FeedbackPart,
+} from '@spam-check/contracts';
+import type { ClientSettingsStore } from '@spam-check/client-settings';
+import { AppError, type CheckMemory } from '@spam-check/service-kit';
+import type { CallMeta } from '../domain/hybrid-check';
+import { callDetector, type HttpDetector } from './detector-client';
+import type { UsageStore } from './usage-store';
+
+export type EraseData = (request: ErasureRequest, meta: CallMeta) => Promise<Record<string, number>>;
+
+/**
+ * Erasure across the deployment (DESIGN.md §7.5): each detector erases what it keeps (`POST /v1/erasure`),
+ * and for a client the gateway erases its own: hybrid check records, recent reports and settings. Kept: the
+ * aggregate usage counts and the admin actions (the audit trail of who did what, which also records this
+ * erasure). All stores are asked at once; when one cannot answer the whole erasure is a 503, and repeating it
+ * is safe.
+ */
+export function createDataEraser(deps: {
+  detectors: Record<FeedbackPart, HttpDetector>;
+  hybrids: CheckMemory;
+  usage: UsageStore | undefined;
+  settings: ClientSettingsStore | undefined;
+  timeoutMs: number;
+}): EraseData {
+  const inDetector = async (part: FeedbackPart, request: ErasureRequest, meta: CallMeta) =>
+    (
+      await callDetector(deps.detectors[part], {
+        path: '/v1/erasure',
+        schema: detectorErasureAnswerSchema,
+        body: { json: request },
+        meta,
+        timeoutMs: deps.timeoutMs,
+      })
+    ).result.erased;
+  const inGateway = async (request: ErasureRequest): Promise<Record<string, number>> => {
+    if (!('client_id' in request)) return {};
+    const client = request.client_id;
+    const [hybrids, recent, settings] = await Promise.all([
+      deps.hybrids.eraseClient(client),
+      deps.usage?.eraseRecentFeedback(client),
+      deps.settings?.remove(client),
+    ]);
+    return {
+      hybrid_check_records: hybrids,
+      ...(recent === undefined ? {} : { recent_feedback: recent }),
+      ...(settings === undefined ? {} : { client_settings: settings }),
+    };
+  };
+  return async (request, meta) => {
+    const parts = await Promise.all([
+      inDetector('email', request, meta),
+      inDetector('text', request, meta),
+      inGateway(request).catch((error: unknown) => {
+        throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'gateway stores not erased' });
+      }),
+    ]);
+    return Object.assign({}, ...parts) as Record<string, number>;
+  };
+}
