@@ -1,0 +1,364 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  clientStatsSchema,
+  erasureResultSchema,
+  hybridResultSchema,
+  mailResultSchema,
+} from '@spam-check/contracts';
+import { startStack, type Stack } from '@spam-check/process-kit';
+import { amqpUrl, keysUnder, redisUrl } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
+import { obtainToken, postJson, request } from './client';
+import { removeRunKeys } from './redis-keys';
+
+// Privacy (DESIGN.md §7.5) through the gateway with the real services, Redis and RabbitMQ: what traffic with
+// known addresses leaves in Redis, and the erasure of an address, of a client, and of a deleted client.
+
+const codes = (result: { reasons: { code: string }[] }) => result.reasons.map((reason) => reason.code);
+
+/** Every key with every string it holds (members, fields and values), lower-cased. */
+async function dumpKeys(redis: Redis, keys: string[]): Promise<Map<string, string[]>> {
+  const dump = new Map<string, string[]>();
+  for (const key of keys) {
+    const type = await redis.type(key);
+    const strings =
+      type === 'string'
+        ? [(await redis.get(key)) ?? '']
+        : type === 'hash'
+          ? Object.entries(await redis.hgetall(key)).flat()
+          : type === 'zset'
+            ? await redis.zrange(key, 0, -1)
+            : type === 'list'
+              ? await redis.lrange(key, 0, -1)
+              : type === 'set'
+                ? await redis.smembers(key)
+                : [];
+    dump.set(
+      key.toLowerCase(),
+      strings.map((value) => value.toLowerCase()),
+    );
+  }
+  return dump;
+}
+
+describe('privacy, end to end', () => {
+  const run = randomUUID().slice(0, 8);
+  const prefix = `privacy-${run}:`;
+  const hashKey = randomUUID() + randomUUID();
+  const account = (name: string) => ({
+    client: `${name}-${run}`,
+    secret: `secret-${randomUUID()}`,
+    username: `${name}-user-${run}`,
+    password: `pw-${randomUUID()}`,
+  });
+  const admin = account('admin');
+  const first = account('first');
+  const second = account('second');
+  // Distinctive addresses (the run id in each), as a client sends them, and their mailboxes.
+  const anna = {
+    sent: `Anna.Schmidt+news-${run}@Mail-${run}.example.de`,
+    mailbox: `anna.schmidt@mail-${run}.example.de`,
+  };
+  const bert = {
+    sent: `bert.meyer-${run}@post-${run}.example.fr`,
+    mailbox: `bert.meyer-${run}@post-${run}.example.fr`,
+  };
+  const carla = {
+    sent: `carla-${run}@web-${run}.example.org`,
+    mailbox: `carla-${run}@web-${run}.example.org`,
+  };
+  const hashOf = (mailbox: string) => createHmac('sha256', hashKey).update(mailbox).digest('hex');
+  let stack: Stack;
+  let redis: Redis;
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    redis = new Redis(redisUrl());
+    const bootstrap = join(mkdtempSync(join(tmpdir(), 'privacy-')), 'bootstrap.json');
+    const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
+    const checker = (who: typeof first) => ({
+      id: who.client,
+      secret: who.secret,
+      grants: ['password'],
+      scopes: ['spam:check'],
+    });
+    writeFileSync(
+      bootstrap,
+      JSON.stringify({
+        clients: [
+          checker(first),
+          checker(second),
+          { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+          { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
+        ],
+        users: [
+          { username: first.username, password: first.password },
+          { username: second.username, password: second.password },
+          { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
+        ],
+      }),
+    );
+    stack = await startStack(
+      {
+        REDIS_URL: redisUrl(),
+        AMQP_URL: amqpUrl(),
+        PRIVACY_HASH_KEY: hashKey,
+        AUTH_BOOTSTRAP_FILE: bootstrap,
+        AUTH_REDIS_PREFIX: `${prefix}auth:`,
+        REDIS_KEY_PREFIX: `${prefix}gateway:`,
+        EMAIL_FEEDBACK_PREFIX: `${prefix}email-feedback:`,
+        TEXT_FEEDBACK_PREFIX: `${prefix}text-feedback:`,
+        TEXT_LLM_CACHE_PREFIX: `${prefix}text-llm:`,
+        GATEWAY_CLIENT_ID: gateway.id,
+        GATEWAY_CLIENT_SECRET: gateway.secret,
+        AUTH_REVOCATION_CHANNEL: `${prefix}revocations`,
+        REVOCATION_CHANNEL: `${prefix}revocations`,
+        EMAIL_RPC_QUEUE: `privacy-${run}.email`,
+        TEXT_RPC_QUEUE: `privacy-${run}.text`,
+        EMAIL_DNS_CHECK: 'off',
+        OPENAI_API_KEY: undefined,
+        TEXT_LLM_MODE: 'never',
+      },
+      { readyTimeoutMs: 90_000 },
+    );
+    for (const who of [first, second, admin]) {
+      const issued = await obtainToken(stack.gateway, '/', who);
+      expect(issued.status).toBe(200);
+      tokens[who.client] = issued.body.access_token as string;
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    const settings = (await keysUnder(redis, 'spam-check:client-settings:')).filter((key) =>
+      key.endsWith(`-${run}`),
+    );
+    if (settings.length > 0) await redis.unlink(...settings);
+    redis?.disconnect();
+    await removeRunKeys(prefix);
+  });
+
+  const post = (who: typeof first, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    postJson(`${stack.gateway}${path}`, tokens[who.client], body, headers);
+  const adminCall = (method: string, path: string, body?: unknown) =>
+    request(`${stack.gateway}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${tokens[admin.client]}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const mailCodes = async (who: typeof first, email: string) =>
+    codes(mailResultSchema.parse((await post(who, '/api/v1/spam/mail', { email })).body));
+  /** The keys of this run and the settings of its clients, each with what it holds. */
+  const stored = async () =>
+    dumpKeys(redis, [
+      ...(await keysUnder(redis, prefix)),
+      ...(await keysUnder(redis, 'spam-check:client-settings:')).filter((key) => key.endsWith(`-${run}`)),
+    ]);
+  /**
+   * The keys of this run tied to a client, but for what erasure keeps (docs/privacy.md): its registration and
+   * tokens (auth), its aggregate usage counts, its admin actions, and its rate-limit window (gone within it).
+   */
+  const dataTiedTo = async (client: string) =>
+    (await keysUnder(redis, prefix)).filter(
+      (key) => key.includes(client) && !/:(auth:|gateway:(usage|admin-actions|ratelimit):)/.test(key),
+    );
+  /** The check records of the e-mail detector that hold `value`. */
+  const emailRecordsHolding = async (value: string) => {
+    const keys = (await keysUnder(redis, `${prefix}email-feedback:`)).filter((key) =>
+      /:check:[0-9a-f-]{36}$/.test(key),
+    );
+    return keys.length === 0 ? 0 : (await redis.mget(keys)).filter((stored) => stored === value).length;
+  };
+
+  /** Mail, batch, hybrid (both modes), text and feedback (by address, check id and text) with the addresses. */
+  async function traffic(): Promise<void> {
+    const mail = mailResultSchema.parse((await post(first, '/api/v1/spam/mail', { email: anna.sent })).body);
+    expect((await post(first, '/api/v1/spam/feedback', { check_id: mail.id, label: 'spam' })).status).toBe(
+      200,
+    );
+    const batch = await post(first, '/api/v1/spam/mail/batch', {
+      emails: [anna.sent, bert.sent, carla.sent],
+    });
+    expect(batch.status).toBe(200);
+    const text = {
+      title: `Question from ${bert.sent}`,
+      body: `Hello, please write to ${carla.sent} or ${anna.sent} about the offer. Regards, ${bert.sent}`,
+    };
+    for (const mode of ['yes', 'no']) {
+      const hybrid = await post(
+        first,
+        '/api/v1/spam/hybrid-check',
+        { email: bert.sent, ...text },
+        {
+          'X-Internal-Step-By-Step': mode,
+        },
+      );
+      expect(hybrid.status).toBe(200);
+      const id = hybridResultSchema.parse(hybrid.body).id;
+      expect((await post(first, '/api/v1/spam/feedback', { check_id: id, label: 'ham' })).status).toBe(200);
+    }
+    expect((await post(first, '/api/v1/spam/text', text)).status).toBe(200);
+    expect((await post(first, '/api/v1/spam/feedback', { ...text, label: 'spam' })).status).toBe(200);
+    for (const who of [first, second])
+      expect((await post(who, '/api/v1/spam/feedback', { email: carla.sent, label: 'spam' })).status).toBe(
+        200,
+      );
+    expect((await post(second, '/api/v1/spam/mail', { email: anna.sent })).status).toBe(200);
+    // The gateway writes usage counts within 100 ms.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+
+  it('when traffic carries known addresses, no key or value in Redis holds one: only their keyed hashes', async () => {
+    await traffic();
+    expect(await mailCodes(first, anna.sent.toUpperCase())).toContain('EMAIL_REPORTED_SPAM');
+    expect(await mailCodes(second, carla.sent)).toContain('EMAIL_REPORTED_SPAM');
+
+    const dump = await stored();
+    expect(dump.size).toBeGreaterThan(10);
+    const everything = [...dump].flatMap(([key, values]) => [key, ...values]);
+    for (const { sent, mailbox } of [anna, bert, carla]) {
+      const local = mailbox.slice(0, mailbox.indexOf('@'));
+      const domain = mailbox.slice(mailbox.indexOf('@') + 1);
+      for (const needle of [sent.toLowerCase(), mailbox, local, domain])
+        expect(everything.filter((value) => value.includes(needle))).toEqual([]);
+    }
+    // Not vacuous: the records and reports are there, under the keyed hashes.
+    expect(everything).toContain(hashOf(anna.mailbox));
+    expect(everything).toContain(hashOf(carla.mailbox));
+  });
+
+  it('when an address is erased, every client’s records and reports of it go, with counts of what was stored', async () => {
+    const hash = hashOf(carla.mailbox);
+    const records = await emailRecordsHolding(hash);
+    const reportKeys = (await keysUnder(redis, `${prefix}email-feedback:reports:`)).filter((key) =>
+      key.endsWith(':entries'),
+    );
+    let reports = 0;
+    for (const key of reportKeys) reports += await redis.hexists(key, hash);
+    expect(records).toBeGreaterThan(0);
+    expect(reports).toBe(2);
+
+    // Another spelling of the same mailbox.
+    const erased = await adminCall('POST', '/frapi/v1/admin/erasure', { email: carla.sent.toUpperCase() });
+    expect(erased.status).toBe(200);
+    expect(erasureResultSchema.parse(erased.body)).toEqual({
+      erased: expect.objectContaining({ email_check_records: records, email_reports: reports }),
+      request_id: erased.headers.get('x-request-id'),
+    });
+    expect(await mailCodes(first, carla.sent)).not.toContain('EMAIL_REPORTED_SPAM');
+    expect(await mailCodes(second, carla.sent)).not.toContain('EMAIL_REPORTED_SPAM');
+    // The checks just made keep a record again; nothing else of the address is left.
+    expect(await emailRecordsHolding(hash)).toBe(2);
+    const left = [...(await stored())].filter(([key, values]) => key.includes(hash) || values.includes(hash));
+    expect(left.every(([key]) => /:check:[0-9a-f-]{36}$/.test(key))).toBe(true);
+
+    // The other addresses' reports still apply.
+    expect(await mailCodes(first, anna.sent)).toContain('EMAIL_REPORTED_SPAM');
+
+    const stats = await adminCall('GET', `/api/v1/admin/clients/${admin.client}/stats`);
+    expect(stats.status).toBe(200);
+    const actions = clientStatsSchema.parse(stats.body).recent_admin_actions;
+    expect(actions).toContainEqual(
+      expect.objectContaining({ action: 'data.erase', client_id: admin.client, status: 200 }),
+    );
+    expect(JSON.stringify(actions).toLowerCase()).not.toContain(carla.mailbox);
+  });
+
+  it('when a client is erased, nothing stored is tied to it but its aggregate counts and admin actions', async () => {
+    const client = first.client;
+    const count = async (pattern: RegExp) =>
+      (await keysUnder(redis, prefix)).filter((key) => pattern.test(key)).length;
+    const hashLength = async (key: string) => redis.hlen(key);
+    const expected = {
+      email_check_records: await count(new RegExp(`email-feedback:${client}:check:`)),
+      email_reports: await hashLength(`${prefix}email-feedback:reports:${client}:entries`),
+      text_check_records: await count(new RegExp(`text-feedback:${client}:check:`)),
+      text_learnt_state: await hashLength(`${prefix}text-feedback:state:${client}:entries`),
+      text_reported_texts: await hashLength(`${prefix}text-feedback:texts:${client}:entries`),
+      hybrid_check_records: await count(new RegExp(`gateway:hybrid:${client}:check:`)),
+      recent_feedback: await redis.llen(`${prefix}gateway:feedback-recent:${client}`),
+      client_settings: 0,
+    };
+    expect(expected.email_check_records).toBeGreaterThan(0);
+    expect(expected.text_learnt_state).toBeGreaterThan(0);
+    expect(expected.hybrid_check_records).toBe(2);
+
+    const erased = await adminCall('POST', '/api/v1/admin/erasure', { client_id: client });
+    expect(erased.status).toBe(200);
+    expect(erased.body.erased).toEqual(expected);
+
+    expect(await dataTiedTo(client)).toEqual([]);
+    expect(await mailCodes(first, anna.sent)).not.toContain('EMAIL_REPORTED_SPAM');
+    expect(await mailCodes(second, anna.sent)).not.toContain('EMAIL_REPORTED_SPAM');
+
+    const stats = clientStatsSchema.parse(
+      (await adminCall('GET', `/api/v1/admin/clients/${client}/stats`)).body,
+    );
+    expect(stats.recent_admin_actions[0]).toMatchObject({
+      action: 'data.erase',
+      client_id: client,
+      status: 200,
+    });
+    expect(stats.totals.mail.ham + stats.totals.mail.suspicious + stats.totals.mail.spam).toBeGreaterThan(0);
+  });
+
+  it('when a client is deleted through the admin API, its data is erased too', async () => {
+    const id = `deleted-${run}`;
+    const created = await adminCall('POST', '/api/v1/admin/clients', { id, grants: ['password'] });
+    expect(created.status).toBe(201);
+    expect(
+      (await adminCall('PUT', `/api/v1/admin/clients/${id}/settings`, { mail: { deny: ['x.example'] } }))
+        .status,
+    ).toBe(200);
+    const issued = await obtainToken(stack.gateway, '/', {
+      client: id,
+      secret: created.body.client_secret as string,
+      username: second.username,
+      password: second.password,
+    });
+    expect(issued.status).toBe(200);
+    const token = issued.body.access_token as string;
+    const checked = await postJson(`${stack.gateway}/api/v1/spam/mail`, token, { email: bert.sent });
+    const reported = await postJson(`${stack.gateway}/api/v1/spam/feedback`, token, {
+      check_id: checked.body.id,
+      label: 'spam',
+    });
+    expect(reported.status).toBe(200);
+    const text = await postJson(`${stack.gateway}/api/v1/spam/feedback`, token, {
+      title: 'Cheap watches',
+      body: 'Buy cheap watches now at a great price, limited offer',
+      label: 'spam',
+    });
+    expect(text.status).toBe(200);
+    expect((await keysUnder(redis, prefix)).filter((key) => key.includes(id)).length).toBeGreaterThan(4);
+
+    const deleted = await adminCall('DELETE', `/api/v1/admin/clients/${id}`);
+    expect(deleted.status).toBe(204);
+    expect(await dataTiedTo(id)).toEqual([]);
+    expect(await redis.exists(`spam-check:client-settings:${id}`)).toBe(0);
+    const actions = (await redis.lrange(`${prefix}gateway:admin-actions:${id}`, 0, -1)).map(
+      (raw) => (JSON.parse(raw) as { action: string }).action,
+    );
+    expect(actions).toEqual(expect.arrayContaining(['client.delete', 'data.erase']));
+  });
+
+  it('when the body names neither an address nor a client, it is a 400 and nothing is erased', async () => {
+    const kept = async () => (await keysUnder(redis, prefix)).filter((key) => key.includes(second.client));
+    const before = await kept();
+    expect(before.length).toBeGreaterThan(2);
+    for (const body of [{}, { client_id: 'bad id!' }, { email: '' }]) {
+      const answer = await adminCall('POST', '/api/v1/admin/erasure', body);
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe('VALIDATION_FAILED');
+    }
+    expect((await kept()).sort()).toEqual(before.sort());
+    const check = await post(second, '/api/v1/admin/erasure', { client_id: second.client });
+    expect(check.status).toBe(403);
+  });
+});
