@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
-import { memoryCheckMemory, redisCheckMemory, type CheckMemory } from '../src/feedback-store';
+import {
+  memoryCheckMemory,
+  memoryClientMap,
+  redisCheckMemory,
+  redisClientMap,
+  type CheckMemory,
+  type ClientMap,
+} from '../src/feedback-store';
 
 describe('check memory', () => {
   let redis: Redis;
@@ -42,5 +49,107 @@ describe('check memory', () => {
       await memory.remember('client', 'id-0', 'value');
       expect(await memory.recall('client', 'id-0')).toBeUndefined();
     }
+  });
+});
+
+describe('client maps with a retention, and erasure', () => {
+  let redis: Redis;
+  const prefix = `client-map-test-${randomUUID().slice(0, 8)}:`;
+  beforeAll(() => {
+    redis = new Redis(redisUrl());
+  });
+  afterAll(async () => {
+    await removeKeysUnder(redis, prefix);
+    await redis.quit();
+  });
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it.each([
+    ['redis', (retention: number) => redisClientMap(redis, `${prefix}${randomUUID()}:`, 10, retention)],
+    ['memory', (retention: number) => memoryClientMap(10, retention)],
+  ] as [string, (retention: number) => ClientMap][])(
+    'when an entry is older than the retention (%s), it is no longer read, and the version changes',
+    async (_name, create) => {
+      const map = create(2);
+      await map.update('client', [['old', 'spam']]);
+      await sleep(1200);
+      await map.update('client', [['new', 'ham']]);
+      const version = await map.version('client');
+      expect(await map.get('client', 'old')).toBe('spam');
+      await sleep(1200);
+      expect(await map.get('client', 'old')).toBeUndefined();
+      expect(await map.get('client', 'new')).toBe('ham');
+      expect(await map.all('client')).toEqual([['new', 'ham']]);
+      expect(await map.version('client')).not.toBe(version);
+      await sleep(1200);
+      expect(await map.all('client')).toEqual([]);
+    },
+  );
+
+  it('when a client stops writing, its keys expire in Redis after the retention', async () => {
+    const mapPrefix = `${prefix}ttl:`;
+    const map = redisClientMap(redis, mapPrefix, 10, 60);
+    await map.update('client', [['key', 'value']]);
+    for (const part of ['entries', 'order', 'version']) {
+      const ttl = await redis.ttl(`${mapPrefix}client:${part}`);
+      expect(ttl).toBeGreaterThan(55);
+      expect(ttl).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it.each([
+    ['redis', () => redisClientMap(redis, `${prefix}${randomUUID()}:`, 10, 60)],
+    ['memory', () => memoryClientMap(10, 60)],
+  ] as [string, () => ClientMap][])(
+    'erases a client, or one key of every client, answering how many entries went (%s)',
+    async (_name, create) => {
+      const map = create();
+      await map.update('a', [
+        ['shared', 'spam'],
+        ['own', 'ham'],
+      ]);
+      await map.update('b', [['shared', 'ham']]);
+      const version = await map.version('b');
+      expect(await map.eraseKey('shared')).toBe(2);
+      expect(await map.get('b', 'shared')).toBeUndefined();
+      expect(await map.version('b')).not.toBe(version);
+      expect(await map.eraseKey('shared')).toBe(0);
+      expect(await map.eraseClient('a')).toBe(1);
+      expect(await map.all('a')).toEqual([]);
+      expect(await map.version('a')).toBe(0);
+      expect(await map.clients()).not.toContain('a');
+    },
+  );
+
+  it.each([
+    ['redis', () => redisCheckMemory(redis, `${prefix}${randomUUID()}:`, 60)],
+    ['memory', () => memoryCheckMemory(60)],
+  ] as [string, () => CheckMemory][])(
+    'erases check records by client or by value, and rewrites values (%s)',
+    async (_name, create) => {
+      const memory = create();
+      const [one, two, three] = [randomUUID(), randomUUID(), randomUUID()];
+      await memory.remember('a', one, 'x@example.org');
+      await memory.remember('a', two, 'other');
+      await memory.remember('b', three, 'x@example.org');
+      expect(await memory.rewriteValues((value) => value.toUpperCase())).toBe(3);
+      expect(await memory.recall('a', one)).toBe('X@EXAMPLE.ORG');
+      expect(await memory.eraseValue('X@EXAMPLE.ORG')).toBe(2);
+      expect(await memory.recall('b', three)).toBeUndefined();
+      expect(await memory.recall('a', two)).toBe('OTHER');
+      expect(await memory.eraseClient('a')).toBe(1);
+      expect(await memory.recall('a', two)).toBeUndefined();
+    },
+  );
+
+  it('keeps its check records apart from maps nested under the same prefix', async () => {
+    const shared = `${prefix}nested-${randomUUID().slice(0, 8)}:`;
+    const memory = redisCheckMemory(redis, shared, 60);
+    const map = redisClientMap(redis, `${shared}reports:`, 10, 60);
+    await map.update('check', [['key', 'value']]);
+    await memory.remember('reports', randomUUID(), 'value');
+    expect(await memory.eraseClient('reports')).toBe(1);
+    expect(await memory.eraseValue('1')).toBe(0);
+    expect(await map.get('check', 'key')).toBe('value');
   });
 });
