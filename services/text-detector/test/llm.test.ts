@@ -108,6 +108,20 @@ describe('LLM stage against an OpenAI-compatible server on loopback', () => {
     expect(metrics).toMatch(/llm_requests_total\{outcome="timeout",service="text-detector"\} 1/);
     expect(metrics).toMatch(/llm_request_duration_seconds_count\{service="text-detector"\} [1-9]/);
   });
+
+  it('what leaves for the LLM server (docs/privacy.md): the title, sub-title and body, never the client or request', async () => {
+    fake.scenario = 'good';
+    const client = `client-${randomUUID()}`;
+    const body = { ...text('leaving'), sub_title: 'Sub title' };
+    const answer = await check(detector.url, body, { 'x-client-id': client, 'x-request-id': 'llm-leaving' });
+    expect(answer.status).toBe(200);
+    expect(fake.requests).toHaveLength(1);
+    const sent = JSON.stringify(fake.requests[0]!.body);
+    const messages = fake.requests[0]!.body.messages as { role: string; content: string }[];
+    expect(JSON.parse(messages[2]!.content)).toMatchObject({ title: body.title, body: body.body });
+    expect(sent).not.toContain(client);
+    expect(sent).not.toContain('llm-leaving');
+  });
 });
 
 describe('LLM band mode', () => {
