@@ -28,6 +28,7 @@ function operatorEnv(): Record<string, string> {
     REDIS_PASSWORD: secret(),
     RABBITMQ_PASSWORD: secret(),
     GATEWAY_CLIENT_SECRET: secret(),
+    PRIVACY_HASH_KEY: secret(),
     AUTH_BOOTSTRAP_SOURCE: bootstrap,
   };
 }
@@ -180,7 +181,13 @@ describe('docker-compose.yml', () => {
       }
       return [...names].sort();
     };
-    const secrets = ['AUTH_BOOTSTRAP_SOURCE', 'GATEWAY_CLIENT_SECRET', 'RABBITMQ_PASSWORD', 'REDIS_PASSWORD'];
+    const secrets = [
+      'AUTH_BOOTSTRAP_SOURCE',
+      'GATEWAY_CLIENT_SECRET',
+      'PRIVACY_HASH_KEY',
+      'RABBITMQ_PASSWORD',
+      'REDIS_PASSWORD',
+    ];
     expect(missing({})).toEqual(secrets);
     expect(missing(parseEnvFile('deploy/compose.env.example'))).toEqual(secrets);
     expect(readText('docker-compose.yml')).not.toMatch(/(PASSWORD|SECRET)[A-Z_]*:-/);

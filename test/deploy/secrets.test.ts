@@ -8,7 +8,7 @@ interface Bootstrap {
   users?: { password: string }[];
 }
 
-const SECRET_KEY = /(PASSWORD|PASS|SECRET)$/;
+const SECRET_KEY = /(PASSWORD|PASS|SECRET|HASH_KEY)$/;
 
 /** Secrets of a bootstrap file (JSON): client secrets and user passwords. */
 function bootstrapSecrets(path: string): string[] {
