@@ -43,6 +43,18 @@ describe('production mode refuses secrets published in this repository and short
     if (secret.length > 1) expect(output).not.toContain(secret);
   });
 
+  it.each([
+    ['missing', undefined, /PRIVACY_HASH_KEY: required in production/],
+    ['published in this repository', 'replace-me-with-openssl-rand-hex-32', /PRIVACY_HASH_KEY: is published/],
+  ])('the e-mail detector exits at start when PRIVACY_HASH_KEY is %s', async (_, key, message) => {
+    const { code, output } = await refusal(
+      'email-detector',
+      key === undefined ? {} : { PRIVACY_HASH_KEY: key },
+    );
+    expect(code).not.toBe(0);
+    expect(output).toMatch(message);
+  });
+
   it('auth exits at start when its bootstrap file holds a published secret or a short password', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'production-secrets-')), 'bootstrap.json');
     writeFileSync(

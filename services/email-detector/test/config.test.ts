@@ -56,11 +56,20 @@ describe('configuration', () => {
     expect(() => loadServiceConfig({ NODE_ENV: 'production', AMQP_URL: 'amqp://rabbit:5672' })).toThrow(
       /REDIS_URL/,
     );
+    expect(() =>
+      loadServiceConfig({
+        NODE_ENV: 'production',
+        AMQP_URL: 'amqp://rabbit:5672',
+        REDIS_URL: 'redis://redis:6379',
+      }),
+    ).toThrow(/PRIVACY_HASH_KEY: required in production/);
     const config = loadServiceConfig({
       NODE_ENV: 'production',
       AMQP_URL: 'amqp://rabbit:5672',
       REDIS_URL: 'redis://redis:6379',
+      PRIVACY_HASH_KEY: 'k'.repeat(64),
     });
     expect(config.AMQP_URL).toBe('amqp://rabbit:5672');
+    expect(config.privacyHashKey).toBe('k'.repeat(64));
   });
 });
