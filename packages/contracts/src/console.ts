@@ -72,6 +72,21 @@ export const CONSOLE_MESSAGES = {
   topReasons: { en: 'Top reasons', de: 'Häufigste Gründe', fr: 'Raisons principales' },
   reason: { en: 'Reason', de: 'Grund', fr: 'Raison' },
   count: { en: 'Count', de: 'Anzahl', fr: 'Nombre' },
+  llmEndpoint: {
+    en: 'LLM stage: texts go to',
+    de: 'LLM-Stufe: Texte gehen an',
+    fr: 'Étape LLM : les textes vont à',
+  },
+  llmNone: {
+    en: 'LLM stage: off (no text leaves the deployment)',
+    de: 'LLM-Stufe: aus (kein Text verlässt die Installation)',
+    fr: 'Étape LLM : désactivée (aucun texte ne quitte l’installation)',
+  },
+  llmUnknown: {
+    en: 'LLM stage: unknown (the text detector did not answer)',
+    de: 'LLM-Stufe: unbekannt (der Text-Detektor hat nicht geantwortet)',
+    fr: 'Étape LLM : inconnue (le détecteur de texte n’a pas répondu)',
+  },
   recentFeedback: { en: 'Recent feedback', de: 'Neueste Rückmeldungen', fr: 'Retours récents' },
   noFeedback: {
     en: 'No feedback reports yet.',

@@ -34,5 +34,11 @@ const erasedCounts = z
 /** What a detector answers to `POST /v1/erasure` (internal). */
 export const detectorErasureAnswerSchema = z.object({ erased: erasedCounts });
 
+/**
+ * What the text detector answers to `GET /v1/llm` (internal): the host its LLM stage sends texts to, or null
+ * when the stage is off (DESIGN.md §7.5; shown in the console).
+ */
+export const detectorLlmEndpointSchema = z.object({ endpoint_host: z.string().nullable() });
+
 export const erasureResultSchema = z.object({ erased: erasedCounts, request_id: z.string() });
 export type ErasureResult = z.infer<typeof erasureResultSchema>;

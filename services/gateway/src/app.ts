@@ -33,6 +33,7 @@ import type { TokenIntrospector } from './data-access/introspection';
 import type { RateLimitStore } from './domain/rate-limit';
 import type { UsageStore } from './data-access/usage-store';
 import { createDataEraser } from './data-access/erasure';
+import { llmEndpointReader } from './data-access/llm-endpoint';
 import type { HttpDetector } from './data-access/detector-client';
 import type { Upstream } from './data-access/http-post';
 import type { Caller } from './domain/authorization';
@@ -277,6 +278,11 @@ export function createApp(deps: AppDeps): ServiceApp {
           limits: config.limits,
           transports: deps.transports,
           settings: deps.settings,
+          llmEndpoint: llmEndpointReader({
+            url: config.TEXT_DETECTOR_URL,
+            agent: detectors.text.agent,
+            timeoutMs: config.DETECTOR_TIMEOUT_MS,
+          }),
         });
       }
       app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));

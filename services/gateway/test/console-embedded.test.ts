@@ -34,6 +34,8 @@ describe('the operator console in embedded mode', () => {
     expect(new URL(page.url()).pathname).toBe('/fr/console/sign-in');
     await signInWithKeyboard(page, 'admin', 'admin-password');
     expect(new URL(page.url()).pathname).toBe('/fr/console/clients');
+    // Which LLM endpoint texts go to (docs/privacy.md): none here, the stage is off.
+    await expect(page.locator('#llm-endpoint').innerText()).resolves.toContain('désactivée');
 
     await page.goto(`${stack.gateway}/fr/console/clients/demo-client`);
     // What lives in Redis says so; try it works without it.

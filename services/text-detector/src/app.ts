@@ -9,7 +9,7 @@ import {
   type ServiceApp,
   type ServiceBase,
 } from '@spam-check/service-kit';
-import type { ServiceConfig } from './config';
+import { llmEndpointHost, type ServiceConfig } from './config';
 import type { CheckClientText, createTextLearner } from './domain/check-text';
 import type { TextFeedbackStore } from './data-access/text-feedback-store';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
@@ -42,6 +42,10 @@ export function createApp(deps: AppDeps): ServiceApp {
     routes: (app) => {
       mountFeedbackRoute(app, deps.feedback, deps.learnText, deps.config.limits);
       mountErasureRoute(app, deps.eraser);
+      const llm = { endpoint_host: llmEndpointHost(deps.config) };
+      app.get('/v1/llm', (_req, res) => {
+        res.json(llm);
+      });
     },
   });
 }

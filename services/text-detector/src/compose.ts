@@ -109,9 +109,7 @@ function feedbackStores(config: ServiceConfig, redis: Redis | undefined) {
   const prefix = config.TEXT_FEEDBACK_PREFIX;
   return {
     checks: redis ? redisCheckMemory(redis, prefix, retention) : memoryCheckMemory(retention),
-    state: redis
-      ? redisClientMap(redis, `${prefix}state:`, stateCap, kept)
-      : memoryClientMap(stateCap, kept),
+    state: redis ? redisClientMap(redis, `${prefix}state:`, stateCap, kept) : memoryClientMap(stateCap, kept),
     texts: redis ? redisClientMap(redis, `${prefix}texts:`, textsCap, kept) : memoryClientMap(textsCap, kept),
   };
 }

@@ -73,6 +73,12 @@ export function loadServiceConfig(source: Env = process.env) {
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;
 
+/** The host the LLM stage sends texts to (the OpenAI API unless OPENAI_BASE_URL says otherwise), or null when off. */
+export function llmEndpointHost(config: ServiceConfig): string | null {
+  if (config.TEXT_LLM_MODE === 'never' || !config.OPENAI_API_KEY) return null;
+  return new URL(config.OPENAI_BASE_URL ?? 'https://api.openai.com/v1').host;
+}
+
 /**
  * Embedded defaults this configuration falls back to; each is a warning, and NODE_ENV=production refuses
  * them (an operator who wants no LLM says TEXT_LLM_MODE=never).

@@ -10,9 +10,10 @@ describe('LLM stage against an OpenAI-compatible server on loopback', () => {
   const prefix = `test:text-llm:${randomUUID()}:`;
   let detector: StartedDetector;
   let redis: Redis;
+  let baseUrl: string;
 
   beforeAll(async () => {
-    const baseUrl = await fake.start();
+    baseUrl = await fake.start();
     redis = new Redis(redisUrl());
     detector = await startDetector({
       TEXT_LLM_MODE: 'always',
@@ -107,6 +108,12 @@ describe('LLM stage against an OpenAI-compatible server on loopback', () => {
     expect(metrics).toMatch(/llm_requests_total\{outcome="cached",service="text-detector"\} 1/);
     expect(metrics).toMatch(/llm_requests_total\{outcome="timeout",service="text-detector"\} 1/);
     expect(metrics).toMatch(/llm_request_duration_seconds_count\{service="text-detector"\} [1-9]/);
+  });
+
+  it('names the host texts go to at GET /v1/llm (shown in the console)', async () => {
+    const answer = await fetch(`${detector.url}/v1/llm`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ endpoint_host: new URL(baseUrl).host });
   });
 
   it('what leaves for the LLM server (docs/privacy.md): the title, sub-title and body, never the client or request', async () => {

@@ -77,6 +77,10 @@ describe('text detector privacy (Redis)', () => {
     expect(await reportedSpam(detector.url, client)).toBe(false);
   });
 
+  it('without an LLM, GET /v1/llm names no host', async () => {
+    expect(await (await fetch(`${detector.url}/v1/llm`)).json()).toEqual({ endpoint_host: null });
+  });
+
   it('when an address is erased, it keeps none, so nothing is erased; a bad body is a 400', async () => {
     expect(await post(detector.url, '/v1/erasure', 'gateway', { email: 'jo@example.org' })).toEqual({
       status: 200,

@@ -1,8 +1,4 @@
-import {
-  detectorErasureAnswerSchema,
-  type ErasureRequest,
-  type FeedbackPart,
-} from '@spam-check/contracts';
+import { detectorErasureAnswerSchema, type ErasureRequest, type FeedbackPart } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
 import { AppError, type CheckMemory } from '@spam-check/service-kit';
 import type { CallMeta } from '../domain/hybrid-check';

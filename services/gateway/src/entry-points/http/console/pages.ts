@@ -106,7 +106,17 @@ export function signInPage(
   );
 }
 
-export function clientsPage(ctx: PageContext, clients: AdminClient[]): string {
+function llmLine(ctx: PageContext, host: string | null | undefined) {
+  if (host === undefined) return html`<p id="llm-endpoint">${t(ctx, 'llmUnknown')}</p>`;
+  if (host === null) return html`<p id="llm-endpoint">${t(ctx, 'llmNone')}</p>`;
+  return html`<p id="llm-endpoint">${t(ctx, 'llmEndpoint')} <code>${host}</code></p>`;
+}
+
+export function clientsPage(
+  ctx: PageContext,
+  clients: AdminClient[],
+  llmHost: string | null | undefined,
+): string {
   return layout(
     ctx,
     t(ctx, 'clients'),
@@ -127,7 +137,8 @@ export function clientsPage(ctx: PageContext, clients: AdminClient[]): string {
               </tr>`,
           )}
         </tbody>
-      </table>`,
+      </table>
+      ${llmLine(ctx, llmHost)}`,
   );
 }
 

@@ -38,6 +38,8 @@ export interface ConsoleDeps {
   limits: CheckLimits;
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
   settings: ClientSettingsStore | undefined;
+  /** The LLM stage's host, null when off, undefined when unknown (docs/privacy.md). */
+  llmEndpoint: () => Promise<string | null | undefined>;
 }
 
 /** Static files: the console's script and style, and uPlot from node_modules (no CDN). */
@@ -245,7 +247,7 @@ export function mountConsole(app: Express, deps: ConsoleDeps): void {
       const { clients } = expectOk<{ clients: AdminClient[] }>(
         await deps.api('GET', '/api/v1/admin/clients', apiMeta(req, view)),
       );
-      send(res, 200, clientsPage(view.ctx, clients));
+      send(res, 200, clientsPage(view.ctx, clients, await deps.llmEndpoint()));
     }),
   );
 
