@@ -76,4 +76,5 @@ export function privacyKeyWarning(privacy: PrivacyConfig): string | null {
       return 'PRIVACY_HASH_KEY is not set: address hashes use a key generated for this process';
     case 'development':
       return 'PRIVACY_HASH_KEY is not set: address hashes use the published development key (refused in production)';
-  }}
+  }
+}

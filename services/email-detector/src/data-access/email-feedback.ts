@@ -46,8 +46,7 @@ export function createEmailFeedback(stores: EmailFeedbackStores, hashKey: string
         ? undefined
         : async (address) =>
             (await reports.get(client, keyedHash(hashKey, reportKey(address))).catch(unavailable)) as
-              | FeedbackLabel
-              | undefined,
+              FeedbackLabel | undefined,
     async remember(client, email, checkId) {
       if (client === undefined) return;
       await checks.remember(client, checkId, hashed(learnableKey(email)) ?? '').catch(unavailable);

@@ -53,6 +53,6 @@ export function createDataEraser(deps: {
         throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'gateway stores not erased' });
       }),
     ]);
-    return Object.assign({}, ...parts) as Record<string, number>;
+    return parts.reduce<Record<string, number>>((all, part) => Object.assign(all, part), {});
   };
 }
