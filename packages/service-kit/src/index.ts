@@ -37,5 +37,5 @@ export { requiredClientId } from './client-id';
 export { clientAddress } from './client-address';
 export { batchRoute, checkRoute, type CheckMeta } from './check-routes';
 export { keyedHash } from './keyed-hash';
-export { privacyConfigShape, privacyOf, privacyKeyWarning, type PrivacyConfig } from './privacy';
-export { mountErasureRoute, type Eraser, type ErasedCounts } from './erasure-route';
+export { privacyConfigShape, privacyOf, privacyKeyWarning } from './privacy';
+export { mountErasureRoute, type Eraser } from './erasure-route';

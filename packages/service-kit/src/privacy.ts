@@ -19,7 +19,7 @@ const MIN_KEY_LENGTH = 32;
  * The key outside production when Redis is configured but PRIVACY_HASH_KEY is not: fixed, so that reports
  * survive a restart of a development stack; published here, so production refuses it.
  */
-export const DEVELOPMENT_PRIVACY_HASH_KEY = 'development-privacy-hash-key-not-for-production';
+const DEVELOPMENT_PRIVACY_HASH_KEY = 'development-privacy-hash-key-not-for-production';
 
 export interface PrivacyConfig {
   privacyHashKey: string;
