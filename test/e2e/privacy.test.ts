@@ -122,14 +122,14 @@ describe('privacy, end to end', () => {
         OPENAI_API_KEY: undefined,
         TEXT_LLM_MODE: 'never',
       },
-      { readyTimeoutMs: 90_000 },
+      { readyTimeoutMs: 180_000 },
     );
     for (const who of [first, second, admin]) {
       const issued = await obtainToken(stack.gateway, '/', who);
       expect(issued.status).toBe(200);
       tokens[who.client] = issued.body.access_token as string;
     }
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.stop();
