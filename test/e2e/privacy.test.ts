@@ -108,6 +108,8 @@ describe('privacy, end to end', () => {
         PRIVACY_HASH_KEY: hashKey,
         AUTH_BOOTSTRAP_FILE: bootstrap,
         AUTH_REDIS_PREFIX: `${prefix}auth:`,
+        // Auth's provisioning at start must not give up on a loaded machine (its default is 500 ms).
+        AUTH_REDIS_TIMEOUT_MS: '5000',
         REDIS_KEY_PREFIX: `${prefix}gateway:`,
         EMAIL_FEEDBACK_PREFIX: `${prefix}email-feedback:`,
         TEXT_FEEDBACK_PREFIX: `${prefix}text-feedback:`,
