@@ -108,8 +108,10 @@ describe('privacy, end to end', () => {
         PRIVACY_HASH_KEY: hashKey,
         AUTH_BOOTSTRAP_FILE: bootstrap,
         AUTH_REDIS_PREFIX: `${prefix}auth:`,
-        // Auth's provisioning at start must not give up on a loaded machine (its default is 500 ms).
+        // Auth's provisioning at start, and the gateway's calls to auth (scrypt of a new client's secret),
+        // must not give up on a loaded machine (defaults 500 ms and 2 s).
         AUTH_REDIS_TIMEOUT_MS: '5000',
+        AUTH_TIMEOUT_MS: '10000',
         REDIS_KEY_PREFIX: `${prefix}gateway:`,
         EMAIL_FEEDBACK_PREFIX: `${prefix}email-feedback:`,
         TEXT_FEEDBACK_PREFIX: `${prefix}text-feedback:`,
