@@ -18,6 +18,13 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
   const client = { id: `costs-${run}`, secret: `secret-${randomUUID()}` };
   const user = { username: `user-${run}`, password: `pw-${randomUUID()}` };
   const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
+  const admin = {
+    id: `admin-${run}`,
+    secret: `admin-${randomUUID()}`,
+    username: `root-${run}`,
+    password: `pw-${randomUUID()}`,
+  };
+  const settingsPrefix = `costs-${run}:settings:`;
   const authPrefix = `costs-${run}:auth:`;
   let stack: Stack<'auth' | 'email-detector' | 'gateway'>;
 
@@ -29,8 +36,9 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
         clients: [
           { id: client.id, secret: client.secret },
           { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
+          { id: admin.id, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
         ],
-        users: [user],
+        users: [user, { username: admin.username, password: admin.password, scopes: ['spam:admin'] }],
       }),
     );
     stack = await startStack(
@@ -41,6 +49,8 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
         AUTH_REDIS_PREFIX: authPrefix,
         REDIS_KEY_PREFIX: `costs-${run}:gateway:`,
         EMAIL_FEEDBACK_PREFIX: `costs-${run}:email-feedback:`,
+        CLIENT_SETTINGS_PREFIX: settingsPrefix,
+        CLIENT_SETTINGS_CHANNEL: `costs-${run}:settings`,
         AUTH_REVOCATION_CHANNEL: `costs-${run}:revocations`,
         REVOCATION_CHANNEL: `costs-${run}:revocations`,
         GATEWAY_CLIENT_ID: gatewayClient.id,
@@ -55,9 +65,9 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
         FAILED_TOKEN_LIMIT: '3',
         TOKEN_CACHE_TTL_MS: '60000',
       },
-      { services: ['auth', 'email-detector', 'gateway'], readyTimeoutMs: 60_000 },
+      { services: ['auth', 'email-detector', 'gateway'], readyTimeoutMs: 150_000 },
     );
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await stack?.stop();
@@ -175,5 +185,49 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
     } finally {
       redis.disconnect();
     }
+  });
+
+  it('F: when a client id in an admin path is . or .., it is 400 and reaches neither auth nor the settings', async () => {
+    const issued = await request(`${stack.gateway}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: basic(admin.id, admin.secret),
+        ...from('203.0.113.40'),
+      },
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: admin.username,
+        password: admin.password,
+      }),
+    });
+    expect(issued.status).toBe(200);
+    const call = (method: string, path: string, body?: unknown) =>
+      request(`${stack.gateway}/api/v1/admin/clients/${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${issued.body.access_token}`,
+          'content-type': 'application/json',
+          ...from('203.0.113.40'),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const answers = [
+      await call('GET', '%2e%2e/settings'),
+      await call('PUT', '%2e/settings', { text: { deny_terms: ['x'] } }),
+      await call('PUT', '%2E%2E/settings', { text: { deny_terms: ['x'] } }),
+      await call('DELETE', '%2e%2e'),
+      await call('POST', '%2e/secret'),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 400, 400]);
+    expect(answers[0]!.body.code).toBe('VALIDATION_FAILED');
+    const redis = new Redis(redisUrl());
+    try {
+      expect(await redis.keys(`${settingsPrefix}*`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+    // A real id still works.
+    expect((await call('GET', `${client.id}/settings`)).status).toBe(200);
   });
 });

@@ -134,7 +134,10 @@ export async function compose({
       introspector,
       logger,
     });
-    settings = await connectClientSettings(config.REDIS_URL, logger);
+    settings = await connectClientSettings(config.REDIS_URL, logger, {
+      prefix: config.CLIENT_SETTINGS_PREFIX,
+      channel: config.CLIENT_SETTINGS_CHANNEL,
+    });
     const settingsStore = settings;
     closers.push({ name: 'client settings', close: () => settingsStore.close() });
     usage = redisUsageStore({

@@ -3,6 +3,7 @@ import {
   ConfigError,
   checkLimitsOf,
   checkLimitsShape,
+  clientSettingsConfigShape,
   commonConfigShape,
   env,
   feedbackConfigShape,
@@ -21,6 +22,7 @@ const DEMO_CONSOLE_CLIENT = { id: 'demo-admin', secret: 'demo-admin-secret' };
 /** Every variable the gateway service reads (documented in the README's configuration table). */
 export const configSchema = z.object({
   ...commonConfigShape,
+  ...clientSettingsConfigShape,
   GATEWAY_MANAGEMENT_PORT: env.port(9080),
   AUTH_URL: z.url().default('http://127.0.0.1:8081'),
   EMAIL_DETECTOR_URL: z.url().default('http://127.0.0.1:8082'),

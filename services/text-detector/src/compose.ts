@@ -74,7 +74,12 @@ export async function composeTextCheck(
       logger,
     });
   }
-  const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
+  const settings = config.REDIS_URL
+    ? await connectClientSettings(config.REDIS_URL, logger, {
+        prefix: config.CLIENT_SETTINGS_PREFIX,
+        channel: config.CLIENT_SETTINGS_CHANNEL,
+      })
+    : undefined;
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
   else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
   const feedback = createFeedbackStore(config, model, redis);

@@ -2,6 +2,7 @@ import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
   checkLimitsOf,
   checkLimitsShape,
+  clientSettingsConfigShape,
   commonConfigShape,
   env,
   feedbackConfigShape,
@@ -34,6 +35,7 @@ const band = z
 /** Every variable the text detector reads (documented in the README's configuration table). */
 export const configSchema = z.object({
   ...commonConfigShape,
+  ...clientSettingsConfigShape,
   ...checkLimitsShape,
   AMQP_URL: env.url(),
   REDIS_URL: env.url(),
