@@ -450,7 +450,7 @@ async function main(): Promise<void> {
         // The soak is about faults, not about the per-client limit (tested on its own).
         RATE_LIMIT_REQUESTS: '0',
       },
-      { readyTimeoutMs: 60_000 },
+      { readyTimeoutMs: 120_000 },
     );
     cleanups.push(() => stack.stop());
     const pids = () => ({

@@ -26,10 +26,10 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Env = process.en
     throw new ConfigError(
       result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
     );
-  const config = result.data as Record<string, unknown>;
-  const problems = urlSecretProblems(String(config.NODE_ENV ?? ''), {
-    REDIS_URL: config.REDIS_URL as string | undefined,
-    AMQP_URL: config.AMQP_URL as string | undefined,
+  const config = result.data as Record<string, string | undefined>;
+  const problems = urlSecretProblems(config.NODE_ENV ?? '', {
+    REDIS_URL: config.REDIS_URL,
+    AMQP_URL: config.AMQP_URL,
   });
   if (problems.length > 0) throw new ConfigError(problems);
   return result.data;

@@ -54,9 +54,7 @@ describe('configuration', () => {
   it('when NODE_ENV is production, it refuses to run without AMQP_URL or REDIS_URL', () => {
     const OWN_AMQP = 'amqp://spam-check:an-own-long-password@rabbit:5672';
     expect(() => loadServiceConfig({ NODE_ENV: 'production' })).toThrow(/AMQP_URL/);
-    expect(() => loadServiceConfig({ NODE_ENV: 'production', AMQP_URL: OWN_AMQP })).toThrow(
-      /REDIS_URL/,
-    );
+    expect(() => loadServiceConfig({ NODE_ENV: 'production', AMQP_URL: OWN_AMQP })).toThrow(/REDIS_URL/);
     const config = loadServiceConfig({
       NODE_ENV: 'production',
       AMQP_URL: OWN_AMQP,

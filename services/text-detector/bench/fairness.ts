@@ -8,7 +8,10 @@ const PROSE =
   'Danke für den schönen Artikel über die Stadt und ihre Geschichte, das Wetter war gut und wir kommen ' +
   'gerne wieder. Mehr dazu auf https://example.org/reise und im Forum. ';
 const HEAVY_BATCH = JSON.stringify({
-  items: Array.from({ length: HEAVY_ITEMS }, (_, i) => ({ title: `Bericht ${i}`, body: repeatTo(PROSE, 100_000) })),
+  items: Array.from({ length: HEAVY_ITEMS }, (_, i) => ({
+    title: `Bericht ${i}`,
+    body: repeatTo(PROSE, 100_000),
+  })),
 });
 const SMALL = JSON.stringify({ title: 'Frage', body: 'Hat jemand das neue Update schon installiert?' });
 /** Long operator deny terms that never occur: the matching must not cost terms × text length. */

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normaliseText } from '../src/domain/normalise';
-import { createDenyList, fixtureVerdict, REASON_WEIGHTS, runRules, type RuleInput } from '../src/domain/rules';
+import {
+  createDenyList,
+  fixtureVerdict,
+  REASON_WEIGHTS,
+  runRules,
+  type RuleInput,
+} from '../src/domain/rules';
 import { contactRule } from '../src/domain/rules/contact';
 import { linksRule } from '../src/domain/rules/links';
 import { obfuscationRule } from '../src/domain/rules/obfuscation';
@@ -195,7 +201,11 @@ describe('operator and client deny terms (a listed term anywhere in the lower-ca
     ['the term with a letter missing (below)', false, 'casino royal'],
     ['the term (at)', true, 'casino royale'],
     ['the term inside longer text (above)', true, 'win at casino royales tonight'],
-    ['the term in other case and width (compiled lower-case, NFKC)', true, 'ｃａｓｉｎｏ royale'.normalize('NFKC')],
+    [
+      'the term in other case and width (compiled lower-case, NFKC)',
+      true,
+      'ｃａｓｉｎｏ royale'.normalize('NFKC'),
+    ],
   ])('when the text has %s, it is deny-listed: %s', (_name, listed, text) => {
     expect(createDenyList(['', 'Casino Royale', 'casino royale'])(text)).toBe(listed);
   });

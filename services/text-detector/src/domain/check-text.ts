@@ -197,8 +197,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       score >= config.spamThreshold ? 'spam' : score >= config.suspiciousThreshold ? 'suspicious' : 'ham';
     const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyList);
     const { text, lower, findings, signals: ruleSignals, score: ruleScore } = rules;
-    const clientDenied =
-      !denied && fixture === undefined && clientDenyList(input.settings)(lower);
+    const clientDenied = !denied && fixture === undefined && clientDenyList(input.settings)(lower);
     // Everything but the LLM's answer is known before the client's state is read: the model's view, and so
     // what a report on this check would learn from (nothing when a rule decides, and no model view then).
     const modelView =

@@ -31,8 +31,10 @@ export function fairShare<Input extends Sized, Result>(
   const fits = (client: Client, cost: number) => client.running === 0 || client.running + cost <= budget;
 
   const startWaiting = (key: string, client: Client) => {
-    while (client.waiting.length > 0 && fits(client, client.waiting[0]!.cost)) client.waiting.shift()!.start();
-    if (client.running === 0 && client.waiting.length === 0 && clients.get(key) === client) clients.delete(key);
+    while (client.waiting.length > 0 && fits(client, client.waiting[0]!.cost))
+      client.waiting.shift()!.start();
+    if (client.running === 0 && client.waiting.length === 0 && clients.get(key) === client)
+      clients.delete(key);
   };
 
   return (input) => {
