@@ -1,1 +1,1 @@
-export { connectClientSettings, type ClientSettingsStore, type SettingsLocation } from './store';
+export { connectClientSettings, type ClientSettingsStore } from './store';
