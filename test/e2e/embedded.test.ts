@@ -6,7 +6,7 @@ import {
   tokenResponseSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { obtainToken, postJson, request } from './client';
+import { obtainServerToken, obtainToken, postJson, request } from './client';
 
 // The stack exactly as `pnpm start` runs it: four processes, embedded defaults (no Redis, RabbitMQ or OpenAI).
 describe('the stack in embedded mode, end to end over HTTP', () => {
@@ -39,6 +39,22 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
       expect(body.token_type).toBe('Bearer');
       expect(body.scope).toBe('spam:check');
       expect(Buffer.from(body.access_token, 'base64url').length).toBeGreaterThanOrEqual(32);
+    },
+  );
+
+  it.each(['/de', '/fr', '/en', '/de/', '/'])(
+    'when a site server asks for client_credentials at %soauth/token, its token checks without a refresh token',
+    async (prefix) => {
+      const response = await obtainServerToken(stack.gateway, prefix);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const body = tokenResponseSchema.parse(response.body);
+      expect(body).toMatchObject({ token_type: 'Bearer', scope: 'spam:check' });
+      expect(body.refresh_token).toBeUndefined();
+      const check = await postJson(`${stack.gateway}/api/v1/spam/mail`, body.access_token, {
+        email: 'anna.schmidt@example.org',
+      });
+      expect(check.status).toBe(200);
     },
   );
 
