@@ -26,6 +26,7 @@ export type {
   MailCheckRequest,
   MailResult,
   Problem,
+  Reason,
   TextBatchRequest,
   TextBatchResult,
   TextCheckRequest,

@@ -68,7 +68,12 @@ describe('@spam-check/client against the real stack', () => {
             grants: ['password', 'refresh_token'],
             scopes: ['spam:check'],
           })),
-          { id: 'site-server', secret: 'site-server-secret', grants: ['client_credentials'], scopes: ['spam:check'] },
+          {
+            id: 'site-server',
+            secret: 'site-server-secret',
+            grants: ['client_credentials'],
+            scopes: ['spam:check'],
+          },
         ],
         users: [USER],
       }),
@@ -133,7 +138,11 @@ describe('@spam-check/client against the real stack', () => {
     expect(bot.reasons.map((r) => r.code)).toContain('FORM_HONEYPOT_FILLED');
     // The access token lives 2 s here and is renewed after half of it: by a new grant, not a refresh.
     await sleep(1200);
-    const person = await api.checkText({ title: 'Question', body: 'Bonjour', context: { seconds_to_submit: 20 } });
+    const person = await api.checkText({
+      title: 'Question',
+      body: 'Bonjour',
+      context: { seconds_to_submit: 20 },
+    });
     expect(person.reasons.map((r) => r.code)).not.toContain('FORM_SUBMITTED_TOO_FAST');
     const tokenCalls = recorded.calls.filter((call) => call.url.endsWith('/froauth/token'));
     expect(tokenCalls).toHaveLength(2);

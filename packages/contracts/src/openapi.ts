@@ -331,7 +331,7 @@ export function buildOpenApiDocument(version = '1.0.0') {
         'Decides whether an e-mail address, a text, or both are spam, and explains why.',
         'Every path may be preceded by a language code: `/deapi/v1/spam/mail` or `/de/api/v1/spam/mail`;',
         'the language picks the language of human-readable messages. Unknown prefixes are 404.',
-        'A site\'s server gets its token with `grant_type=client_credentials` (no user, no refresh token).',
+        "A site's server gets its token with `grant_type=client_credentials` (no user, no refresh token).",
         'Checks may carry the form `context` (`honeypot`, `seconds_to_submit`, `user_agent`): a filled honeypot',
         'is spam (`FORM_HONEYPOT_FILLED`), a submission faster than the configured minimum',
         '(`FORM_SUBMITTED_TOO_FAST`) or from an automation user agent (`FORM_BOT_USER_AGENT`) at least',

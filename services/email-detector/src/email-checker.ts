@@ -35,7 +35,10 @@ export interface EmailChecker {
  */
 export async function runEmailCheck(
   checker: EmailChecker,
-  input: Omit<EmailCheckInput, 'client'> & { clientId: string | undefined; context?: FormContext | undefined },
+  input: Omit<EmailCheckInput, 'client'> & {
+    clientId: string | undefined;
+    context?: FormContext | undefined;
+  },
   entryPoint: 'http' | 'rpc',
 ): Promise<EmailCheckResult> {
   const client = await checker.clientSettings(input.clientId);

@@ -31,7 +31,10 @@ describe('POST /v1/check with a form context (DESIGN.md §7.3)', () => {
   });
 
   it('when the honeypot is filled, the answer is spam with score 1, whatever the address', async () => {
-    const result = await check({ email: 'anna.schmidt@example.org', context: { honeypot: 'http://x.example' } });
+    const result = await check({
+      email: 'anna.schmidt@example.org',
+      context: { honeypot: 'http://x.example' },
+    });
     expect(result).toMatchObject({ spam: true, verdict: 'spam', score: 1 });
     expect(codes(result)).toContain('FORM_HONEYPOT_FILLED');
   });
@@ -47,16 +50,22 @@ describe('POST /v1/check with a form context (DESIGN.md §7.3)', () => {
     expect(reason?.message).toContain('1.2 s');
     expect(reason?.message).toMatch(/Formular/);
     // 4 s is the configured minimum: not too fast.
-    expect(codes(await check({ email: 'anna.schmidt@example.org', context: { seconds_to_submit: 4 } }))).not.toContain(
-      'FORM_SUBMITTED_TOO_FAST',
-    );
+    expect(
+      codes(await check({ email: 'anna.schmidt@example.org', context: { seconds_to_submit: 4 } })),
+    ).not.toContain('FORM_SUBMITTED_TOO_FAST');
   });
 
   it('when the user agent is an automation tool, it is at least suspicious; a spam verdict stays spam', async () => {
-    const bot = await check({ email: 'anna.schmidt@example.org', context: { user_agent: 'python-requests/2.32.3' } });
+    const bot = await check({
+      email: 'anna.schmidt@example.org',
+      context: { user_agent: 'python-requests/2.32.3' },
+    });
     expect(bot.verdict).toBe('suspicious');
     expect(codes(bot)).toContain('FORM_BOT_USER_AGENT');
-    const spam = await check({ email: 'spam@spam-check.test', context: { user_agent: 'HeadlessChrome/120' } });
+    const spam = await check({
+      email: 'spam@spam-check.test',
+      context: { user_agent: 'HeadlessChrome/120' },
+    });
     expect(spam).toMatchObject({ verdict: 'spam', score: 1 });
   });
 
