@@ -3,6 +3,7 @@ import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
   checkLimitsOf,
   checkLimitsShape,
+  clientSettingsConfigShape,
   commonConfigShape,
   env,
   feedbackConfigShape,
@@ -26,6 +27,7 @@ function isResolverAddress(value: string): boolean {
 export const configSchema = z
   .object({
     ...commonConfigShape,
+    ...clientSettingsConfigShape,
     ...checkLimitsShape,
     ...feedbackConfigShape,
     ...formConfigShape,
