@@ -2,7 +2,7 @@
 module.exports = {
   testEnvironment: 'node',
   testEnvironmentOptions: { customExportConditions: ['source', 'node', 'require', 'default'] },
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/examples', '<rootDir>/test'],
   testMatch: ['**/test/**/*.test.ts'],
   transform: {
     '^.+\\.ts$': [

@@ -1,0 +1,16 @@
+export {
+  checkSubmission,
+  type SpamCheckOptions,
+  type Submission,
+  type SubmissionLog,
+  type SubmissionOutcome,
+} from './check-submission';
+export { spamCheck, type MiddlewareOptions } from './express';
+export {
+  DEFAULT_HONEYPOT_FIELD,
+  DEFAULT_TIMESTAMP_FIELD,
+  formFields,
+  secondsSinceRender,
+  signRenderTime,
+  type FieldNames,
+} from './form-fields';
