@@ -38,11 +38,16 @@ async function catalogue(path: string): Promise<Map<string, string>> {
 async function pluginStrings(): Promise<string[]> {
   const files = filesUnder(PLUGIN_DIR, '.php').map((path) => relative(PLUGIN_DIR, path));
   const keywords = KEYWORDS.map((keyword) => `--keyword=${keyword}`);
-  const { stdout } = await run('xgettext', ['--language=PHP', '--from-code=UTF-8', ...keywords, '-o', '-', ...files], {
-    cwd: PLUGIN_DIR,
-  });
-  const ids = [...stdout.matchAll(/^msgid "(.+)"$/gm)].map((match) => match[1]);
-  const description = /Description:\s+(.+)/.exec(readFileSync(join(PLUGIN_DIR, 'spam-check.php'), 'utf8'))![1];
+  const { stdout } = await run(
+    'xgettext',
+    ['--language=PHP', '--from-code=UTF-8', ...keywords, '-o', '-', ...files],
+    {
+      cwd: PLUGIN_DIR,
+    },
+  );
+  const ids = [...stdout.matchAll(/^msgid "(.+)"$/gm)].map((match) => match[1]!);
+  const header = readFileSync(join(PLUGIN_DIR, 'spam-check.php'), 'utf8');
+  const description = /Description:\s+(.+)/.exec(header)![1]!;
   return [...ids, description.replace(/"/g, '\\"')];
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs what `pnpm test:wordpress` needs from Debian when it is missing: WordPress with its default theme,
-# PHP's CLI with the extensions WordPress uses, and gettext (msgfmt, xgettext) for the translation checks.
+# Installs what `pnpm test:wordpress` needs from Debian when it is missing: WordPress with its default theme and
+# its translations (the test's site speaks German), PHP's CLI with the extensions WordPress uses, and gettext
+# (msgfmt, xgettext) for the translation checks.
 set -euo pipefail
 
-packages=(wordpress wordpress-theme-twentytwentythree php-cli php-curl php-mbstring php-xml php-mysql gettext)
+packages=(wordpress wordpress-theme-twentytwentythree wordpress-l10n php-cli php-curl php-mbstring php-xml php-mysql gettext)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

@@ -10,6 +10,6 @@ module.exports = {
   rootDir: '../..',
   roots: ['<rootDir>/test/wordpress'],
   testMatch: ['<rootDir>/test/wordpress/**/*.e2e.ts'],
-  testTimeout: 60_000,
+  testTimeout: 180_000,
   maxWorkers: 1,
 };

@@ -1,4 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { launchBrowser } from '@spam-check/test-support';
+
+// playwright-core's types, by way of test-support (the workspace root does not depend on playwright-core).
+export type Browser = Awaited<ReturnType<typeof launchBrowser>>;
+export type BrowserContext = Awaited<ReturnType<Browser['newContext']>>;
+export type Page = Awaited<ReturnType<Browser['newPage']>>;
 
 /** A desktop Chrome's user agent: headless Chromium's own says "HeadlessChrome", which is a bot's. */
 export const PERSON_AGENT =
@@ -52,10 +57,16 @@ export async function postComment(
       page.waitForResponse((answer) => answer.url().endsWith('/wp-comments-post.php')),
       page.click('#submit'),
     ]);
+    // Accepted: a redirect to the comment (`#comment-N`, with `unapproved=N` while it is held). Refused: a page.
+    const location = response.headers()['location'];
+    if (location) await page.waitForURL(new URL(location, site).href);
     await page.waitForLoadState();
-    const landed = page.url();
-    const id = /[?&]unapproved=(\d+)/.exec(landed)?.[1] ?? /#comment-(\d+)/.exec(landed)?.[1];
-    return { id: id === undefined ? undefined : Number(id), status: response.status(), page: await page.content() };
+    const id = /[?&]unapproved=(\d+)/.exec(location ?? '')?.[1] ?? /#comment-(\d+)/.exec(location ?? '')?.[1];
+    return {
+      id: id === undefined ? undefined : Number(id),
+      status: response.status(),
+      page: await page.content(),
+    };
   } finally {
     await page.close();
   }
@@ -76,7 +87,9 @@ export async function moderate(
   const row = page.locator(`#comment-${id}`);
   await row.hover();
   await Promise.all([
-    page.waitForResponse((answer) => answer.url().includes('/wp-admin/admin-ajax.php') && answer.status() === 200),
+    page.waitForResponse(
+      (answer) => answer.url().includes('/wp-admin/admin-ajax.php') && answer.status() === 200,
+    ),
     row.locator(`.row-actions .${action} a`).first().click(),
   ]);
 }

@@ -1,8 +1,19 @@
-import { stopService } from '@spam-check/process-kit';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT, stopService } from '@spam-check/process-kit';
 import { launchBrowser, screenshotPath } from '@spam-check/test-support';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { moderate, PERSON_AGENT, postComment, saveSettings, signIn, verdictColumn } from './pages';
-import { startSite, type WordPressSite } from './site';
+import {
+  moderate,
+  PERSON_AGENT,
+  postComment,
+  saveSettings,
+  signIn,
+  verdictColumn,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from './pages';
+import { PLUGIN_DIR, startSite, type WordPressSite } from './site';
 import { startWordPressStack, type WordPressStack } from './stack';
 
 // DESIGN.md §7.8 and issue #34: the plugin on a real WordPress (Debian's package, PHP 8.2 with WP_DEBUG,
@@ -25,9 +36,14 @@ let admin: Page;
 let visitors: BrowserContext;
 
 const comment = (id: number | undefined) => site.php('comment', String(id));
-const reasonCodes = (meta: any) => (meta._spam_check_reasons ?? []).map((reason: any) => reason.code);
+const reasonCodes = (meta: { _spam_check_reasons?: { code: string }[] }) =>
+  (meta._spam_check_reasons ?? []).map((reason) => reason.code);
 
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+async function until<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -49,6 +65,11 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  // WordPress's debug log stays for a look after the run (the site's folder is removed).
+  if (site) {
+    mkdirSync(join(REPO_ROOT, 'test-results'), { recursive: true });
+    writeFileSync(join(REPO_ROOT, 'test-results', 'wordpress-debug.log'), site.debugLog());
+  }
   await browser?.close();
   await Promise.all([site?.remove(), stack?.stop()]);
 }, 60_000);
@@ -85,16 +106,29 @@ describe('the spam-check WordPress plugin on a real site', () => {
     expect(column).toContain('Unbedenklich');
     expect(column).toContain('Das statistische Modell');
     await moderate(admin, site.url, 'moderated', first.id!, 'approve');
-    const approved = await until(() => comment(first.id), (found) => found.meta._spam_check_feedback === 'ham');
+    const approved = await until(
+      () => comment(first.id),
+      (found) => found.meta._spam_check_feedback === 'ham',
+    );
     expect(approved).toMatchObject({ status: 'approved', meta: { _spam_check_feedback: 'ham' } });
 
-    const second = await postComment(visitors, site.url, PERSON, 'Which oven temperature did you use for the second batch?');
+    const second = await postComment(
+      visitors,
+      site.url,
+      PERSON,
+      'Which oven temperature did you use for the second batch?',
+    );
     expect((await comment(second.id)).status).toBe('approved');
     expect(second.page).toContain('Which oven temperature');
   });
 
   it('puts a spam comment in the spam folder, with verdict, score and reasons beside it in wp-admin', async () => {
-    const posted = await postComment(visitors, site.url, { name: 'Watch Shop', email: 'offers@example.net' }, FIXTURE_SPAM);
+    const posted = await postComment(
+      visitors,
+      site.url,
+      { name: 'Watch Shop', email: 'offers@example.net' },
+      FIXTURE_SPAM,
+    );
     const stored = await comment(posted.id);
     expect(stored.status).toBe('spam');
     expect(stored.meta._spam_check_verdict).toBe('spam');
@@ -108,10 +142,8 @@ describe('the spam-check WordPress plugin on a real site', () => {
   it('refuses a bot that fills the honeypot, and stores nothing', async () => {
     const text = 'Great content, visit my page for more!';
     const posted = await postComment(visitors, site.url, { name: 'Bot', email: 'bot@example.com' }, text, {
-      tamper: (page) =>
-        page.evaluate(() => {
-          (document.querySelector('#spam_check_website') as HTMLInputElement).value = 'http://bot.example';
-        }),
+      // A bot fills every field it finds, the hidden one too.
+      tamper: (page) => page.fill('#spam_check_website', 'http://bot.example', { force: true }),
     });
     expect(posted.status).toBe(403);
     expect(posted.page).toContain('Ihr Kommentar wurde als Spam abgelehnt.');
@@ -128,7 +160,12 @@ describe('the spam-check WordPress plugin on a real site', () => {
     );
     expect((await comment(first.id)).meta._spam_check_verdict).toBe('ham');
     await moderate(admin, site.url, 'moderated', first.id!, 'spam');
-    expect(await until(() => comment(first.id), (found) => found.meta._spam_check_feedback === 'spam')).toMatchObject({
+    expect(
+      await until(
+        () => comment(first.id),
+        (found) => found.meta._spam_check_feedback === 'spam',
+      ),
+    ).toMatchObject({
       status: 'spam',
     });
 
@@ -153,21 +190,28 @@ describe('the spam-check WordPress plugin on a real site', () => {
     const stored = await comment(posted.id);
     expect(stored.status).toBe('spam');
     await moderate(admin, site.url, 'spam', posted.id!, 'unspam');
-    await until(() => comment(posted.id), (found) => found.meta._spam_check_feedback === 'ham');
+    await until(
+      () => comment(posted.id),
+      (found) => found.meta._spam_check_feedback === 'ham',
+    );
     const { feedback } = await stack.recentFeedback();
     expect(feedback).toContainEqual(
-      expect.objectContaining({ check_id: stored.meta._spam_check_id, label: 'ham', applied_to: ['email', 'text'] }),
+      expect.objectContaining({
+        check_id: stored.meta._spam_check_id,
+        label: 'ham',
+        applied_to: ['email', 'text'],
+      }),
     );
     expect(await verdictColumn(admin, site.url, 'all', posted.id!)).toContain('Als kein Spam gemeldet');
   });
 
-  it('refuses a registration with a spam address, with the reason in the site\'s language', async () => {
+  it("refuses a registration with a spam address, with the reason in the site's language", async () => {
     const page = await visitors.newPage();
     await page.goto(`${site.url}/wp-login.php?action=register`);
     await page.fill('#user_login', 'spammer');
     await page.fill('#user_email', 'spam@spam-check.test');
     await page.waitForTimeout(1500);
-    await Promise.all([page.waitForLoadState(), page.click('#wp-submit')]);
+    await page.click('#wp-submit');
     const error = await page.locator('#login_error').innerText();
     await page.close();
     expect(error).toContain('Diese Registrierung wurde als Spam abgelehnt.');
@@ -181,7 +225,9 @@ describe('the spam-check WordPress plugin on a real site', () => {
     const stored = await comment(posted.id);
     expect(stored.status).toBe('approved');
     expect(stored.meta._spam_check_verdict).toBe('spam');
-    expect(site.debugLog()).toContain(`[spam-check] dry-run: comment verdict spam, score 1.00, check ${stored.meta._spam_check_id}`);
+    expect(site.debugLog()).toContain(
+      `[spam-check] dry-run: comment verdict spam, score 1.00, check ${stored.meta._spam_check_id}`,
+    );
     expect(await verdictColumn(admin, site.url, 'all', posted.id!)).toContain('Probelauf');
     await saveSettings(admin, site.url, { mode: 'enforce' });
   });
@@ -197,9 +243,15 @@ describe('the spam-check WordPress plugin on a real site', () => {
   });
 
   it("left no PHP warning, notice or deprecation from the plugin's files in WordPress's debug log", () => {
-    const log = site.debugLog();
-    const phpMessages = log.split('\n').filter((line) => /PHP (Warning|Notice|Deprecated|Fatal error|Parse error)/.test(line));
-    expect(phpMessages.filter((line) => line.includes('spam-check'))).toEqual([]);
-    expect(phpMessages.filter((line) => /PHP (Warning|Fatal error)/.test(line))).toEqual([]);
+    // WordPress 6.1 itself logs deprecations under PHP 8.2, and warnings where it cannot reach wordpress.org.
+    const phpMessages = site
+      .debugLog()
+      .split('\n')
+      .filter((line) => /PHP (Warning|Notice|Deprecated|Fatal error|Parse error)/.test(line));
+    expect(site.debugLog()).toContain('[spam-check] dry-run');
+    expect(
+      phpMessages.filter((line) => line.includes(PLUGIN_DIR) || line.includes('plugins/spam-check')),
+    ).toEqual([]);
+    expect(phpMessages.filter((line) => /PHP (Fatal|Parse) error/.test(line))).toEqual([]);
   });
 });

@@ -50,31 +50,35 @@ export async function startWordPressStack(): Promise<WordPressStack> {
       users: [{ username: operator.username, password: operator.password, scopes: ['spam:admin'] }],
     }),
   );
-  const stack = await startStack({
-    REDIS_URL: redisUrl(),
-    AMQP_URL: amqpUrl(),
-    AUTH_REDIS_PREFIX: `${prefix}auth:`,
-    REDIS_KEY_PREFIX: `${prefix}gateway:`,
-    EMAIL_FEEDBACK_PREFIX: `${prefix}email-feedback:`,
-    TEXT_FEEDBACK_PREFIX: `${prefix}text-feedback:`,
-    AUTH_REVOCATION_CHANNEL: `${prefix}revocations`,
-    REVOCATION_CHANNEL: `${prefix}revocations`,
-    EMAIL_RPC_QUEUE: `wp-${run}.email`,
-    TEXT_RPC_QUEUE: `wp-${run}.text`,
-    AUTH_BOOTSTRAP_FILE: bootstrap,
-    GATEWAY_CLIENT_ID: gateway.id,
-    GATEWAY_CLIENT_SECRET: gateway.secret,
-    EMAIL_DNS_CHECK: 'off',
-    OPENAI_API_KEY: undefined,
-    // A person in this test takes a little over a second to fill the form (below, a bot).
-    FORM_MIN_SECONDS: '1',
-  }, { readyTimeoutMs: 180_000 });
+  const stack = await startStack(
+    {
+      REDIS_URL: redisUrl(),
+      AMQP_URL: amqpUrl(),
+      AUTH_REDIS_PREFIX: `${prefix}auth:`,
+      REDIS_KEY_PREFIX: `${prefix}gateway:`,
+      EMAIL_FEEDBACK_PREFIX: `${prefix}email-feedback:`,
+      TEXT_FEEDBACK_PREFIX: `${prefix}text-feedback:`,
+      AUTH_REVOCATION_CHANNEL: `${prefix}revocations`,
+      REVOCATION_CHANNEL: `${prefix}revocations`,
+      EMAIL_RPC_QUEUE: `wp-${run}.email`,
+      TEXT_RPC_QUEUE: `wp-${run}.text`,
+      AUTH_BOOTSTRAP_FILE: bootstrap,
+      GATEWAY_CLIENT_ID: gateway.id,
+      GATEWAY_CLIENT_SECRET: gateway.secret,
+      EMAIL_DNS_CHECK: 'off',
+      OPENAI_API_KEY: undefined,
+      // A person in this test takes a little over a second to fill the form (below, a bot).
+      FORM_MIN_SECONDS: '1',
+    },
+    { readyTimeoutMs: 180_000 },
+  );
   const recentFeedback = async () => {
     const token = await obtainToken(stack.gateway, '/', operator);
     const answer = await request(`${stack.gateway}/api/v1/admin/clients/${client.id}/feedback`, {
       headers: { authorization: `Bearer ${token.body.access_token}` },
     });
-    if (answer.status !== 200) throw new Error(`admin feedback: ${answer.status} ${JSON.stringify(answer.body)}`);
+    if (answer.status !== 200)
+      throw new Error(`admin feedback: ${answer.status} ${JSON.stringify(answer.body)}`);
     return recentFeedbackSchema.parse(answer.body);
   };
   const stop = async () => {

@@ -16,6 +16,7 @@ final class Spam_Check_Api {
 
 	const TOKEN_TRANSIENT = 'spam_check_token';
 
+	/** How long a request may take; the filter `spam_check_timeout` changes it. */
 	const TIMEOUT_SECONDS = 5;
 
 	/**
@@ -109,7 +110,7 @@ final class Spam_Check_Api {
 		$response = wp_remote_post(
 			$this->url( $path ),
 			array(
-				'timeout' => self::TIMEOUT_SECONDS,
+				'timeout' => self::timeout(),
 				'headers' => array(
 					'Authorization' => 'Bearer ' . $token,
 					'Content-Type'  => 'application/json',
@@ -141,7 +142,7 @@ final class Spam_Check_Api {
 		$response = wp_remote_post(
 			$this->url( 'oauth/token' ),
 			array(
-				'timeout' => self::TIMEOUT_SECONDS,
+				'timeout' => self::timeout(),
 				'headers' => array(
 					// phpcs:ignore WordPress.PHP.DiscouragedPHPFunctions.obfuscation_base64_encode -- HTTP Basic (RFC 6749 §2.3.1).
 					'Authorization' => 'Basic ' . base64_encode( rawurlencode( $this->settings['client_id'] ) . ':' . rawurlencode( $this->settings['client_secret'] ) ),
@@ -170,6 +171,15 @@ final class Spam_Check_Api {
 			max( 1, $lifetime - 60 )
 		);
 		return $answer['access_token'];
+	}
+
+	/**
+	 * Seconds a request may take: TIMEOUT_SECONDS, or what the filter `spam_check_timeout` returns.
+	 *
+	 * @return int
+	 */
+	private static function timeout() {
+		return max( 1, (int) apply_filters( 'spam_check_timeout', self::TIMEOUT_SECONDS ) );
 	}
 
 	/**
