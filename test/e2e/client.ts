@@ -36,6 +36,22 @@ export async function obtainToken(
   });
 }
 
+/** RFC 6749 §4.4: a site's server acting as itself (DESIGN.md §7.2). */
+export async function obtainServerToken(
+  gateway: string,
+  prefix = '',
+  credentials = { client: 'demo-client', secret: 'demo-secret' },
+): Promise<HttpResult> {
+  return request(`${gateway}${prefix}oauth/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${credentials.client}:${credentials.secret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials' }),
+  });
+}
+
 export function postJson(
   url: string,
   token: string | undefined,

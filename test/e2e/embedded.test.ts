@@ -6,7 +6,7 @@ import {
   tokenResponseSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { obtainToken, postJson, request } from './client';
+import { obtainServerToken, obtainToken, postJson, request } from './client';
 
 // The stack exactly as `pnpm start` runs it: four processes, embedded defaults (no Redis, RabbitMQ or OpenAI).
 describe('the stack in embedded mode, end to end over HTTP', () => {
@@ -39,6 +39,22 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
       expect(body.token_type).toBe('Bearer');
       expect(body.scope).toBe('spam:check');
       expect(Buffer.from(body.access_token, 'base64url').length).toBeGreaterThanOrEqual(32);
+    },
+  );
+
+  it.each(['/de', '/fr', '/en', '/de/', '/'])(
+    'when a site server asks for client_credentials at %soauth/token, its token checks without a refresh token',
+    async (prefix) => {
+      const response = await obtainServerToken(stack.gateway, prefix);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const body = tokenResponseSchema.parse(response.body);
+      expect(body).toMatchObject({ token_type: 'Bearer', scope: 'spam:check' });
+      expect(body.refresh_token).toBeUndefined();
+      const check = await postJson(`${stack.gateway}/api/v1/spam/mail`, body.access_token, {
+        email: 'anna.schmidt@example.org',
+      });
+      expect(check.status).toBe(200);
     },
   );
 
@@ -75,6 +91,48 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
     expect(result.mode).toBe('parallel');
     expect(result.text).not.toBeNull();
     expect(result.skipped).toEqual([]);
+  });
+
+  it('when a hybrid check carries a filled honeypot, both parts are spam with FORM_HONEYPOT_FILLED', async () => {
+    const response = await postJson(`${stack.gateway}/frapi/v1/spam/hybrid-check`, token, {
+      email: 'anna.schmidt@example.org',
+      title: 'Frage',
+      body: 'Wann öffnet die Bibliothek am Samstag?',
+      context: { honeypot: 'https://spam.example', seconds_to_submit: 40 },
+    });
+    expect(response.status).toBe(200);
+    const result = hybridResultSchema.parse(response.body);
+    expect(result).toMatchObject({ spam: true, verdict: 'spam', score: 1 });
+    expect(result.email.reasons.map((r) => r.code)).toContain('FORM_HONEYPOT_FILLED');
+    expect(result.text?.reasons.map((r) => r.code)).toContain('FORM_HONEYPOT_FILLED');
+    expect(result.text?.engine).toBe('rules');
+  });
+
+  it('when mail batch items carry contexts, each is judged by its own and an out-of-range one is refused alone', async () => {
+    const response = await postJson(`${stack.gateway}/api/v1/spam/mail/batch`, token, {
+      emails: [
+        'ham@spam-check.test',
+        { email: 'ham@spam-check.test', context: { user_agent: 'curl/8.5.0' } },
+        { email: 'ham@spam-check.test', context: { seconds_to_submit: 10_000_001 } },
+      ],
+    });
+    expect(response.status).toBe(200);
+    const [plain, bot, invalid] = response.body.results;
+    expect(plain.verdict).toBe('ham');
+    expect(bot.verdict).toBe('suspicious');
+    expect(bot.reasons.map((r: { code: string }) => r.code)).toContain('FORM_BOT_USER_AGENT');
+    expect(invalid.error).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+    expect(invalid.error.errors[0].path).toBe('emails.2.context.seconds_to_submit');
+  });
+
+  it('when a text check has an out-of-range context, it is 400 VALIDATION_FAILED', async () => {
+    const response = await postJson(`${stack.gateway}/deapi/v1/spam/text`, token, {
+      title: 'Frage',
+      body: 'Hallo',
+      context: { user_agent: 'x'.repeat(513) },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('when the request id is given, every answer echoes it', async () => {

@@ -9,6 +9,8 @@ export interface CliConfig {
   url: string;
   client_id: string;
   client_secret: string;
+  /** `client_credentials`: the client signs in as itself and again when its token is due (no refresh token). */
+  grant?: 'client_credentials';
   language?: Language;
   tokens?: StoredTokens;
 }

@@ -47,6 +47,7 @@ function signedInClient(options: Common, env: NodeJS.ProcessEnv): SpamCheckClien
   return new SpamCheckClient({
     baseUrl: options.url ?? config.url,
     client: { clientId: config.client_id, clientSecret: config.client_secret },
+    ...(config.grant ? { grant: config.grant } : {}),
     tokens: config.tokens,
     ...(language ? { language } : {}),
     onTokens: (tokens) => {
@@ -74,9 +75,15 @@ export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number)
   const done = (code: number) => setExitCode(code);
 
   withCommon(program.command('login'))
-    .description('sign in with the password grant and keep the tokens (not the password) in the config file')
+    .description(
+      'sign in (password grant, or --client-credentials for a server) and keep the tokens (not the password) in the config file',
+    )
     .option('--client-id <id>', 'OAuth client id (or SPAM_CHECK_CLIENT_ID)')
     .option('--client-secret <secret>', 'OAuth client secret (or SPAM_CHECK_CLIENT_SECRET)')
+    .option(
+      '--client-credentials',
+      'sign in as the client itself (client_credentials grant: no user, no refresh token)',
+    )
     .option('--username <name>', 'user name (or SPAM_CHECK_USERNAME)')
     .option('--password <password>', 'password (or SPAM_CHECK_PASSWORD, or --password-stdin)')
     .option('--password-stdin', 'read the password from standard input')
@@ -92,15 +99,20 @@ export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number)
       };
       const clientId = pick('clientId', 'SPAM_CHECK_CLIENT_ID');
       const clientSecret = pick('clientSecret', 'SPAM_CHECK_CLIENT_SECRET');
-      const username = pick('username', 'SPAM_CHECK_USERNAME');
-      const password = options.passwordStdin
-        ? readText('-').replace(/\r?\n$/, '')
-        : pick('password', 'SPAM_CHECK_PASSWORD');
+      const asClient = options.clientCredentials === true;
+      const username = asClient ? undefined : pick('username', 'SPAM_CHECK_USERNAME');
+      const password = asClient
+        ? undefined
+        : options.passwordStdin
+          ? readText('-').replace(/\r?\n$/, '')
+          : pick('password', 'SPAM_CHECK_PASSWORD');
       const url = options.url ?? env.SPAM_CHECK_URL ?? DEFAULT_URL;
       const client = new SpamCheckClient({
         baseUrl: url,
         client: { clientId, clientSecret },
-        user: { username, password },
+        ...(username !== undefined && password !== undefined
+          ? { user: { username, password } }
+          : { grant: 'client_credentials' as const }),
         ...(options.lang ? { language: options.lang } : {}),
       });
       const tokens = await client.signIn();
@@ -109,11 +121,15 @@ export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number)
         url,
         client_id: clientId,
         client_secret: clientSecret,
+        ...(asClient ? { grant: 'client_credentials' as const } : {}),
         ...(options.lang ? { language: options.lang } : {}),
         tokens,
       });
       if (options.json) process.stdout.write(`${JSON.stringify({ signed_in: true, url, config: path })}\n`);
-      else process.stdout.write(`signed in to ${url} as ${username}; tokens kept in ${path}\n`);
+      else
+        process.stdout.write(
+          `signed in to ${url} as ${username ?? `client ${clientId}`}; tokens kept in ${path}\n`,
+        );
       done(EXIT.OK);
     });
 

@@ -263,4 +263,24 @@ describe('the spam-check command against the real stack', () => {
     });
     expect(response.status).toBe(400);
   });
+  it('when a server logs in with --client-credentials, no user is needed and checks work with the kept token', async () => {
+    const result = await run([
+      'login',
+      '--url',
+      stack.gateway,
+      '--client-id',
+      'demo-client',
+      '--client-secret',
+      'demo-secret',
+      '--client-credentials',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('as client demo-client');
+    const kept = JSON.parse(readFileSync(join(home, '.config', 'spam-check', 'config.json'), 'utf8'));
+    expect(kept).toMatchObject({ grant: 'client_credentials', tokens: { access_token: expect.any(String) } });
+    expect(kept.tokens.refresh_token).toBeUndefined();
+    const ham = await run(['mail', 'anna.schmidt@example.org', '--json']);
+    expect(ham.code).toBe(0);
+    expect(mailResultSchema.parse(JSON.parse(ham.stdout)).verdict).not.toBe('spam');
+  });
 });

@@ -4,7 +4,9 @@ import type {
   HybridCheckRequest,
   HybridResult,
   Language,
+  MailBatchRequest,
   MailBatchResult,
+  MailCheckRequest,
   MailResult,
   TextBatchRequest,
   TextCheckRequest,
@@ -25,6 +27,11 @@ export interface SpamCheckClientOptions {
   baseUrl: string;
   /** The OAuth client (confidential, first party: DESIGN.md §2.2). */
   client: ClientCredentials;
+  /**
+   * How the client signs in: `client_credentials` for a site's server acting as itself (the way for servers:
+   * no user, no refresh token to keep; DESIGN.md §7.2), `password` (the default) with `user`.
+   */
+  grant?: 'password' | 'client_credentials';
   /** The user of the password grant; without it the client needs `tokens` and cannot sign in again. */
   user?: UserCredentials;
   /** Tokens kept from an earlier run (see `onTokens`). */
@@ -70,6 +77,7 @@ export class SpamCheckClient {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.session = new TokenSession({
       client: options.client,
+      ...(options.grant ? { grant: options.grant } : {}),
       ...(options.user ? { user: options.user } : {}),
       ...(options.tokens ? { tokens: options.tokens } : {}),
       ...(options.onTokens ? { onTokens: options.onTokens } : {}),
@@ -90,8 +98,9 @@ export class SpamCheckClient {
     });
   }
 
-  checkMail(email: string, options: CheckOptions = {}): Promise<MailResult> {
-    return this.call('api/v1/spam/mail', { email }, options);
+  /** An address, or `{email, context}` with the form context of its submission (DESIGN.md §7.3). */
+  checkMail(email: string | MailCheckRequest, options: CheckOptions = {}): Promise<MailResult> {
+    return this.call('api/v1/spam/mail', typeof email === 'string' ? { email } : email, options);
   }
 
   checkText(request: TextCheckRequest, options: CheckOptions = {}): Promise<TextResult> {
@@ -106,7 +115,7 @@ export class SpamCheckClient {
   }
 
   /** 1 to 1,000 addresses; each counts against the rate limit (DESIGN.md §6.2). */
-  checkMailBatch(emails: readonly string[], options: CheckOptions = {}): Promise<MailBatchResult> {
+  checkMailBatch(emails: MailBatchRequest['emails'], options: CheckOptions = {}): Promise<MailBatchResult> {
     return this.call('api/v1/spam/mail/batch', { emails }, this.batchOptions(options));
   }
 
@@ -120,7 +129,7 @@ export class SpamCheckClient {
     return this.call('api/v1/spam/feedback', request, options);
   }
 
-  /** Signs in with the password grant now (otherwise the first call does). */
+  /** Signs in now with the configured grant (otherwise the first call does). */
   signIn(options: CallOptions = {}): Promise<StoredTokens> {
     return this.session.signIn(options);
   }

@@ -39,6 +39,8 @@ function storedTokens(response: TokenResponse, now = Date.now()): StoredTokens {
 export interface TokenSessionOptions {
   client: ClientCredentials;
   user?: UserCredentials;
+  /** `client_credentials`: the client signs in as itself (no user, no refresh token; DESIGN.md §7.2). */
+  grant?: 'password' | 'client_credentials';
   tokens?: StoredTokens;
   /** Called with every new pair of tokens (rotation included), e.g. to keep them for the next run. */
   onTokens?: (tokens: StoredTokens) => void | Promise<void>;
@@ -55,7 +57,7 @@ export function basicAuthorization({ clientId, clientSecret }: ClientCredentials
 
 /**
  * Access tokens for the calls: the password grant to sign in, the refresh_token grant before the access
- * token expires. The rules:
+ * token expires; or, for a server acting as itself, a new client_credentials grant when it is due. The rules:
  * - one renewal at a time: however many calls find the token due, they all wait for the same one;
  * - refresh tokens rotate (DESIGN.md §2.2): the new one replaces the old at once, and `onTokens` hears of it;
  * - a refresh answered `invalid_grant` (used, expired or revoked family) signs in again with the password
@@ -83,8 +85,10 @@ export class TokenSession {
     return (await abortable(this.renewal, options.signal)).access_token;
   }
 
-  /** Signs in with the password grant now, replacing any tokens. */
+  /** Signs in now (the password or the client_credentials grant), replacing any tokens. */
   async signIn(options: CallOptions = {}): Promise<StoredTokens> {
+    if (this.options.grant === 'client_credentials')
+      return this.grant(new URLSearchParams({ grant_type: 'client_credentials' }), options);
     const user = this.options.user;
     if (!user)
       throw new SpamCheckError({

@@ -33,13 +33,14 @@ const RATE_LIMIT = 1000;
 
 /** Every exchange the client makes, passed on to the real fetch unchanged. */
 function recordingFetch() {
-  const calls: { url: string; requestId: string | null; status: number }[] = [];
+  const calls: { url: string; requestId: string | null; status: number; body?: string }[] = [];
   const recording: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
     calls.push({
       url: input instanceof Request ? input.url : input.toString(),
       requestId: new Headers(init?.headers).get('x-request-id'),
       status: response.status,
+      ...(typeof init?.body === 'string' ? { body: init.body } : {}),
     });
     return response;
   };
@@ -60,12 +61,15 @@ describe('@spam-check/client against the real stack', () => {
     writeFileSync(
       bootstrap,
       JSON.stringify({
-        clients: CLIENTS.map((id) => ({
-          id,
-          secret: `${id}-secret`,
-          grants: ['password', 'refresh_token'],
-          scopes: ['spam:check'],
-        })),
+        clients: [
+          ...CLIENTS.map((id) => ({
+            id,
+            secret: `${id}-secret`,
+            grants: ['password', 'refresh_token'],
+            scopes: ['spam:check'],
+          })),
+          { id: 'site-server', secret: 'site-server-secret', grants: ['client_credentials'], scopes: ['spam:check'] },
+        ],
         users: [USER],
       }),
     );
@@ -113,6 +117,27 @@ describe('@spam-check/client against the real stack', () => {
     expect(recorded.calls.find((call) => call.url.endsWith('/deapi/v1/spam/mail'))?.requestId).toBe(
       'client-test-1',
     );
+  });
+
+  it('when a server signs in with client_credentials, it needs no user, sends form context and signs in again when due', async () => {
+    const recorded = recordingFetch();
+    const api = new SpamCheckClient({
+      baseUrl: stack.gateway,
+      client: { clientId: 'site-server', clientSecret: 'site-server-secret' },
+      grant: 'client_credentials',
+      language: 'fr',
+      fetch: recorded.fetch,
+    });
+    const bot = await api.checkMail({ email: 'anna@example.org', context: { honeypot: 'filled' } });
+    expect(bot).toMatchObject({ verdict: 'spam', score: 1 });
+    expect(bot.reasons.map((r) => r.code)).toContain('FORM_HONEYPOT_FILLED');
+    // The access token lives 2 s here and is renewed after half of it: by a new grant, not a refresh.
+    await sleep(1200);
+    const person = await api.checkText({ title: 'Question', body: 'Bonjour', context: { seconds_to_submit: 20 } });
+    expect(person.reasons.map((r) => r.code)).not.toContain('FORM_SUBMITTED_TOO_FAST');
+    const tokenCalls = recorded.calls.filter((call) => call.url.endsWith('/froauth/token'));
+    expect(tokenCalls).toHaveLength(2);
+    expect(tokenCalls.every((call) => call.body?.includes('grant_type=client_credentials'))).toBe(true);
   });
 
   it('when it reports a check as spam, the feedback is typed and the same address is then spam for it', async () => {

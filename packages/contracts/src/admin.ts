@@ -6,7 +6,9 @@ export const ADMIN_SCOPE = 'spam:admin';
 
 /** Scopes an administrator may give a client. */
 export const CLIENT_SCOPES = ['spam:check', 'spam:admin'] as const;
-export const CLIENT_GRANTS = ['password', 'refresh_token'] as const;
+export const CLIENT_GRANTS = ['password', 'refresh_token', 'client_credentials'] as const;
+/** A client's grants when none are given: a user's (`client_credentials` is opted into, DESIGN.md §7.2). */
+export const DEFAULT_CLIENT_GRANTS: (typeof CLIENT_GRANTS)[number][] = ['password', 'refresh_token'];
 
 const probability = z.number().min(0).max(1);
 const LIST_MAX = 1000;
@@ -102,7 +104,10 @@ export const createClientRequestSchema = z.object({
   grants: z
     .array(z.enum(CLIENT_GRANTS))
     .min(1)
-    .default([...CLIENT_GRANTS]),
+    .default([...DEFAULT_CLIENT_GRANTS])
+    .describe(
+      'OAuth grants the client may use. `client_credentials` is for a server acting as itself (no user, no refresh token, never `spam:admin`).',
+    ),
   scopes: z.array(z.enum(CLIENT_SCOPES)).min(1).default(['spam:check']),
 });
 export type CreateClientRequest = z.input<typeof createClientRequestSchema>;

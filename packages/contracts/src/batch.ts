@@ -19,13 +19,14 @@ export const BATCH_LIMITS = {
 export function createBatchSchemas(limits: CheckLimits = DEFAULT_CHECK_LIMITS) {
   const single = createRequestSchemas(limits);
   const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).min(1).max(max);
+  const mailItem = z.union([single.mail.shape.email, single.mail]);
   return {
     mail: {
       envelope: z.object({ emails: list(z.unknown(), BATCH_LIMITS.mailItems) }),
-      item: single.mail.shape.email,
+      item: mailItem,
       request: z.object({
-        emails: list(single.mail.shape.email, BATCH_LIMITS.mailItems).describe(
-          `1 to ${BATCH_LIMITS.mailItems} addresses, each checked as by the mail check.`,
+        emails: list(mailItem, BATCH_LIMITS.mailItems).describe(
+          `1 to ${BATCH_LIMITS.mailItems} addresses, each checked as by the mail check: an address, or \`{email, context}\` with the form context of its submission.`,
         ),
       }),
     },

@@ -71,12 +71,18 @@ export function oauthErrorDescription(text: string): string {
     .replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '?');
 }
 
-/** RFC 6749 §4.3.2 and §6 request bodies (form-encoded). */
+/** RFC 6749 §4.3.2, §4.4.2 and §6 request bodies (form-encoded). */
 export const tokenRequestSchema = z.discriminatedUnion('grant_type', [
   z.object({
     grant_type: z.literal('password'),
     username: z.string(),
     password: z.string(),
+    scope: z.string().optional(),
+    client_id: z.string().optional(),
+    client_secret: z.string().optional(),
+  }),
+  z.object({
+    grant_type: z.literal('client_credentials'),
     scope: z.string().optional(),
     client_id: z.string().optional(),
     client_secret: z.string().optional(),
@@ -105,7 +111,8 @@ export const introspectionSchema = z.union([
     active: z.literal(true),
     scope: z.string(),
     client_id: z.string(),
-    username: z.string(),
+    /** Absent for a client_credentials token (no user: the client acts as itself). */
+    username: z.string().optional(),
     token_type: z.literal('Bearer'),
     exp: z.number().int(),
     iat: z.number().int(),

@@ -331,6 +331,11 @@ export function buildOpenApiDocument(version = '1.0.0') {
         'Decides whether an e-mail address, a text, or both are spam, and explains why.',
         'Every path may be preceded by a language code: `/deapi/v1/spam/mail` or `/de/api/v1/spam/mail`;',
         'the language picks the language of human-readable messages. Unknown prefixes are 404.',
+        'A site\'s server gets its token with `grant_type=client_credentials` (no user, no refresh token).',
+        'Checks may carry the form `context` (`honeypot`, `seconds_to_submit`, `user_agent`): a filled honeypot',
+        'is spam (`FORM_HONEYPOT_FILLED`), a submission faster than the configured minimum',
+        '(`FORM_SUBMITTED_TOO_FAST`) or from an automation user agent (`FORM_BOT_USER_AGENT`) at least',
+        'suspicious; the context is never stored.',
         `Reason codes: ${Object.keys(REASON_CATALOGUE).join(', ')}.`,
       ].join(' '),
     },
@@ -397,7 +402,7 @@ export function buildOpenApiDocument(version = '1.0.0') {
         { description: BATCH_DESCRIPTION },
       ),
       '/oauth/token': oauthOperation(
-        'Obtain or refresh tokens (password and refresh_token grants)',
+        "Obtain or refresh tokens (client_credentials for a site's server; password and refresh_token for a user)",
         'TokenRequest',
         {
           description: 'Tokens. Sent with `Cache-Control: no-store`.',

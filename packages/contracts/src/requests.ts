@@ -17,6 +17,35 @@ export const DEFAULT_CHECK_LIMITS: CheckLimits = {
   body: 100_000,
 };
 
+/** Limits of the form context (DESIGN.md §7.3); fixed, like the batch sizes. */
+export const FORM_CONTEXT_LIMITS = { honeypot: 1000, secondsToSubmit: 10_000_000, userAgent: 512 } as const;
+
+/**
+ * What a site knows about the form a submission came from (DESIGN.md §7.3). Judged by the detectors, never
+ * stored.
+ */
+export const formContextSchema = z
+  .object({
+    honeypot: z
+      .string()
+      .max(FORM_CONTEXT_LIMITS.honeypot)
+      .optional()
+      .describe('The value of a hidden field people never see: anything in it means a bot filled the form.'),
+    seconds_to_submit: z
+      .number()
+      .min(0)
+      .max(FORM_CONTEXT_LIMITS.secondsToSubmit)
+      .optional()
+      .describe('Seconds between rendering the form and its submission (people need a few).'),
+    user_agent: z
+      .string()
+      .max(FORM_CONTEXT_LIMITS.userAgent)
+      .optional()
+      .describe("The submitting browser's User-Agent header."),
+  })
+  .describe('Optional signals of the form the content was submitted with; never stored.');
+export type FormContext = z.infer<typeof formContextSchema>;
+
 /** Request schemas for the given limits; the defaults are also exported ready-made below. */
 export function createRequestSchemas(limits: CheckLimits = DEFAULT_CHECK_LIMITS) {
   const email = z.string().max(limits.email).describe('The e-mail address to check, as entered by the user.');
@@ -25,9 +54,10 @@ export function createRequestSchemas(limits: CheckLimits = DEFAULT_CHECK_LIMITS)
     body: z.string().max(limits.body).describe('The posted text; HTML is turned into text before checking.'),
     sub_title: z.string().max(limits.subTitle).optional().describe('Optional subtitle.'),
   };
-  const mail = z.object({ email });
-  const textCheck = z.object(text);
-  const hybrid = z.object({ ...text, email });
+  const context = formContextSchema.optional();
+  const mail = z.object({ email, context });
+  const textCheck = z.object({ ...text, context });
+  const hybrid = z.object({ ...text, email, context });
   return { mail, text: textCheck, hybrid };
 }
 

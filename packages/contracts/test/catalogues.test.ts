@@ -20,7 +20,7 @@ describe('the reason catalogue', () => {
   it.each(REASON_CODES)(
     '%s is UPPER_SNAKE with a prefix, translated into every language and documented',
     (code) => {
-      expect(code).toMatch(/^(EMAIL|TEXT)_[A-Z0-9_]+$/);
+      expect(code).toMatch(/^(EMAIL|TEXT|FORM)_[A-Z0-9_]+$/);
       const entry = REASON_CATALOGUE[code];
       for (const language of SUPPORTED_LANGUAGES) expect(entry[language].trim().length).toBeGreaterThan(10);
       const placeholders = (language: string) =>

@@ -57,7 +57,7 @@ export async function provision(
       'creating the demo admin client and user (scope spam:admin) with their default secrets',
     );
     file.clients = [
-      { ...DEMO_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+      { ...DEMO_CLIENT, grants: ['password', 'refresh_token', 'client_credentials'], scopes: ['spam:check'] },
       { ...DEMO_ADMIN_CLIENT, grants: ['password', 'refresh_token'], scopes: [ADMIN_SCOPE] },
     ];
     file.users = [{ ...DEMO_USER }, { ...DEMO_ADMIN_USER, scopes: [ADMIN_SCOPE] }];

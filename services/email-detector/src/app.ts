@@ -17,8 +17,8 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
 
 export function createApp(deps: AppDeps): ServiceApp {
   const schema = createRequestSchemas(deps.config.limits).mail;
-  const check = ({ email }: MailCheckRequest, meta: CheckMeta) =>
-    runEmailCheck(deps.checker, { email, ...meta }, 'http');
+  const check = ({ email, context }: MailCheckRequest, meta: CheckMeta) =>
+    runEmailCheck(deps.checker, { email, context, ...meta }, 'http');
   return createServiceApp({
     ...deps,
     directRoutes: [

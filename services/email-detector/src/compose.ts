@@ -97,6 +97,7 @@ export function createEmailChecker(
   // Compiled once per settings value read (the store keeps a value's identity while it is cached).
   const compiled = new WeakMap<ClientSettings, ClientMailSettings | undefined>();
   return {
+    formMinSeconds: config.FORM_MIN_SECONDS,
     async clientSettings(clientId) {
       if (!settings || !clientId) return undefined;
       const value = await settings.get(clientId);

@@ -10,6 +10,7 @@ import {
   servicePort,
   type Env,
 } from '@spam-check/service-kit';
+import { formConfigShape } from '@spam-check/form-signals';
 import { z } from 'zod';
 
 /** `ip`, `ip:port` or `[ipv6]:port`, as `dns.setServers` takes them. */
@@ -27,6 +28,7 @@ export const configSchema = z
     ...commonConfigShape,
     ...checkLimitsShape,
     ...feedbackConfigShape,
+    ...formConfigShape,
     AMQP_URL: env.url(),
     /** Where per-client settings and reports are kept (DESIGN.md §6.1, §6.3). */
     REDIS_URL: env.url(),

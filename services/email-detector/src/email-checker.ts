@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { FormContext } from '@spam-check/contracts';
+import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
 import type { Counter } from '@spam-check/service-kit';
 import {
   checkEmail,
@@ -8,6 +10,7 @@ import {
   type EmailCheckResult,
 } from './domain/check-email';
 import type { EmailFeedback } from './domain/reports';
+import { VERDICT_THRESHOLDS } from './domain/scoring';
 import type { MailServerLookup } from './data-access/mail-server-lookup';
 
 /** What a check needs, built once by `compose.ts`: the same for the HTTP and RPC entry points and batches. */
@@ -19,6 +22,8 @@ export interface EmailChecker {
   /** The calling client's compiled settings; undefined without a client id or without settings. */
   clientSettings(clientId: string | undefined): Promise<ClientMailSettings | undefined>;
   feedback: EmailFeedback;
+  /** FORM_MIN_SECONDS (DESIGN.md §7.3). */
+  formMinSeconds: number;
 }
 
 /**
@@ -30,7 +35,7 @@ export interface EmailChecker {
  */
 export async function runEmailCheck(
   checker: EmailChecker,
-  input: Omit<EmailCheckInput, 'client'> & { clientId: string | undefined },
+  input: Omit<EmailCheckInput, 'client'> & { clientId: string | undefined; context?: FormContext | undefined },
   entryPoint: 'http' | 'rpc',
 ): Promise<EmailCheckResult> {
   const client = await checker.clientSettings(input.clientId);
@@ -38,10 +43,15 @@ export async function runEmailCheck(
   // Named field by field, not `{ ...input, client, id }`: on Node 20 that gives every check's input a hidden
   // class of its own (service-kit README, "Hidden classes").
   const checked = { email: input.email, language: input.language, requestId: input.requestId, client, id };
-  const [result] = await Promise.all([
+  const [checkedResult] = await Promise.all([
     checkEmail(checked, checker.deps, { reportsOf: checker.feedback.reportsOf(input.clientId) }),
     checker.feedback.remember(input.clientId, input.email, id),
   ]);
+  // The form context is judged apart from the address and never reaches the record kept for feedback.
+  const result = applyFormJudgement(checkedResult, judgeFormContext(input.context, checker.formMinSeconds), {
+    language: input.language,
+    suspiciousThreshold: (client?.thresholds ?? VERDICT_THRESHOLDS).suspicious,
+  });
   checker.checks.inc({ verdict: result.verdict, entry_point: entryPoint });
   return result;
 }

@@ -209,7 +209,7 @@ export function createApp(deps: AppDeps): ServiceApp {
             item: batchSchemas.mail.item,
             check: (emails, meta) =>
               deps.batches.checkMails(
-                emails.map((email) => ({ email })),
+                emails.map((item) => (typeof item === 'string' ? { email: item } : item)),
                 meta,
               ),
             onResults: countItems('mail'),

@@ -18,6 +18,7 @@ import type { Redis } from 'ioredis';
 import { embeddedDefaults, type ServiceConfig } from './config';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
+import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
 import { createTextChecker, createTextLearner, type CheckClientText } from './domain/check-text';
 import type { TextModel } from './domain/model/classifier';
 import { createTextFeedbackStore, type TextFeedbackStore } from './data-access/text-feedback-store';
@@ -87,7 +88,11 @@ export async function composeTextCheck(
   const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
   const checkText: CheckClientText = async (input) => {
     const text = settings && input.clientId ? (await settings.get(input.clientId)).text : undefined;
-    return check(Object.assign({}, input, { settings: text }));
+    const result = await check(Object.assign({}, input, { settings: text }));
+    return applyFormJudgement(result, judgeFormContext(input.context, config.FORM_MIN_SECONDS), {
+      language: input.language,
+      suspiciousThreshold: text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD,
+    });
   };
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   return { checkText, feedback, learnText, checks, closers };

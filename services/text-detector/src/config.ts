@@ -9,6 +9,7 @@ import {
   servicePort,
   type Env,
 } from '@spam-check/service-kit';
+import { formConfigShape } from '@spam-check/form-signals';
 import { z } from 'zod';
 
 const probability = (fallback: number) => z.coerce.number().min(0).max(1).default(fallback);
@@ -38,6 +39,7 @@ export const configSchema = z.object({
   AMQP_URL: env.url(),
   REDIS_URL: env.url(),
   ...feedbackConfigShape,
+  ...formConfigShape,
   TEXT_FEEDBACK_PREFIX: z.string().default('spam-check:text-feedback:'),
   TEXT_FEEDBACK_MAX_WEIGHTS: env.positiveInt(20_000),
   TEXT_FEEDBACK_CACHED_CLIENTS: env.positiveInt(100),

@@ -1,18 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_SCOPE } from '@spam-check/contracts';
+import { CLIENT_GRANTS, DEFAULT_CLIENT_GRANTS, DEFAULT_SCOPE } from '@spam-check/contracts';
 import { z } from 'zod';
 import type { AuthStore, ClientRecord } from './store';
 import type { SecretHasher } from './secrets';
 import { revokeClientTokens } from './token-service';
-
-export const GRANT_TYPES = ['password', 'refresh_token'] as const;
 
 const scopeList = z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be an RFC 6749 scope token'));
 
 const clientInputSchema = z.object({
   id: z.string().min(1).max(200),
   secret: z.string().min(1).max(1000),
-  grants: z.array(z.enum(GRANT_TYPES)).default([...GRANT_TYPES]),
+  grants: z.array(z.enum(CLIENT_GRANTS)).default([...DEFAULT_CLIENT_GRANTS]),
   scopes: scopeList.default([DEFAULT_SCOPE]),
 });
 export type ClientInput = z.input<typeof clientInputSchema>;

@@ -22,7 +22,14 @@ export function userClientScopes(clientScopes: readonly string[], userScopes: re
 }
 
 /**
- * The scope granted for a password grant: the requested one if the client may have all of it, else none
+ * The scopes a client may hold on its own, with the client_credentials grant (DESIGN.md §7.2): its scopes but
+ * `spam:admin`, which needs a user.
+ */
+export const clientOnlyScopes = (clientScopes: readonly string[]) =>
+  clientScopes.filter((scope) => scope !== ADMIN_SCOPE);
+
+/**
+ * The scope granted for a password or client_credentials grant: the requested one if the client may have all of it, else none
  * (invalid_scope). Without a request: `spam:check` if the client may have it, else everything it may have.
  */
 export function grantedScope(requested: string[] | undefined, allowed: string[]): string[] | undefined {

@@ -44,9 +44,16 @@ export async function revokeClientTokens(store: AuthStore, clientId: string): Pr
 
 /** Issue, rotation, introspection and revocation of tokens; the only code that sees tokens in clear. */
 export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
-  const mint = (clientId: string, username: string, scope: string[], family: string) => {
+  const mint = (clientId: string, username: string | undefined, scope: string[], family: string) => {
     const iat = nowSeconds();
-    const access = { clientId, username, scope, iat, family, exp: iat + lifetimes.accessSeconds };
+    const access: TokenRecord = {
+      clientId,
+      ...(username === undefined ? {} : { username }),
+      scope,
+      iat,
+      family,
+      exp: iat + lifetimes.accessSeconds,
+    };
     return { accessToken: generateToken(), access };
   };
   const withRefresh = (pair: ReturnType<typeof mint>) => {
@@ -75,12 +82,12 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
 
   return {
     /**
-     * Password grant: the first tokens of a new family; a refresh token only when `withRefreshToken` (the
-     * client may use the refresh_token grant).
+     * Password grant (with a username) or client_credentials grant (without): the first tokens of a new
+     * family; a refresh token only when `withRefreshToken` (the client may use the refresh_token grant).
      */
     async issue(
       clientId: string,
-      username: string,
+      username: string | undefined,
       scope: string[],
       withRefreshToken: boolean,
     ): Promise<IssuedPair> {
@@ -117,7 +124,8 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
       }
       const scope = refreshedScope(requestedScope, record.scope);
       if (!scope) return { ok: false, reason: 'wider_scope' };
-      if (!(await userExists(record.username))) return { ok: false, reason: 'user_removed' };
+      if (record.username === undefined || !(await userExists(record.username)))
+        return { ok: false, reason: 'user_removed' };
       const pair = mint(clientId, record.username, scope, record.family);
       const { refreshToken: next, issued } = withRefresh(pair);
       if (signal.aborted) return { ok: false, reason: 'abandoned' };
@@ -147,7 +155,7 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
         active: true,
         scope: record.scope.join(' '),
         client_id: record.clientId,
-        username: record.username,
+        ...(record.username === undefined ? {} : { username: record.username }),
         token_type: 'Bearer',
         exp: record.exp,
         iat: record.iat,

@@ -12,7 +12,8 @@ export function hashToken(token: string): string {
 
 export interface TokenRecord {
   clientId: string;
-  username: string;
+  /** Absent for a client_credentials token: the client acts as itself. */
+  username?: string;
   scope: string[];
   /** Issued at, unix seconds. */
   iat: number;

@@ -6,7 +6,8 @@ const REALM = 'spam-check';
 /** The caller a valid token stands for. */
 export interface Caller {
   clientId: string;
-  username: string;
+  /** Absent for a client_credentials token; a `spam:admin` token always has one (auth grants it only to a user). */
+  username?: string;
 }
 
 /**
@@ -25,7 +26,10 @@ export function authorize(introspection: Introspection, requiredScope: string, n
         'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${requiredScope}"`,
       },
     });
-  return { clientId: introspection.client_id, username: introspection.username };
+  return {
+    clientId: introspection.client_id,
+    ...(introspection.username === undefined ? {} : { username: introspection.username }),
+  };
 }
 
 export function missingToken(): AppError {

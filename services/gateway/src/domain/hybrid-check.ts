@@ -56,6 +56,7 @@ function textPart(request: HybridCheckRequest): TextCheckRequest {
     title: request.title,
     body: request.body,
     ...(request.sub_title === undefined ? {} : { sub_title: request.sub_title }),
+    ...(request.context === undefined ? {} : { context: request.context }),
   };
 }
 
@@ -69,7 +70,11 @@ export async function runHybridCheck(
   transport: DetectorTransport,
   meta: CallMeta,
 ): Promise<HybridVerdict> {
-  const mail: MailCheckRequest = { email: request.email };
+  // The form context goes to both parts: each detector judges it (DESIGN.md §7.3).
+  const mail: MailCheckRequest = {
+    email: request.email,
+    ...(request.context === undefined ? {} : { context: request.context }),
+  };
   if (mode === 'parallel') {
     const [email, text] = await Promise.all([
       transport.checkMail(mail, meta),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   reasonMessage,
+  type FormContext,
   type Language,
   type ReasonParams,
   type TextResult,
@@ -82,6 +83,8 @@ export interface CheckTextInput {
   clientId?: string | undefined;
   /** The calling client's own settings, if any. */
   settings?: TextSettings | undefined;
+  /** The form the text was submitted with (DESIGN.md §7.3), judged after the cascade; never stored. */
+  context?: FormContext | undefined;
 }
 
 export type TextCheck = Omit<TextResult, 'duration_ms'>;

@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
-import { createAccounts, GRANT_TYPES, generateSecret } from '../../domain/accounts';
+import { type CLIENT_GRANTS, DEFAULT_CLIENT_GRANTS } from '@spam-check/contracts';
+import { createAccounts, generateSecret } from '../../domain/accounts';
 import type { AuthStore } from '../../domain/store';
 import type { SecretHasher } from '../../domain/secrets';
 
 export const USAGE = `Usage: pnpm --filter @spam-check/auth cli <command>
 
-  client add <id> [--secret S] [--grants password,refresh_token] [--scopes spam:check]
+  client add <id> [--secret S] [--grants password,refresh_token,client_credentials] [--scopes spam:check]
   client list
   client rotate-secret <id> [--secret S]
   client remove <id>
@@ -14,7 +15,8 @@ export const USAGE = `Usage: pnpm --filter @spam-check/auth cli <command>
   user list
   user remove <username>
 
-A secret or password that is not given is generated and printed once. A user without --scopes may obtain
+A client without --grants gets password,refresh_token; a site's server that acts as itself needs
+--grants client_credentials (no user, no refresh token, never spam:admin). A secret or password that is not given is generated and printed once. A user without --scopes may obtain
 every scope of its client but spam:admin; set-password without --scopes keeps the user's scopes. Uses REDIS_URL and AUTH_REDIS_PREFIX.
 `;
 
@@ -53,11 +55,11 @@ export async function runCli(
   switch (`${noun} ${verb}`) {
     case 'client add': {
       const secret = values.secret ?? generateSecret();
-      const grants = list(values.grants) ?? [...GRANT_TYPES];
+      const grants = list(values.grants) ?? [...DEFAULT_CLIENT_GRANTS];
       const change = await accounts.upsertClient({
         id: needName(),
         secret,
-        grants: grants as (typeof GRANT_TYPES)[number][],
+        grants: grants as (typeof CLIENT_GRANTS)[number][],
         ...(values.scopes ? { scopes: list(values.scopes) } : {}),
       });
       deps.out(`client ${name} ${change}${values.secret ? '' : `; secret: ${secret}`}`);

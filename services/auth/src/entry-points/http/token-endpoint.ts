@@ -3,7 +3,8 @@ import type { OAuthErrorCode } from '@spam-check/contracts';
 import { clientAddress, requestContext } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../domain/store';
-import { GRANT_TYPES } from '../../domain/accounts';
+import { CLIENT_GRANTS } from '@spam-check/contracts';
+import { clientOnlyScopes, grantedScope } from '../../domain/scopes';
 import type { AttemptGuard } from '../../domain/attempt-guard';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import type { IssuedPair, Lifetimes, TokenService } from '../../domain/token-service';
@@ -126,6 +127,19 @@ export function tokenEndpoint(deps: TokenEndpointDeps): RequestHandler {
     sendTokens(res, pair, lifetimes);
   }
 
+  /** RFC 6749 §4.4: the client acts as itself; no user, no refresh token, never `spam:admin` (§7.2). */
+  async function clientCredentials(req: Request, res: Response, client: ClientRecord, fail: Fail) {
+    const body = req.body as Record<string, unknown>;
+    const requested = typeof body.scope === 'string' ? body.scope.split(' ').filter(Boolean) : undefined;
+    const scope = requested?.some((token) => !SCOPE_TOKEN.test(token))
+      ? undefined
+      : grantedScope(requested, clientOnlyScopes(client.scopes));
+    if (!scope) return fail({ status: 400, error: 'invalid_scope', description: 'invalid_scope' });
+    const pair = await deps.tokens.issue(client.id, undefined, scope, false);
+    metrics.issued.inc({ grant: 'client_credentials' });
+    sendTokens(res, pair, lifetimes);
+  }
+
   async function refresh(req: Request, res: Response, client: ClientRecord, fail: Fail, signal: AbortSignal) {
     const { log } = requestContext(res);
     const body = req.body as Record<string, unknown>;
@@ -184,14 +198,15 @@ export function tokenEndpoint(deps: TokenEndpointDeps): RequestHandler {
           description: 'invalid_request',
           detail: 'grant_type',
         });
-      // The library knows more grants (authorization_code, client_credentials) than this server offers.
-      if (!(GRANT_TYPES as readonly string[]).includes(grant))
+      // The library knows more grants (authorization_code) than this server offers.
+      if (!(CLIENT_GRANTS as readonly string[]).includes(grant))
         return fail({ status: 400, error: 'unsupported_grant_type', description: 'unsupported_grant_type' });
       const client = await authenticateCaller(exchangeOf(req, res), deps, false);
       if (!client) return;
       if (!client.grants.includes(grant))
         return fail({ status: 400, error: 'unauthorized_client', description: 'unauthorized_client' });
       if (grant === 'password') await password(req, res, client, fail);
+      else if (grant === 'client_credentials') await clientCredentials(req, res, client, fail);
       else await refresh(req, res, client, fail, signal);
     } catch (error) {
       const failure = oauthFailure(error);

@@ -23,7 +23,8 @@ export function startRpcConsumer(options: RpcConsumerOptions): RpcServer {
       schemas: createDetectorRpcSchemas(options.limits).email,
       languages: options.languages,
       defaultLanguage: options.defaultLanguage,
-      check: ({ email }, context) => runEmailCheck(options.checker, { email, ...context }, 'rpc'),
+      check: ({ email, context: form }, context) =>
+        runEmailCheck(options.checker, { email, context: form, ...context }, 'rpc'),
     }),
   });
 }

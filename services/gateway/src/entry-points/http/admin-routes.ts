@@ -43,7 +43,7 @@ function metaOf(res: Response): AdminCallMeta {
     requestId: context.requestId,
     language: context.language,
     clientId: caller.clientId,
-    username: caller.username,
+    username: caller.username ?? '',
   };
 }
 
@@ -71,7 +71,7 @@ function audited(
       const caller = callerOf(res);
       const entry: AdminAction = {
         at: new Date().toISOString(),
-        actor: { client_id: caller.clientId, username: caller.username },
+        actor: { client_id: caller.clientId, username: caller.username ?? '' },
         action,
         client_id: clientId,
         status: res.statusCode,
