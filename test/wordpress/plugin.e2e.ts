@@ -39,6 +39,11 @@ const comment = (id: number | undefined) => site.php('comment', String(id));
 const reasonCodes = (meta: { _spam_check_reasons?: { code: string }[] }) =>
   (meta._spam_check_reasons ?? []).map((reason) => reason.code);
 
+/** A bot's render timestamp: an old time with a signature of its own making. */
+function forge(input: { value: string }): void {
+  input.value = '1700000000:0000';
+}
+
 async function until<T>(
   probe: () => Promise<T>,
   done: (value: T) => boolean,
@@ -149,6 +154,23 @@ describe('the spam-check WordPress plugin on a real site', () => {
     expect(posted.page).toContain('Ihr Kommentar wurde als Spam abgelehnt.');
     expect(posted.id).toBeUndefined();
     expect(await site.php('count', text)).toEqual({ count: 0 });
+    // The deployment saw the honeypot in the form context (its stats count the reason, never the context).
+    const { top_reasons } = await stack.stats();
+    expect(top_reasons.map((reason) => reason.code)).toContain('FORM_HONEYPOT_FILLED');
+  });
+
+  it('holds a comment whose render timestamp was forged (counted as sent at once)', async () => {
+    const posted = await postComment(
+      visitors,
+      site.url,
+      { name: 'Quick', email: 'quick.poster@example.org' },
+      'Thanks, this answered my question about the oven.',
+      { tamper: (page) => page.locator('input[name="spam_check_rendered"]').evaluate(forge) },
+    );
+    const stored = await comment(posted.id);
+    expect(stored.status).toBe('unapproved');
+    expect(stored.meta._spam_check_verdict).toBe('suspicious');
+    expect(reasonCodes(stored.meta)).toContain('FORM_SUBMITTED_TOO_FAST');
   });
 
   it('"Spam" in wp-admin teaches: the next near-duplicate goes to the spam folder by the site\'s own report', async () => {

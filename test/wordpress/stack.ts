@@ -2,7 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recentFeedbackSchema, type RecentFeedback } from '@spam-check/contracts';
+import {
+  clientStatsSchema,
+  recentFeedbackSchema,
+  type ClientStats,
+  type RecentFeedback,
+} from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, redisUrl } from '@spam-check/test-support';
 import { obtainToken, request } from '../e2e/client';
@@ -14,6 +19,8 @@ export interface WordPressStack {
   client: { id: string; secret: string };
   /** The client's recent feedback as the admin API shows it. */
   recentFeedback: () => Promise<RecentFeedback>;
+  /** The client's stats of today as the admin API shows them (reason counts among them). */
+  stats: () => Promise<ClientStats>;
   stop: () => Promise<void>;
 }
 
@@ -72,19 +79,21 @@ export async function startWordPressStack(): Promise<WordPressStack> {
     },
     { readyTimeoutMs: 180_000 },
   );
-  const recentFeedback = async () => {
+  const admin = async (path: string) => {
     const token = await obtainToken(stack.gateway, '/', operator);
-    const answer = await request(`${stack.gateway}/api/v1/admin/clients/${client.id}/feedback`, {
+    const answer = await request(`${stack.gateway}/api/v1/admin/clients/${client.id}/${path}`, {
       headers: { authorization: `Bearer ${token.body.access_token}` },
     });
     if (answer.status !== 200)
-      throw new Error(`admin feedback: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return recentFeedbackSchema.parse(answer.body);
+      throw new Error(`admin ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as unknown;
   };
+  const recentFeedback = async () => recentFeedbackSchema.parse(await admin('feedback'));
+  const stats = async () => clientStatsSchema.parse(await admin('stats'));
   const stop = async () => {
     await stack.stop();
     await removeRunKeys(prefix);
     rmSync(folder, { recursive: true, force: true });
   };
-  return { stack, client, recentFeedback, stop };
+  return { stack, client, recentFeedback, stats, stop };
 }

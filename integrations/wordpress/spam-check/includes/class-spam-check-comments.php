@@ -118,9 +118,10 @@ final class Spam_Check_Comments {
 	}
 
 	/**
-	 * What a verdict does to the site's decision. Enforce: a filled honeypot is refused outright, spam goes to
-	 * the spam folder, suspicious to moderation, ham keeps the site's decision. Dry-run: the site's decision.
-	 * No answer: held for moderation, or the site's decision when the settings say so.
+	 * What a verdict does to the site's decision. Enforce: a filled honeypot is refused outright (seen here or
+	 * by the deployment: one that predates the form context still gets it refused), spam goes to the spam
+	 * folder, suspicious to moderation, ham keeps the site's decision. Dry-run: the site's decision. No answer:
+	 * held for moderation, or the site's decision when the settings say so.
 	 *
 	 * @param int|string                  $approved The site's decision.
 	 * @param Spam_Check_Verdict|WP_Error $outcome  The verdict.
@@ -131,11 +132,11 @@ final class Spam_Check_Comments {
 		if ( 'dry-run' === $settings['mode'] ) {
 			return $approved;
 		}
+		if ( Spam_Check_Form::honeypot_filled() || ( ! is_wp_error( $outcome ) && $outcome->has_reason( 'FORM_HONEYPOT_FILLED' ) ) ) {
+			return new WP_Error( 'spam_check_refused', esc_html( self::refusal( $outcome ) ), 403 );
+		}
 		if ( is_wp_error( $outcome ) ) {
 			return 'hold' === $settings['on_unreachable'] ? 0 : $approved;
-		}
-		if ( $outcome->has_reason( 'FORM_HONEYPOT_FILLED' ) ) {
-			return new WP_Error( 'spam_check_refused', esc_html( self::refusal( $outcome ) ), 403 );
 		}
 		if ( 'spam' === $outcome->verdict ) {
 			return 'spam';
@@ -144,14 +145,15 @@ final class Spam_Check_Comments {
 	}
 
 	/**
-	 * The message a refused submission shows.
+	 * The message a refused submission shows, with the deployment's reasons when it answered.
 	 *
-	 * @param Spam_Check_Verdict $verdict The verdict.
+	 * @param Spam_Check_Verdict|WP_Error $outcome The verdict.
 	 * @return string
 	 */
-	private static function refusal( Spam_Check_Verdict $verdict ) {
-		/* translators: %s: the reasons the deployment gave. */
-		return sprintf( __( 'Your comment was refused as spam. %s', 'spam-check' ), $verdict->messages() );
+	private static function refusal( $outcome ) {
+		/* translators: %s: the reasons the deployment gave (may be empty). */
+		$message = __( 'Your comment was refused as spam. %s', 'spam-check' );
+		return trim( sprintf( $message, is_wp_error( $outcome ) ? '' : $outcome->messages() ) );
 	}
 
 	/**

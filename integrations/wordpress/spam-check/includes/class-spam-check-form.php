@@ -61,6 +61,16 @@ final class Spam_Check_Form {
 	}
 
 	/**
+	 * Whether the submitted form's honeypot holds anything (only a bot fills a field no person sees).
+	 *
+	 * @return bool
+	 */
+	public static function honeypot_filled() {
+		// phpcs:ignore WordPress.Security.NonceVerification.Missing -- public forms: read, not acted on alone.
+		return isset( $_POST[ self::HONEYPOT_FIELD ] ) && is_string( $_POST[ self::HONEYPOT_FIELD ] ) && '' !== trim( wp_unslash( $_POST[ self::HONEYPOT_FIELD ] ) );
+	}
+
+	/**
 	 * Seconds since a signed render time; 0 for a forged or malformed one (a form not rendered by this site).
 	 *
 	 * @param string $stamp `<unix time>:<signature>`.
