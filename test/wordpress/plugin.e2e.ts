@@ -155,8 +155,10 @@ describe('the spam-check WordPress plugin on a real site', () => {
     expect(posted.id).toBeUndefined();
     expect(await site.php('count', text)).toEqual({ count: 0 });
     // The deployment saw the honeypot in the form context (its stats count the reason, never the context).
-    const { top_reasons } = await stack.stats();
-    expect(top_reasons.map((reason) => reason.code)).toContain('FORM_HONEYPOT_FILLED');
+    const codes = async () => (await stack.stats()).top_reasons.map((reason) => reason.code);
+    expect(await until(codes, (seen) => seen.includes('FORM_HONEYPOT_FILLED'))).toContain(
+      'FORM_HONEYPOT_FILLED',
+    );
   });
 
   it('holds a comment whose render timestamp was forged (counted as sent at once)', async () => {
