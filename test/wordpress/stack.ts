@@ -57,6 +57,11 @@ export async function startWordPressStack(): Promise<WordPressStack> {
       users: [{ username: operator.username, password: operator.password, scopes: ['spam:admin'] }],
     }),
   );
+  const removeRun = async () => {
+    await removeRunKeys(prefix);
+    rmSync(folder, { recursive: true, force: true });
+  };
+  // A stack that failed to start has stopped its services; what its auth wrote is removed all the same.
   const stack = await startStack(
     {
       REDIS_URL: redisUrl(),
@@ -78,7 +83,10 @@ export async function startWordPressStack(): Promise<WordPressStack> {
       FORM_MIN_SECONDS: '1',
     },
     { readyTimeoutMs: 180_000 },
-  );
+  ).catch(async (error: unknown) => {
+    await removeRun();
+    throw error;
+  });
   const admin = async (path: string) => {
     const token = await obtainToken(stack.gateway, '/', operator);
     const answer = await request(`${stack.gateway}/api/v1/admin/clients/${client.id}/${path}`, {
@@ -92,8 +100,7 @@ export async function startWordPressStack(): Promise<WordPressStack> {
   const stats = async () => clientStatsSchema.parse(await admin('stats'));
   const stop = async () => {
     await stack.stop();
-    await removeRunKeys(prefix);
-    rmSync(folder, { recursive: true, force: true });
+    await removeRun();
   };
   return { stack, client, recentFeedback, stats, stop };
 }

@@ -48,7 +48,12 @@ final class Spam_Check_Comment_Admin {
 		$verdict = get_comment_meta( $comment_id, Spam_Check_Comments::META_VERDICT, true );
 		if ( '' === $verdict ) {
 			$error = get_comment_meta( $comment_id, Spam_Check_Comments::META_ERROR, true );
-			echo esc_html( '' === $error ? __( 'Not checked', 'spam-check' ) : __( 'Not checked: the API could not be reached.', 'spam-check' ) );
+			if ( '' === $error ) {
+				echo esc_html__( 'Not checked', 'spam-check' );
+				return;
+			}
+			// The stored error says why (unreachable, not set up, refused credentials).
+			echo esc_html__( 'Not checked: the API could not be reached.', 'spam-check' ) . '<br /><small>' . esc_html( $error ) . '</small>';
 			return;
 		}
 		$score   = (float) get_comment_meta( $comment_id, Spam_Check_Comments::META_SCORE, true );
