@@ -1,0 +1,106 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  clientStatsSchema,
+  recentFeedbackSchema,
+  type ClientStats,
+  type RecentFeedback,
+} from '@spam-check/contracts';
+import { startStack, type Stack } from '@spam-check/process-kit';
+import { amqpUrl, redisUrl } from '@spam-check/test-support';
+import { obtainToken, request } from '../e2e/client';
+import { removeRunKeys } from '../e2e/redis-keys';
+
+export interface WordPressStack {
+  stack: Stack;
+  /** The site's client of the deployment (client_credentials grant, scope spam:check). */
+  client: { id: string; secret: string };
+  /** The client's recent feedback as the admin API shows it. */
+  recentFeedback: () => Promise<RecentFeedback>;
+  /** The client's stats of today as the admin API shows them (reason counts among them). */
+  stats: () => Promise<ClientStats>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The real stack as the end-to-end tests start it (separate processes, Redis and RabbitMQ, this run's
+ * prefixes), with a client for the WordPress site and an operator who reads the admin API.
+ */
+export async function startWordPressStack(): Promise<WordPressStack> {
+  const run = randomUUID().slice(0, 8);
+  const prefix = `wp-${run}:`;
+  const client = { id: `wordpress-${run}`, secret: randomBytes(24).toString('base64url') };
+  const operator = {
+    client: `wp-admin-${run}`,
+    secret: randomBytes(24).toString('hex'),
+    username: `operator-${run}`,
+    password: randomBytes(12).toString('hex'),
+  };
+  const gateway = { id: `gateway-${run}`, secret: randomBytes(24).toString('hex') };
+  const folder = mkdtempSync(join(tmpdir(), 'wordpress-stack-'));
+  const bootstrap = join(folder, 'bootstrap.json');
+  writeFileSync(
+    bootstrap,
+    JSON.stringify({
+      clients: [
+        { id: client.id, secret: client.secret, grants: ['client_credentials'], scopes: ['spam:check'] },
+        {
+          id: operator.client,
+          secret: operator.secret,
+          grants: ['password'],
+          scopes: ['spam:check', 'spam:admin'],
+        },
+        { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
+      ],
+      users: [{ username: operator.username, password: operator.password, scopes: ['spam:admin'] }],
+    }),
+  );
+  const removeRun = async () => {
+    await removeRunKeys(prefix);
+    rmSync(folder, { recursive: true, force: true });
+  };
+  // A stack that failed to start has stopped its services; what its auth wrote is removed all the same.
+  const stack = await startStack(
+    {
+      REDIS_URL: redisUrl(),
+      AMQP_URL: amqpUrl(),
+      AUTH_REDIS_PREFIX: `${prefix}auth:`,
+      REDIS_KEY_PREFIX: `${prefix}gateway:`,
+      EMAIL_FEEDBACK_PREFIX: `${prefix}email-feedback:`,
+      TEXT_FEEDBACK_PREFIX: `${prefix}text-feedback:`,
+      AUTH_REVOCATION_CHANNEL: `${prefix}revocations`,
+      REVOCATION_CHANNEL: `${prefix}revocations`,
+      EMAIL_RPC_QUEUE: `wp-${run}.email`,
+      TEXT_RPC_QUEUE: `wp-${run}.text`,
+      AUTH_BOOTSTRAP_FILE: bootstrap,
+      GATEWAY_CLIENT_ID: gateway.id,
+      GATEWAY_CLIENT_SECRET: gateway.secret,
+      EMAIL_DNS_CHECK: 'off',
+      OPENAI_API_KEY: undefined,
+      // A person in this test takes a little over a second to fill the form (below, a bot).
+      FORM_MIN_SECONDS: '1',
+    },
+    { readyTimeoutMs: 180_000 },
+  ).catch(async (error: unknown) => {
+    await removeRun();
+    throw error;
+  });
+  const admin = async (path: string) => {
+    const token = await obtainToken(stack.gateway, '/', operator);
+    const answer = await request(`${stack.gateway}/api/v1/admin/clients/${client.id}/${path}`, {
+      headers: { authorization: `Bearer ${token.body.access_token}` },
+    });
+    if (answer.status !== 200)
+      throw new Error(`admin ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as unknown;
+  };
+  const recentFeedback = async () => recentFeedbackSchema.parse(await admin('feedback'));
+  const stats = async () => clientStatsSchema.parse(await admin('stats'));
+  const stop = async () => {
+    await stack.stop();
+    await removeRun();
+  };
+  return { stack, client, recentFeedback, stats, stop };
+}
