@@ -6,6 +6,7 @@ import {
   type TextModel,
 } from '../../src/domain/model/classifier';
 import type { FeatureSpace } from '../../src/domain/model/extractor';
+import { trainedWithNow } from '../../src/domain/model/provenance';
 import { mulberry32, shuffle, stratifiedFolds, type Dataset } from './data';
 
 /** The training recipe of the shipped model; every number here is what the model card describes. */
@@ -211,7 +212,7 @@ function fitCalibration(
  * The lowest score at which the texts at or above it are spamPrecision spam, counted with one imaginary ham
  * (texts tied at a score are taken together); just above the highest when there is none, so nothing reaches
  * it; undefined without texts. The exact cut of the texts, not a grid. Here on calibrated log-odds; the
- * second-stage experiment (scripts/experiments/stage2.ts) cuts its own scores with it.
+ * second-stage experiment (experiments/text-detector/stage2.ts at the repository root) cuts its own scores with it.
  */
 export function spamCut(rows: { z: number; label: number }[]): number | undefined {
   if (rows.length === 0) return undefined;
@@ -240,6 +241,7 @@ function toModel(linear: LinearModel, calibration: ModelHeader['calibration'], m
     languages: RECIPE.languages,
     minCoverage: RECIPE.minCoverage,
     trainedAt: 'deterministic',
+    trainedWith: trainedWithNow(),
     ...(metrics === undefined ? {} : { metrics }),
   };
   const file = encodeModel(header, weights);
