@@ -35,6 +35,7 @@ import {
   figures,
   figuresRow,
   groupBy,
+  precisionRecall,
   reliability,
   spamPrecision,
   type Answer,
@@ -108,6 +109,7 @@ function printCalibration(data: Dataset, answers: Answer[]): Record<string, unkn
       `\n#### ${language}: ${n} texts at or above the spam threshold, ${(100 * precision).toFixed(2)} % spam`,
     );
     console.log(reliability(data, group).join('\n'));
+    console.log(`\n${precisionRecall(data, group).join('\n')}`);
   }
   return summary;
 }
