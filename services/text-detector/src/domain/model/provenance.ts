@@ -15,14 +15,14 @@ export interface TrainedWith {
   extractorVersion: number;
 }
 
-export function rulesHash(weights: object = REASON_WEIGHTS): string {
+function rulesHash(weights: object): string {
   const entries = Object.entries(weights).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 16);
 }
 
 /** What this code would record in a model trained now. */
 export function trainedWithNow(): TrainedWith {
-  return { rulesHash: rulesHash(), extractorVersion: EXTRACTOR_VERSION };
+  return { rulesHash: rulesHash(REASON_WEIGHTS), extractorVersion: EXTRACTOR_VERSION };
 }
 
 /** Throws when a model was made under other rule weights or another extractor, naming the retrain command. */
