@@ -1,11 +1,13 @@
 /**
  * Trains the text model and measures it; see the model card in the text detector's README.
  *
- * Data: ../shared/data/text/train.jsonl.gz (English) and extra.jsonl.gz (mostly German and French), plus any
- * `--extra <file>` in the same format (e.g. what `feedback export` writes). Rows in German, French and English
- * are the model's ground; rows in other languages are never trained on and only scored.
- * Splits: a held-out 20 % (stratified by source, language and label), and, for each German or French ham
- * source, a model trained without that source and scored on it. Nothing is trained, calibrated or tuned on a
+ * Data: every *.jsonl(.gz) file of ../shared/data/text (train.jsonl.gz: English; extra.jsonl.gz: mostly German
+ * and French; extra2.jsonl.gz: newsletters and transactional mail in all three), plus any `--extra <file>` in
+ * the same format (e.g. what `feedback export` writes). Rows in German, French and English are the model's
+ * ground; rows in other languages are never trained on and only scored.
+ * Splits: a held-out 20 % (stratified by source, language and label), and, for each source with German or
+ * French texts and each mail-like ham source, a model trained without that source and scored on it. Nothing
+ * is trained, calibrated or tuned on a
  * test part; every figure is the service's verdict (rules + model, LLM off) on texts it never saw.
  * Then trains on everything and writes model/text-model.bin. Deterministic (fixed seed, single thread).
  *
@@ -13,18 +15,27 @@
  *        [--no-write] [--only held,cimt,...] (evaluate only the splits whose name contains one of these)
  *        [--set name=value,...] (try another number of RECIPE; the shipped model uses the defaults)
  */
-import { statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadServiceConfig } from '../../src/config';
 import { loadLanguageDetector } from '../../src/data-access/language-detector';
 import { localChecker } from '../local-checker';
-import { buildDataset, readRows, stratifiedSplit, type Dataset, type Row } from './data';
+import {
+  MAIL_LIKE_HAM,
+  SCAM_MAIL,
+  buildDataset,
+  readRows,
+  stratifiedSplit,
+  type Dataset,
+  type Row,
+} from './data';
 import {
   FIGURES_HEADER,
   answer,
   figures,
   figuresRow,
   groupBy,
+  precisionRecall,
   reliability,
   spamPrecision,
   type Answer,
@@ -43,20 +54,42 @@ function allArguments(name: string): string[] {
   return process.argv.flatMap((value, i) => (process.argv[i - 1] === name ? [value] : []));
 }
 
+/**
+ * Every `*.jsonl` / `*.jsonl.gz` file of the data directory, in name order, then the `--extra` files. Rows
+ * of the data directory without a `lang` are English (train.jsonl.gz has no `lang`); rows of `--extra` files
+ * without one get the detected language.
+ */
 function loadRows(): Row[] {
   const dir = resolve(REPO_ROOT, argument('--data') ?? '../shared/data/text');
-  const english = readRows(resolve(dir, 'train.jsonl.gz')).map((row) => ({ ...row, lang: 'en' }));
-  const extra = readRows(resolve(dir, 'extra.jsonl.gz'));
+  const files = readdirSync(dir)
+    .filter((name) => /\.jsonl(\.gz)?$/.test(name))
+    .sort();
+  if (files.length === 0) throw new Error(`no *.jsonl or *.jsonl.gz files in ${dir}`);
+  const own = files.flatMap((name) =>
+    readRows(resolve(dir, name)).map((row) => ({ ...row, lang: row.lang ?? 'en' })),
+  );
   const more = allArguments('--extra').flatMap((path) => readRows(resolve(process.cwd(), path)));
-  return [...english, ...extra, ...more];
+  return [...own, ...more];
 }
 
 const config = loadServiceConfig({});
+
+/** The kinds of source the card sums up per language: mail-like ham, and real phishing and scam mail. */
+function kindOf(source: string): string | undefined {
+  if (MAIL_LIKE_HAM.has(source)) return 'mail-like ham';
+  if (SCAM_MAIL.has(source)) return 'phishing and scam mail';
+  return undefined;
+}
 
 function printFigures(title: string, data: Dataset, answers: Answer[]): void {
   console.log(`\n### ${title}\n${FIGURES_HEADER}`);
   for (const [language, group] of groupBy(answers, (a) => data.languages[a.doc] as string))
     console.log(figuresRow(`**${language}**`, figures(data, group)));
+  for (const [kind, group] of groupBy(
+    answers.filter((a) => kindOf(data.rows[a.doc]?.source as string) !== undefined),
+    (a) => `${data.languages[a.doc] as string} ${kindOf(data.rows[a.doc]?.source as string) as string}`,
+  ))
+    console.log(figuresRow(`*${kind}*`, figures(data, group)));
   for (const [source, group] of groupBy(
     answers,
     (a) => `${data.languages[a.doc] as string} ${data.rows[a.doc]?.source as string}`,
@@ -76,6 +109,7 @@ function printCalibration(data: Dataset, answers: Answer[]): Record<string, unkn
       `\n#### ${language}: ${n} texts at or above the spam threshold, ${(100 * precision).toFixed(2)} % spam`,
     );
     console.log(reliability(data, group).join('\n'));
+    console.log(`\n${precisionRecall(data, group).join('\n')}`);
   }
   return summary;
 }
@@ -123,17 +157,18 @@ async function main(): Promise<void> {
   const all = data.rows.map((_, doc) => doc);
   const ground = all.filter((doc) => RECIPE.languages.includes(data.languages[doc] as string));
   const elsewhere = all.filter((doc) => !RECIPE.languages.includes(data.languages[doc] as string));
-  const hamSources = [
+  // Left out one at a time: every source with German or French texts, and the mail-like ham sources.
+  const leftOut = [
     ...new Set(
       ground
-        .filter((doc) => data.labels[doc] === 0 && data.languages[doc] !== 'en')
-        .map((doc) => data.rows[doc]?.source as string),
+        .map((doc) => data.rows[doc]?.source as string)
+        .filter((source, k) => MAIL_LIKE_HAM.has(source) || data.languages[ground[k] as number] !== 'en'),
     ),
   ].sort();
   const held = stratifiedSplit(data, ground, 0.2, SEED);
   const splits = [
     { name: 'held-out 20%', ...held },
-    ...hamSources.map((source) => ({
+    ...leftOut.map((source) => ({
       name: `without ${source}`,
       train: ground.filter((doc) => data.rows[doc]?.source !== source),
       test: ground.filter((doc) => data.rows[doc]?.source === source),

@@ -136,3 +136,22 @@ export function spamPrecision(data: Dataset, answers: Answer[]): { n: number; pr
   const spam = flagged.filter((a) => data.labels[a.doc] === 1).length;
   return { n: flagged.length, precision: flagged.length ? spam / flagged.length : 1 };
 }
+
+const CUTS = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
+
+/**
+ * Precision, recall and MCC of "score ≥ cut means spam" for cuts around the spam threshold: what another
+ * `TEXT_SPAM_THRESHOLD` would give (the LLM off).
+ */
+export function precisionRecall(data: Dataset, answers: Answer[]): string[] {
+  const lines = ['cut | texts ≥ cut | precision | recall | MCC', '---|---|---|---|---'];
+  for (const cut of CUTS) {
+    const c = confusion(data, answers, (a) => a.score >= cut);
+    const above = answers.filter((a) => a.score >= cut);
+    const spam = above.filter((a) => data.labels[a.doc] === 1).length;
+    const precision = above.length ? (spam / above.length).toFixed(4) : '—';
+    const mcc = c.mcc === null ? '—' : c.mcc.toFixed(4);
+    lines.push(`${cut.toFixed(2)} | ${above.length} | ${precision} | ${c.recall.toFixed(4)} | ${mcc}`);
+  }
+  return lines;
+}

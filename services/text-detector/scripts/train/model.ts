@@ -6,7 +6,8 @@ import {
   type TextModel,
 } from '../../src/domain/model/classifier';
 import type { FeatureSpace } from '../../src/domain/model/extractor';
-import { mulberry32, shuffle, stratifiedFolds, type Dataset } from './data';
+import { trainedWithNow } from '../../src/domain/model/provenance';
+import { MAIL_LIKE_HAM, mulberry32, shuffle, stratifiedFolds, type Dataset } from './data';
 
 /** The training recipe of the shipped model; every number here is what the model card describes. */
 export const SPACE: FeatureSpace = {
@@ -25,6 +26,11 @@ export const RECIPE = {
   l2: 2e-7,
   /** Sample weight 1 / (size of the row's (source group, language, label) cell) ^ balance. */
   balance: 0.5,
+  /**
+   * Weight of the mail-like ham of extra2.jsonl.gz (newsletters, filled templates) next to the other rows:
+   * few sources whose label their source gives away, so they should not decide what mail-like means.
+   */
+  mailLikeWeight: 1,
   /** A feature is kept when it occurs in at least vocabDocs documents of each of vocabGroups groups. */
   vocabGroups: 2,
   vocabDocs: 3,
@@ -73,7 +79,11 @@ const cellOf = (data: Dataset, doc: number) =>
 function sampleWeights(data: Dataset, docs: number[]): Float32Array {
   const counts = new Map<string, number>();
   for (const doc of docs) counts.set(cellOf(data, doc), (counts.get(cellOf(data, doc)) ?? 0) + 1);
-  const raw = docs.map((doc) => 1 / Math.pow(counts.get(cellOf(data, doc)) ?? 1, RECIPE.balance));
+  const raw = docs.map(
+    (doc) =>
+      (MAIL_LIKE_HAM.has(data.rows[doc]?.source as string) ? RECIPE.mailLikeWeight : 1) /
+      Math.pow(counts.get(cellOf(data, doc)) ?? 1, RECIPE.balance),
+  );
   const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
   return Float32Array.from(raw, (w) => w / mean);
 }
@@ -211,7 +221,7 @@ function fitCalibration(
  * The lowest score at which the texts at or above it are spamPrecision spam, counted with one imaginary ham
  * (texts tied at a score are taken together); just above the highest when there is none, so nothing reaches
  * it; undefined without texts. The exact cut of the texts, not a grid. Here on calibrated log-odds; the
- * second-stage experiment (scripts/experiments/stage2.ts) cuts its own scores with it.
+ * second-stage experiment (experiments/text-detector/stage2.ts at the repository root) cuts its own scores with it.
  */
 export function spamCut(rows: { z: number; label: number }[]): number | undefined {
   if (rows.length === 0) return undefined;
@@ -240,6 +250,7 @@ function toModel(linear: LinearModel, calibration: ModelHeader['calibration'], m
     languages: RECIPE.languages,
     minCoverage: RECIPE.minCoverage,
     trainedAt: 'deterministic',
+    trainedWith: trainedWithNow(),
     ...(metrics === undefined ? {} : { metrics }),
   };
   const file = encodeModel(header, weights);

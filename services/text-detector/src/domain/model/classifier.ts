@@ -1,4 +1,5 @@
 import { FeatureExtractor, type FeatureSpace, type ModelInput, type SparseVector } from './extractor';
+import type { TrainedWith } from './provenance';
 
 /**
  * The shipped model: logistic regression over hashed features, weights quantised to Int16, with a
@@ -22,6 +23,8 @@ export interface ModelHeader {
   /** Share of a text's words that must have a weight for the text to be familiar. */
   minCoverage: number;
   trainedAt: string;
+  /** The rule weights and extractor it was trained with (absent in files made before issue #31). */
+  trainedWith?: TrainedWith;
   metrics?: unknown;
 }
 

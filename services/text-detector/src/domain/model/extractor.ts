@@ -9,6 +9,14 @@ import { linkNaming } from './link-names';
 const { CHAR_SEED, FNV_OFFSET, FNV_PRIME, SEED, hashString, mix } = hashing;
 
 /**
+ * The version of what this extractor makes of a text. Bump it with any change that changes the features of
+ * some text (here, canonical.ts, cues.ts, hashing.ts, link-names.ts, accumulator.ts, or the normalisation the
+ * service does before): a model file records the version it was trained with, and the service refuses a
+ * model made for another (./provenance.ts).
+ */
+export const EXTRACTOR_VERSION = 1;
+
+/**
  * The model's features, shared by the training script and the service so both see exactly the same
  * numbers: hashed word unigrams and bigrams plus title words, character 3..charMax-grams of the first
  * charLimit characters, a few coarse shape tokens (with whether the linked sites are named in the text,

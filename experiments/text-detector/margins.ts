@@ -6,17 +6,17 @@
  * exact out-of-fold margin (fitCalibration walks a grid of topScale instead), so a figure can differ from a
  * training run by a text or two. With `--out <file>` it also writes every margin as JSON lines.
  * Not part of the service or of the training command.
- *   node --conditions=source --import tsx scripts/experiments/margins.ts [--set name=value,...] [--out f]
+ *   node --conditions=source --import tsx experiments/text-detector/margins.ts [--set name=value,...] [--out f]
  *   SPACE='{"bits":21}' ... changes the feature space (`SPACE` of scripts/train/model.ts) the same way.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadServiceConfig } from '../../src/config';
-import { loadLanguageDetector } from '../../src/data-access/language-detector';
-import { localChecker } from '../local-checker';
-import { buildDataset, readRows, stratifiedSplit } from '../train/data';
-import { answer, figures } from '../train/metrics';
-import { RECIPE, SPACE, fit, overrideRecipe } from '../train/model';
+import { loadServiceConfig } from '../../services/text-detector/src/config';
+import { loadLanguageDetector } from '../../services/text-detector/src/data-access/language-detector';
+import { localChecker } from '../../services/text-detector/scripts/local-checker';
+import { buildDataset, readRows, stratifiedSplit } from '../../services/text-detector/scripts/train/data';
+import { answer, figures } from '../../services/text-detector/scripts/train/metrics';
+import { RECIPE, SPACE, fit, overrideRecipe } from '../../services/text-detector/scripts/train/model';
 import { SPAM_SOURCES } from './sources';
 
 const SEED = 20261123;
@@ -60,7 +60,7 @@ const argument = (name: string) => {
 async function main(): Promise<void> {
   overrideRecipe(argument('--set'));
   Object.assign(SPACE, JSON.parse(process.env.SPACE ?? '{}'));
-  const dir = resolve(__dirname, '../../../../../shared/data/text');
+  const dir = resolve(__dirname, '../../../shared/data/text');
   const rows = [
     ...readRows(resolve(dir, 'train.jsonl.gz')).map((row) => ({ ...row, lang: 'en' })),
     ...readRows(resolve(dir, 'extra.jsonl.gz')),

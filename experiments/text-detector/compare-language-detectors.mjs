@@ -2,7 +2,7 @@
  * The comparison behind the choice of eld as language detector (see the README, "Language"); not part of
  * the service or of its dependencies. Run it outside the workspace:
  *   mkdir /tmp/langcmp && cd /tmp/langcmp && npm init -y && npm i franc franc-min tinyld eld languagedetect
- *   node <repo>/services/text-detector/scripts/experiments/compare-language-detectors.mjs <repo>/../shared/data/text
+ *   node <repo>/experiments/text-detector/compare-language-detectors.mjs <repo>/../shared/data/text
  * (run from /tmp/langcmp so the packages resolve). Scores a deterministic quarter of the German, French and
  * English texts of 20+ characters against the data's `lang` (English for train.jsonl.gz).
  */

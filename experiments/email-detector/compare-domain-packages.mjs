@@ -3,20 +3,23 @@
  * providers and typos"); not part of the service or of its dependencies. Run it outside the workspace:
  *   mkdir /tmp/mailcmp && cd /tmp/mailcmp && npm init -y && npm i --ignore-scripts free-email-domains \
  *     email-providers free-email-domains-list mailcheck @zootools/email-spell-checker email-misspelled
- *   cd <repo>/services/email-detector && node --conditions=source --import tsx \
- *     scripts/experiments/compare-domain-packages.mjs /tmp/mailcmp
+ *   cd <repo> && node --conditions=source --import tsx \
+ *     experiments/email-detector/compare-domain-packages.mjs /tmp/mailcmp
  * (`--ignore-scripts`: free-email-domains' install script downloads a fresher list; the service uses the
  * published one.) The labelled set is built from the detector's tests. The former hand-written list and
  * matcher are in the history (commit a91cff0, src/domain/free-provider.ts and typo.ts).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
-import { FREE_PROVIDERS as KEPT_FREE } from '../../src/domain/free-provider.ts';
-import { suggestDomain as keptSuggest } from '../../src/domain/typo.ts';
+import { FREE_PROVIDERS as KEPT_FREE } from '../../services/email-detector/src/domain/free-provider.ts';
+import { suggestDomain as keptSuggest } from '../../services/email-detector/src/domain/typo.ts';
 
 const DIR = process.argv[2] ?? '/tmp/mailcmp';
 const require = createRequire(join(DIR, 'package.json'));
+// The service's own dependency, resolved from the service (this file lives outside its tree).
+const { disposableEmailBlocklistSet } = createRequire(
+  new URL('../../services/email-detector/package.json', import.meta.url),
+)('disposable-email-domains-js');
 const disposable = disposableEmailBlocklistSet();
 
 // Labelled set built from the e-mail detector's tests (rules.test.ts, check-http.test.ts).

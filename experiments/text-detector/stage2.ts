@@ -13,13 +13,13 @@
  * The final booster (fitted on all oof rows) scores the test rows, which are only measured. Unfamiliar test
  * rows never get `spam` (as in margins.ts).
  *
- *   node --conditions=source --import tsx scripts/experiments/stage2.ts --margins /tmp/stage2-margins.jsonl \
+ *   node --conditions=source --import tsx experiments/text-detector/stage2.ts --margins /tmp/stage2-margins.jsonl \
  *     [--features neutral|era|all|margin] [--depth 2] [--trees 200] [--rate 0.1] [--minLeaf 20] [--balance 0]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { mulberry32, readRows, shuffle, type Row } from '../train/data';
-import { spamCut } from '../train/model';
+import { mulberry32, readRows, shuffle, type Row } from '../../services/text-detector/scripts/train/data';
+import { spamCut } from '../../services/text-detector/scripts/train/model';
 import { SPAM_SOURCES } from './sources';
 
 const argument = (name: string, fallback: string) => {
@@ -367,7 +367,7 @@ function main(): void {
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Dumped);
-  const dir = resolve(__dirname, '../../../../../shared/data/text');
+  const dir = resolve(__dirname, '../../../shared/data/text');
   const rows = [
     ...readRows(resolve(dir, 'train.jsonl.gz')).map((row) => ({ ...row, lang: 'en' })),
     ...readRows(resolve(dir, 'extra.jsonl.gz')),
