@@ -1,8 +1,10 @@
-# syntax=docker/dockerfile:1.7
 # One multi-target file for the four services:
 #   docker build --target gateway -t spam-check/gateway .   (likewise auth, email-detector, text-detector)
 # The build stage compiles the whole workspace once; `pnpm deploy` then copies, per service, only its own
 # files, its built workspace dependencies and its production node_modules into /out/<service>.
+# No `# syntax=` line: the engine's built-in frontend builds this file, so a builder without registry access
+# (air-gapped, or reaching an npm mirror only) needs no frontend image. The base image is a build argument:
+# compose passes NODE_IMAGE when it is set.
 ARG NODE_IMAGE=node:22.23.4-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -21,7 +23,8 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm install --frozen-lo
 RUN pnpm -r build
 # pnpm 10 deploys only with injected workspace packages; the setting is given here, for the deploy alone, so
 # the developers' workspace keeps its symlinked packages. Each /out/<service> holds dist/, package.json and a
-# node_modules with the built dist/ of @spam-check/* dependencies (no devDependencies).
+# node_modules with the built dist/ of @spam-check/* dependencies (no devDependencies). Each package's
+# "files" list keeps its sources, tests, benches and tsconfig files out; the lockfile is never deployed.
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store \
     for service in gateway auth email-detector text-detector; do \
       pnpm --filter "@spam-check/${service}" deploy --prod --offline \
