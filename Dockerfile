@@ -20,7 +20,10 @@ COPY patches ./patches
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm fetch --frozen-lockfile
 COPY . .
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm install --frozen-lockfile --offline
-RUN pnpm -r build
+# The four services and the workspace packages they depend on (`...`; devDependencies not followed), not
+# the CLI, the SDK or the test kits.
+RUN pnpm --filter-prod "@spam-check/gateway..." --filter-prod "@spam-check/auth..." \
+      --filter-prod "@spam-check/email-detector..." --filter-prod "@spam-check/text-detector..." build
 # pnpm 10 deploys only with injected workspace packages; the setting is given here, for the deploy alone, so
 # the developers' workspace keeps its symlinked packages. Each /out/<service> holds dist/, package.json and a
 # node_modules with the built dist/ of @spam-check/* dependencies (no devDependencies). Each package's

@@ -325,6 +325,17 @@ describe('docker compose up, scaled, through the published gateway', () => {
   });
 
   it('stops with `docker compose stop`: every container exits 0 within its grace period', async () => {
+    // The memory each container holds after the checks above: the figures behind the Kubernetes requests.
+    const ids = await containers();
+    console.log(
+      await sh('docker', [
+        'stats',
+        '--no-stream',
+        '--format',
+        '{{.Name}}\t{{.MemUsage}}\t{{.CPUPerc}}',
+        ...ids,
+      ]),
+    );
     await compose('stop');
     const states = await running();
     expect(states.map((state) => [state.name, state.running, state.exitCode])).toEqual(

@@ -25,7 +25,7 @@ describe('the Dockerfile', () => {
     const runs = build!.instructions.filter(({ keyword }) => keyword === 'RUN').map(({ args }) => args);
     expect(runs.some((run) => /corepack enable/.test(run))).toBe(true);
     expect(runs.some((run) => /pnpm install .*--frozen-lockfile/.test(run))).toBe(true);
-    expect(runs.some((run) => /pnpm -r build|pnpm .*--filter .* build/.test(run))).toBe(true);
+    expect(runs.some((run) => /pnpm -r build|pnpm .*--filter(-prod)? .* build/.test(run))).toBe(true);
     const deploy = runs.find((run) => /pnpm .*deploy/.test(run))!;
     expect(deploy).toMatch(/--prod/);
     // pnpm 10 refuses `deploy` unless workspace packages are injected (or --legacy is given).

@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as models from 'kubernetes-models';
 import { ROOT, readText, renderKustomization } from './files';
 import type { K8sObject } from './manifests';
 import { referenceProblems } from './references';
@@ -12,18 +13,24 @@ interface Model {
   validate(): void;
 }
 
-/** kubernetes-models' class for an object's apiVersion and kind; an unknown pair is a problem, not a pass. */
+type Constructor = new (data: unknown) => Model;
+type Group = Record<string, Record<string, Constructor | undefined> | undefined>;
+
+/** kubernetes-models' class for an apiVersion and kind: `networking.k8s.io/v1` is `networkingK8sIo.v1`. */
+function modelOf(apiVersion: string, kind: string): Constructor | undefined {
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  const key = group!.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase());
+  const versions =
+    (key ? (models as unknown as Record<string, Group>)[key] : { [version!]: models.v1 }) ?? {};
+  return (versions as Group)[version!]?.[kind];
+}
+
+/** Problems of an object against the schema; an apiVersion and kind the schema lacks is one, not a pass. */
 function schemaProblems(object: K8sObject & { apiVersion?: string }): string[] {
   const where = `${object.kind} ${object.metadata.name}`;
-  let model: new (data: unknown) => Model;
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    model = (
-      require(`kubernetes-models/${object.apiVersion}/${object.kind}`) as Record<string, typeof model>
-    )[object.kind]!;
-  } catch {
+  const model = modelOf(object.apiVersion ?? '', object.kind);
+  if (!model)
     return [`${where}: ${object.apiVersion} ${object.kind} is not in Kubernetes ${KUBERNETES_SCHEMA}`];
-  }
   // kustomize wraps long base64 values in Secret data; the API server's decoder skips those line breaks.
   const data =
     object.kind === 'Secret' && object.data
