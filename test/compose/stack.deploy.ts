@@ -153,12 +153,12 @@ async function running(service?: string) {
 beforeAll(async () => {
   writeOperatorFiles();
   await compose('down', '-v', '--remove-orphans');
-  await compose('build');
+  // scripts/deploy/test.sh has built the images (`--build` would build them again, unseen).
   const scale = DETECTORS.flatMap((name) => ['--scale', `${name}=${REPLICAS}`]);
   await compose('up', '-d', '--wait', ...scale);
   const published = (await compose('port', 'gateway', '8080')).trim();
   gateway = `http://${published}`;
-}, 1_200_000);
+}, 600_000);
 
 afterAll(async () => {
   await compose('down', '-v', '--remove-orphans').catch((error: unknown) => console.error(error));
