@@ -18,7 +18,10 @@ WORKDIR /repo
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
 COPY patches ./patches
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm fetch --frozen-lockfile
-COPY . .
+# Only what the build reads: a change of the docs, scripts or root tests does not rebuild the images.
+COPY tsconfig.base.json ./
+COPY packages ./packages
+COPY services ./services
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm install --frozen-lockfile --offline
 # The four services and the workspace packages they depend on (`...`; devDependencies not followed), not
 # the CLI, the SDK or the test kits.

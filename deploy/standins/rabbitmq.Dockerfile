@@ -8,7 +8,10 @@ RUN groupadd --system --gid 999 rabbitmq \
  && apt-get install -y --no-install-recommends rabbitmq-server \
  && rm -rf /var/lib/apt/lists/* /var/lib/rabbitmq/.erlang.cookie \
  && install -d -o rabbitmq -g rabbitmq /var/lib/rabbitmq
-ENV RABBITMQ_LOGS=- \
+# Debian's /usr/sbin wrappers send the server's output to /var/log/rabbitmq (read-only here): the scripts
+# behind them come first in PATH.
+ENV PATH=/usr/lib/rabbitmq/bin:$PATH \
+    RABBITMQ_LOGS=- \
     HOME=/var/lib/rabbitmq
 VOLUME /var/lib/rabbitmq
 EXPOSE 5672

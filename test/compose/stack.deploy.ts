@@ -155,7 +155,10 @@ beforeAll(async () => {
   await compose('down', '-v', '--remove-orphans');
   // scripts/deploy/test.sh has built the images (`--build` would build them again, unseen).
   const scale = DETECTORS.flatMap((name) => ['--scale', `${name}=${REPLICAS}`]);
-  await compose('up', '-d', '--wait', ...scale);
+  await compose('up', '-d', '--wait', ...scale).catch(async (error: unknown) => {
+    console.error(await compose('logs', '--no-color', '--tail', '40').catch(String));
+    throw error;
+  });
   const published = (await compose('port', 'gateway', '8080')).trim();
   gateway = `http://${published}`;
 }, 600_000);
