@@ -82,8 +82,12 @@ export function referenceProblems(objects: K8sObject[], external: { secrets: str
               `${where}: TLS Secret ${tls.secretName} is neither rendered nor created by the operator`,
             );
         break;
-      default:
-        break;
+      case 'ConfigMap':
+      case 'Secret':
+      case 'Namespace':
+      case 'PersistentVolumeClaim':
+      case 'StatefulSet':
+        break; // referred to, referring to nothing
     }
   }
   return problems;
