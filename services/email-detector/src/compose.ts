@@ -127,7 +127,12 @@ export async function compose({
 }: ServiceContext<ServiceConfig>): Promise<StartedService> {
   const storage = await createFeedbackStorage(config, logger);
   const closers: Closer[] = [...storage.closers];
-  const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
+  const settings = config.REDIS_URL
+    ? await connectClientSettings(config.REDIS_URL, logger, {
+        prefix: config.CLIENT_SETTINGS_PREFIX,
+        channel: config.CLIENT_SETTINGS_CHANNEL,
+      })
+    : undefined;
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
   else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
   const checker = createEmailChecker(config, metrics, storage.feedback, settings);

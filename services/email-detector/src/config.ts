@@ -3,6 +3,7 @@ import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
   checkLimitsOf,
   checkLimitsShape,
+  clientSettingsConfigShape,
   commonConfigShape,
   env,
   feedbackConfigShape,
@@ -25,6 +26,7 @@ function isResolverAddress(value: string): boolean {
 export const configSchema = z
   .object({
     ...commonConfigShape,
+    ...clientSettingsConfigShape,
     ...checkLimitsShape,
     ...feedbackConfigShape,
     AMQP_URL: env.url(),

@@ -16,6 +16,7 @@ import {
 } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
 import { embeddedDefaults, type ServiceConfig } from './config';
+import { fairShare } from './domain/client-fairness';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
 import { createTextChecker, createTextLearner, type CheckClientText } from './domain/check-text';
@@ -73,7 +74,12 @@ export async function composeTextCheck(
       logger,
     });
   }
-  const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
+  const settings = config.REDIS_URL
+    ? await connectClientSettings(config.REDIS_URL, logger, {
+        prefix: config.CLIENT_SETTINGS_PREFIX,
+        channel: config.CLIENT_SETTINGS_CHANNEL,
+      })
+    : undefined;
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
   else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
   const feedback = createFeedbackStore(config, model, redis);
@@ -85,10 +91,10 @@ export async function composeTextCheck(
     denyTerms: config.TEXT_DENY_TERMS,
   };
   const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
-  const checkText: CheckClientText = async (input) => {
+  const checkText: CheckClientText = fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT, async (input) => {
     const text = settings && input.clientId ? (await settings.get(input.clientId)).text : undefined;
     return check(Object.assign({}, input, { settings: text }));
-  };
+  });
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   return { checkText, feedback, learnText, checks, closers };
 }
