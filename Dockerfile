@@ -1,8 +1,10 @@
-# syntax=docker/dockerfile:1.7
 # One multi-target file for the four services:
 #   docker build --target gateway -t spam-check/gateway .   (likewise auth, email-detector, text-detector)
 # The build stage compiles the whole workspace once; `pnpm deploy` then copies, per service, only its own
 # files, its built workspace dependencies and its production node_modules into /out/<service>.
+# No `# syntax=` line: the engine's built-in frontend builds this file, so a builder without registry access
+# (air-gapped, or reaching an npm mirror only) needs no frontend image. The base image is a build argument:
+# compose passes NODE_IMAGE when it is set.
 ARG NODE_IMAGE=node:22.23.4-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -16,12 +18,19 @@ WORKDIR /repo
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
 COPY patches ./patches
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm fetch --frozen-lockfile
-COPY . .
+# Only what the build reads: a change of the docs, scripts or root tests does not rebuild the images.
+COPY tsconfig.base.json ./
+COPY packages ./packages
+COPY services ./services
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm install --frozen-lockfile --offline
-RUN pnpm -r build
+# The four services and the workspace packages they depend on (`...`; devDependencies not followed), not
+# the CLI, the SDK or the test kits.
+RUN pnpm --filter-prod "@spam-check/gateway..." --filter-prod "@spam-check/auth..." \
+      --filter-prod "@spam-check/email-detector..." --filter-prod "@spam-check/text-detector..." build
 # pnpm 10 deploys only with injected workspace packages; the setting is given here, for the deploy alone, so
 # the developers' workspace keeps its symlinked packages. Each /out/<service> holds dist/, package.json and a
-# node_modules with the built dist/ of @spam-check/* dependencies (no devDependencies).
+# node_modules with the built dist/ of @spam-check/* dependencies (no devDependencies). Each package's
+# "files" list keeps its sources, tests, benches and tsconfig files out; the lockfile is never deployed.
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store \
     for service in gateway auth email-detector text-detector; do \
       pnpm --filter "@spam-check/${service}" deploy --prod --offline \

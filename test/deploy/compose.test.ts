@@ -96,7 +96,8 @@ describe('docker-compose.yml', () => {
     const own = () => definition(service.name);
 
     it('is built from its Dockerfile target and health-checks /readyz where it serves it', () => {
-      expect(own().build).toEqual({ context: '.', target: service.name });
+      // NODE_IMAGE from the shell or .env reaches the Dockerfile's ARG; unset, its default holds.
+      expect(own().build).toEqual({ context: '.', target: service.name, args: ['NODE_IMAGE'] });
       const test = own().healthcheck?.test.join(' ');
       const config = service.load(containerEnvOrEmpty(service.name));
       expect(test).toContain(`http://127.0.0.1:${config.managementPort ?? config.port}/readyz`);
@@ -116,6 +117,20 @@ describe('docker-compose.yml', () => {
       expect(own().read_only).toBe(true);
       expect(own().cap_drop).toEqual(['ALL']);
     });
+  });
+
+  it.each(['redis', 'rabbitmq'])(
+    'runs %s read-only, as its own non-root user, without capabilities, from an image .env may replace',
+    (name) => {
+      expect(definition(name)).toMatchObject({ user: name, read_only: true, cap_drop: ['ALL'] });
+      expect(definition(name).image).toMatch(
+        new RegExp(`^\\$\\{${name.toUpperCase()}_IMAGE:-${name}:[\\w.-]+\\}$`),
+      );
+    },
+  );
+
+  it('gives RabbitMQ a fixed hostname (its node name names its data directory in the volume)', () => {
+    expect(definition('rabbitmq').hostname).toBe('rabbitmq');
   });
 
   function containerEnvOrEmpty(name: string): Env {

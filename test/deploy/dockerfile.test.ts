@@ -9,6 +9,10 @@ describe('the Dockerfile', () => {
   const { stages } = parseDockerfile();
   const stageNames = stages.map((stage) => stage.name);
 
+  it('needs no frontend image: no `# syntax=` line (the engine’s built-in frontend builds it)', () => {
+    expect(readText('Dockerfile')).not.toMatch(/^#\s*syntax\s*=/im);
+  });
+
   it('builds every stage on a pinned Node 22 slim image', () => {
     expect(stages.length).toBeGreaterThanOrEqual(SERVICES.length + 1);
     for (const stage of stages)
@@ -21,7 +25,7 @@ describe('the Dockerfile', () => {
     const runs = build!.instructions.filter(({ keyword }) => keyword === 'RUN').map(({ args }) => args);
     expect(runs.some((run) => /corepack enable/.test(run))).toBe(true);
     expect(runs.some((run) => /pnpm install .*--frozen-lockfile/.test(run))).toBe(true);
-    expect(runs.some((run) => /pnpm -r build|pnpm .*--filter .* build/.test(run))).toBe(true);
+    expect(runs.some((run) => /pnpm -r build|pnpm .*--filter(-prod)? .* build/.test(run))).toBe(true);
     const deploy = runs.find((run) => /pnpm .*deploy/.test(run))!;
     expect(deploy).toMatch(/--prod/);
     // pnpm 10 refuses `deploy` unless workspace packages are injected (or --legacy is given).
@@ -84,6 +88,8 @@ describe('.dockerignore', () => {
     'services/gateway/dist/main.js',
     '.git/HEAD',
     '.env',
+    // The operator's bootstrap file (where the docs put it): secrets, and a rebuild of everything at each edit.
+    'bootstrap.json',
   ])('keeps %s out of the build context', (path) => expect(dockerIgnored(path)).toBe(true));
 
   it.each([

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { secretProblems } from '@spam-check/service-kit';
 import { effectiveInstructions, envOf, parseDockerfile } from './dockerfile';
 import { named, ofKind, parseEnvFile, renderKustomization } from './files';
-import type { Container, K8sObject, LabelSelector, NetworkPolicyPeer } from './manifests';
+import type { Container, K8sObject, NetworkPolicyPeer } from './manifests';
+import { matches } from './references';
 import { SERVICES, environmentProblems, serviceNamed, type Env, type ServiceUnderTest } from './services';
 
 // Both overlays rendered as `kubectl apply -k` would see them, then held to the deployment rules.
@@ -82,12 +83,6 @@ function preStopPauseSeconds(spec: Container): number {
   if (command !== 'sleep') throw new Error(`cannot tell how long preStop ${command} takes`);
   return Number(seconds);
 }
-
-const matches = (selector: LabelSelector, labels: Record<string, string>): boolean =>
-  Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value) &&
-  (selector.matchExpressions ?? []).every(
-    ({ key, operator, values }) => operator === 'In' && (values ?? []).includes(labels[key] ?? ''),
-  );
 
 describe.each(OVERLAYS)('the %s overlay', (overlay) => {
   const objects = rendered[overlay];

@@ -22,6 +22,7 @@ export interface Container {
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  startupProbe?: { httpGet?: { path: string; port: string | number } };
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   securityContext?: {
     readOnlyRootFilesystem?: boolean;
@@ -34,7 +35,12 @@ export interface Container {
 
 export interface PodSpec {
   containers: Container[];
-  volumes?: { name: string; secret?: { secretName: string } }[];
+  volumes?: {
+    name: string;
+    secret?: { secretName: string };
+    configMap?: { name: string };
+    persistentVolumeClaim?: { claimName: string };
+  }[];
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; runAsGroup?: number; fsGroup?: number };
   automountServiceAccountToken?: boolean;
   terminationGracePeriodSeconds?: number;
@@ -61,7 +67,8 @@ export type K8sObject =
   | { kind: 'PodDisruptionBudget'; metadata: Metadata; spec: { selector: LabelSelector } }
   | { kind: 'NetworkPolicy'; metadata: Metadata; spec: NetworkPolicySpec }
   | { kind: 'Ingress'; metadata: Metadata; spec: IngressSpec }
-  | { kind: 'Namespace'; metadata: Metadata };
+  | { kind: 'Namespace'; metadata: Metadata }
+  | { kind: 'StatefulSet' | 'PersistentVolumeClaim'; metadata: Metadata };
 
 export type Kind = K8sObject['kind'];
 export type OfKind<K extends Kind> = Extract<K8sObject, { kind: K }>;
@@ -108,7 +115,9 @@ interface IngressSpec {
 
 export interface ComposeService {
   image?: string;
-  build?: { context: string; target: string };
+  build?: { context: string; target: string; args?: string[] };
+  user?: string;
+  hostname?: string;
   environment?: Record<string, string | number | null>;
   ports?: string[];
   volumes?: string[];
