@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { REASON_WEIGHTS } from '../rules/weights';
+import { RULE_WEIGHTS } from '../rules/weights';
 import { EXTRACTOR_VERSION } from './extractor';
 
 /** The command that trains a model for the code as it is (README, model card). */
@@ -10,7 +10,7 @@ export const RETRAIN_COMMAND = 'pnpm --filter @spam-check/text-detector train';
  * features, and the extractor makes all the others, so a model only means something with both as they were.
  */
 export interface TrainedWith {
-  /** SHA-256 (first 16 hex digits) of the rule weights table, its entries sorted by reason code. */
+  /** SHA-256 (first 16 hex digits) of the rule weights table (`RULE_WEIGHTS`), its entries sorted by reason code. */
   rulesHash: string;
   extractorVersion: number;
 }
@@ -22,7 +22,7 @@ function rulesHash(weights: object): string {
 
 /** What this code would record in a model trained now. */
 export function trainedWithNow(): TrainedWith {
-  return { rulesHash: rulesHash(REASON_WEIGHTS), extractorVersion: EXTRACTOR_VERSION };
+  return { rulesHash: rulesHash(RULE_WEIGHTS), extractorVersion: EXTRACTOR_VERSION };
 }
 
 /** Throws when a model was made under other rule weights or another extractor, naming the retrain command. */

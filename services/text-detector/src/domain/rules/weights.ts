@@ -15,10 +15,10 @@ export interface GradedWeight {
  * client's adjustment made).
  *
  * The rule findings are features of the local model, their weight being the feature's value: a change of a
- * rule weight changes the model's inputs and needs a new model (`pnpm --filter @spam-check/text-detector
+ * weight in `RULE_WEIGHTS` changes the model's inputs and needs a new model (`pnpm --filter @spam-check/text-detector
  * train`).
  */
-export const REASON_WEIGHTS = {
+export const RULE_WEIGHTS = {
   TEXT_LINKS: { base: 0, step: 0.1, max: 0.6 },
   TEXT_LINK_DENSITY: 0.4,
   TEXT_URL_SHORTENER: { base: 0.4, step: 0.1, max: 0.6 },
@@ -27,6 +27,14 @@ export const REASON_WEIGHTS = {
   TEXT_CRYPTO_WALLET: 0.6,
   TEXT_SHOUTING: 0.3,
   TEXT_REPETITION: 0.3,
+} as const satisfies Partial<Record<TextReasonCode, number | GradedWeight>>;
+
+/**
+ * The rule weights and those of the stages that decide alone or only note. Only `RULE_WEIGHTS` are model
+ * inputs (the model file records their hash, ../model/provenance.ts): a stage weight changes without a retrain.
+ */
+export const REASON_WEIGHTS = {
+  ...RULE_WEIGHTS,
   // The stages that decide alone: their reason is the whole verdict.
   TEXT_DENY_LISTED: 1,
   TEXT_CLIENT_DENY_LISTED: 1,
