@@ -163,6 +163,7 @@ const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
   'replace-me-with-openssl-rand-hex-32',
   'replace-me-with-your-own-secret',
   'replace-me-with-your-own-password',
+  'replace-me-with-another-secret',
   // PRIVACY_HASH_KEY's development default (privacy.ts).
   'development-privacy-hash-key-not-for-production',
 ]);
