@@ -117,10 +117,14 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
       ],
     });
     expect(response.status).toBe(200);
-    const [plain, bot, invalid] = response.body.results;
+    const [plain, bot, invalid] = response.body.results as [
+      { verdict: string },
+      { verdict: string; reasons: { code: string }[] },
+      { error: { code: string; status: number; errors: { path: string }[] } },
+    ];
     expect(plain.verdict).toBe('ham');
     expect(bot.verdict).toBe('suspicious');
-    expect(bot.reasons.map((r: { code: string }) => r.code)).toContain('FORM_BOT_USER_AGENT');
+    expect(bot.reasons.map((r) => r.code)).toContain('FORM_BOT_USER_AGENT');
     expect(invalid.error).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
     expect(invalid.error.errors[0].path).toBe('emails.2.context.seconds_to_submit');
   });

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { formFields, spamCheck, type SpamCheckOptions } from '@spam-check/middleware';
+import { formFields, spamCheck, type SpamCheckOptions, type SubmissionOutcome } from '@spam-check/middleware';
 import express, { type Express, type Request, type Response } from 'express';
 import { contactRoute } from './contact-route';
 import { formPage, outcomePage, refusedPage } from './pages';
@@ -12,7 +12,7 @@ function fetchHandler(handler: (request: Request_) => Promise<Response_>) {
       headers: req.headers as Record<string, string>,
       body: Readable.toWeb(req) as ReadableStream,
       duplex: 'half',
-    } as RequestInit);
+    });
     const answer = await handler(request);
     res
       .status(answer.status)
@@ -45,11 +45,11 @@ export function createSite(options: SpamCheckOptions): Express {
     res.send(formPage('Leave a comment', '/comments', ['email', 'title', 'body'], hidden()));
   });
   app.post('/comments', form, guard, (_req, res) => {
-    res.send(outcomePage('your comment', res.locals.spamCheck));
+    res.send(outcomePage('your comment', res.locals.spamCheck as SubmissionOutcome | undefined));
   });
   app.get('/signup', (_req, res) => res.send(formPage('Sign up', '/signup', ['email'], hidden())));
   app.post('/signup', form, guard, (_req, res) => {
-    res.send(outcomePage('your sign-up', res.locals.spamCheck));
+    res.send(outcomePage('your sign-up', res.locals.spamCheck as SubmissionOutcome | undefined));
   });
   app.get('/contact', (_req, res) => {
     res.send(formPage('Contact us', '/api/contact', ['email', 'body'], hidden()));
