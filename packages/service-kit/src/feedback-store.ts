@@ -26,6 +26,8 @@ export interface CheckMemory {
 /** A map per client with a cap: writing beyond it drops the oldest-written entries. */
 export interface ClientMap {
   get(client: string, key: string): Promise<string | undefined>;
+  /** The values of `keys`, in their order (one read, however many keys). */
+  getMany(client: string, keys: readonly string[]): Promise<(string | undefined)[]>;
   /** Writes `entries` and deletes `removed`, then bumps the client's version. */
   update(
     client: string,
@@ -83,7 +85,7 @@ export function memoryCheckMemory(retentionSeconds: number, now = () => Date.now
 }
 
 export function redisCheckMemory(redis: Redis, prefix: string, retentionSeconds: number): CheckMemory {
-  const key = (client: string, checkId: string) => `${prefix}${client}:check:${checkId}`;
+  const key = (client: string, checkId: string) => `${prefix}{${client}}:check:${checkId}`;
   return {
     async remember(client, checkId, value) {
       if (retentionSeconds === 0) return;
@@ -100,6 +102,10 @@ export function memoryClientMap(cap: number): ClientMap {
   const maps = new Map<string, { entries: Map<string, string>; version: number }>();
   return {
     get: (client, key) => Promise.resolve(maps.get(client)?.entries.get(key)),
+    getMany(client, keys) {
+      const entries = maps.get(client)?.entries;
+      return Promise.resolve(keys.map((key) => entries?.get(key)));
+    },
     update(client, entries, removed = []) {
       let map = maps.get(client);
       if (!map) maps.set(client, (map = { entries: new Map(), version: 0 }));
@@ -120,17 +126,22 @@ export function memoryClientMap(cap: number): ClientMap {
 
 /**
  * Per client: a hash of the entries, a sorted set of their write times (to drop the oldest beyond the cap),
- * a version counter, and the set of clients (for exports).
+ * a version counter, and the set of clients (for exports). A client's keys share the hash tag `{client}`, so
+ * its transaction runs on Redis Cluster too; the set of clients is written on its own.
  */
 export function redisClientMap(redis: Redis, prefix: string, cap: number): ClientMap {
   const keys = (client: string) => ({
-    entries: `${prefix}${client}:entries`,
-    order: `${prefix}${client}:order`,
-    version: `${prefix}${client}:version`,
+    entries: `${prefix}{${client}}:entries`,
+    order: `${prefix}{${client}}:order`,
+    version: `${prefix}{${client}}:version`,
   });
   return {
     async get(client, key) {
       return (await redis.hget(keys(client).entries, key)) ?? undefined;
+    },
+    async getMany(client, fields) {
+      if (fields.length === 0) return [];
+      return (await redis.hmget(keys(client).entries, ...fields)).map((value) => value ?? undefined);
     },
     async update(client, entries, removed = []) {
       const { entries: hash, order, version } = keys(client);
@@ -144,8 +155,8 @@ export function redisClientMap(redis: Redis, prefix: string, cap: number): Clien
           ...entries.flatMap(([key], index) => [now + index / (entries.length + 1), key]),
         );
       }
-      transaction.incr(version).sadd(`${prefix}clients`, client).zcard(order);
-      const results = await transaction.exec();
+      transaction.incr(version).zcard(order);
+      const [results] = await Promise.all([transaction.exec(), redis.sadd(`${prefix}clients`, client)]);
       const size = Number(results?.at(-1)?.[1] ?? 0);
       if (size > cap) {
         const oldest = (await redis.zpopmin(order, size - cap)).filter((_, index) => index % 2 === 0);

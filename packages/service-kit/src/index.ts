@@ -33,6 +33,13 @@ export {
   type CheckMemory,
   type ClientMap,
 } from './feedback-store';
+export { keyedHash } from './keyed-hash';
+export {
+  memoryCampaignMemory,
+  redisCampaignMemory,
+  type CampaignMemory,
+  type CampaignMemoryOptions,
+} from './campaign-memory';
 export { requiredClientId } from './client-id';
 export { clientAddress } from './client-address';
 export { batchRoute, checkRoute, type CheckMeta } from './check-routes';

@@ -12,11 +12,10 @@
  * Usage: pnpm --filter @spam-check/text-detector simulate-feedback [--data <dir>] [--only youtube,...]
  */
 import { resolve } from 'node:path';
-import { memoryCheckMemory, memoryClientMap } from '@spam-check/service-kit';
 import { loadServiceConfig } from '../src/config';
 import { loadLanguageDetector } from '../src/data-access/language-detector';
 import { readModelFile } from '../src/data-access/model-file';
-import { createTextFeedbackStore } from '../src/data-access/text-feedback-store';
+import { createFeedbackStore } from '../src/compose';
 import { localChecker } from './local-checker';
 import type { DetectLanguage } from '../src/domain/language';
 import type { TextModel } from '../src/domain/model/classifier';
@@ -62,15 +61,7 @@ async function stream(
   detectLanguage: DetectLanguage,
   report: boolean,
 ): Promise<{ measured: { spam: boolean; predicted: boolean }[]; reports: number }> {
-  const feedback = createTextFeedbackStore({
-    checks: memoryCheckMemory(3600),
-    state: memoryClientMap(config.FEEDBACK_MAX_REPORTS + config.TEXT_FEEDBACK_MAX_WEIGHTS),
-    texts: memoryClientMap(config.FEEDBACK_MAX_REPORTS),
-    calibration: model,
-    maxReports: config.FEEDBACK_MAX_REPORTS,
-    maxWeights: config.TEXT_FEEDBACK_MAX_WEIGHTS,
-    cachedClients: 1,
-  });
+  const feedback = createFeedbackStore(config, model, undefined);
   const checkText = localChecker(model, detectLanguage, feedback);
   const measuredFrom = Math.floor(rows.length * (1 - MEASURED_SHARE));
   const measured: { spam: boolean; predicted: boolean }[] = [];

@@ -1,10 +1,12 @@
-import { connectClientSettings } from '@spam-check/client-settings';
+import { campaignPolicy, connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import {
   ConfigError,
   connectRedis,
   createReadiness,
+  memoryCampaignMemory,
   memoryCheckMemory,
   memoryClientMap,
+  redisCampaignMemory,
   redisCheckMemory,
   redisClientMap,
   type Closer,
@@ -25,6 +27,7 @@ import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cac
 import { createLlmClient } from './data-access/llm-client';
 import { loadLanguageDetector } from './data-access/language-detector';
 import { readModelFile } from './data-access/model-file';
+import { BANDS } from './domain/near-duplicate';
 
 /** What the check needs, built once: the same for the service, its tests, its bench. */
 export interface TextCheckDeps {
@@ -76,7 +79,7 @@ export async function composeTextCheck(
   const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
   else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
-  const feedback = createFeedbackStore(config, model, redis);
+  const feedback = createFeedbackStore(config, model, redis, settings);
   const cascadeConfig = {
     spamThreshold: config.TEXT_SPAM_THRESHOLD,
     suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
@@ -86,35 +89,49 @@ export async function composeTextCheck(
   };
   const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
   const checkText: CheckClientText = async (input) => {
-    const text = settings && input.clientId ? (await settings.get(input.clientId)).text : undefined;
-    return check(Object.assign({}, input, { settings: text }));
+    const own = settings && input.clientId ? await settings.get(input.clientId) : {};
+    const { protect } = campaignPolicy(own, config);
+    return check(Object.assign({}, input, { settings: own.text, protect }));
   };
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   return { checkText, feedback, learnText, checks, closers };
 }
 
-/** Feedback in Redis when REDIS_URL is set, else in memory (embedded mode). */
+/**
+ * Feedback in Redis when REDIS_URL is set, else in memory (embedded mode). A client's maps share its hash
+ * tag (see `redisClientMap`); the campaign memory keys each signature apart.
+ */
 export function createFeedbackStore(
   config: ServiceConfig,
   model: TextModel,
   redis: Redis | undefined,
+  settings?: ClientSettingsStore,
 ): TextFeedbackStore {
   const retention = config.FEEDBACK_RETENTION_SECONDS;
   const maxReports = config.FEEDBACK_MAX_REPORTS;
-  const maxWeights = config.TEXT_FEEDBACK_MAX_WEIGHTS;
   const prefix = config.TEXT_FEEDBACK_PREFIX;
+  const map = (name: string, cap: number) =>
+    redis ? redisClientMap(redis, `${prefix}${name}:`, cap) : memoryClientMap(cap);
+  const campaignOptions = { key: config.privacyHashKey, ttlSeconds: CAMPAIGN_TTL_SECONDS };
   return createTextFeedbackStore({
     checks: redis ? redisCheckMemory(redis, prefix, retention) : memoryCheckMemory(retention),
-    state: redis
-      ? redisClientMap(redis, `${prefix}state:`, maxReports + maxWeights)
-      : memoryClientMap(maxReports + maxWeights),
-    texts: redis ? redisClientMap(redis, `${prefix}texts:`, maxReports) : memoryClientMap(maxReports),
+    reports: map('reports', maxReports),
+    bands: map('bands', maxReports * BANDS),
+    weights: map('weights', config.TEXT_FEEDBACK_MAX_WEIGHTS),
+    texts: map('texts', maxReports),
     calibration: model,
-    maxReports,
-    maxWeights,
-    cachedClients: config.TEXT_FEEDBACK_CACHED_CLIENTS,
+    campaigns: {
+      memory: redis
+        ? redisCampaignMemory(redis, prefix, campaignOptions)
+        : memoryCampaignMemory(campaignOptions),
+      minClients: config.CAMPAIGN_MIN_CLIENTS,
+      shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
+    },
   });
 }
+
+/** A campaign signature is forgotten this long after its last spam report. */
+const CAMPAIGN_TTL_SECONDS = 30 * 24 * 3600;
 
 /**
  * The text detector wired from its configuration, top to bottom: the check and its dependencies, the RPC

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { campaignConfigShape } from '@spam-check/client-settings';
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
   checkLimitsOf,
@@ -40,7 +42,8 @@ export const configSchema = z.object({
   ...feedbackConfigShape,
   TEXT_FEEDBACK_PREFIX: z.string().default('spam-check:text-feedback:'),
   TEXT_FEEDBACK_MAX_WEIGHTS: env.positiveInt(20_000),
-  TEXT_FEEDBACK_CACHED_CLIENTS: env.positiveInt(100),
+  ...campaignConfigShape,
+  PRIVACY_HASH_KEY: z.string().min(32).optional(),
   TEXT_RPC_QUEUE: z.string().min(1).default(DETECTOR_RPC_QUEUES.text),
   TEXT_RPC_PREFETCH: env.positiveInt(10),
   TEXT_MODEL_PATH: z.string().optional(),
@@ -65,6 +68,8 @@ export function loadServiceConfig(source: Env = process.env) {
     ...config,
     limits: checkLimitsOf(config),
     port: servicePort(source, 'TEXT_DETECTOR_PORT', 8083),
+    // The key of the campaign memory's hashes: a generated one shares nothing between processes (embedded).
+    privacyHashKey: config.PRIVACY_HASH_KEY ?? randomBytes(32).toString('hex'),
   };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;
@@ -82,6 +87,8 @@ export function embeddedDefaults(config: ServiceConfig): string[] {
       'OPENAI_API_KEY is not set: local stages only; unsure texts are answered with degraded: true',
     );
   }
+  if (!config.PRIVACY_HASH_KEY)
+    defaults.push('PRIVACY_HASH_KEY is not set: campaign memory is keyed with a key of this process only');
   if (!config.REDIS_URL) {
     defaults.push(
       llmOn && config.OPENAI_API_KEY
