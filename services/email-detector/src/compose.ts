@@ -1,5 +1,9 @@
 import { domainToASCII } from 'node:url';
-import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
+import {
+  campaignPolicy,
+  connectClientSettings,
+  type ClientSettingsStore,
+} from '@spam-check/client-settings';
 import {
   connectRedis,
   Counter,
@@ -20,7 +24,11 @@ import { createDisposableDomains } from './domain/disposable';
 import { createOperatorList } from './domain/operator-lists';
 import { VERDICT_THRESHOLDS } from './domain/scoring';
 import type { EmailFeedback } from './domain/reports';
-import { memoryEmailFeedback, redisEmailFeedback } from './data-access/email-feedback';
+import {
+  memoryEmailFeedback,
+  redisEmailFeedback,
+  type CampaignOptions,
+} from './data-access/email-feedback';
 import { createApp } from './app';
 import type { EmailChecker } from './email-checker';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
@@ -40,15 +48,27 @@ function compileMailSettings(settings: ClientSettings): ClientMailSettings | und
   };
 }
 
+/** The campaign memory's options: who shares in it is the client's `campaigns.share` (DESIGN.md §7.1). */
+function campaignOptions(config: ServiceConfig, settings: ClientSettingsStore | undefined): CampaignOptions {
+  return {
+    minClients: config.CAMPAIGN_MIN_CLIENTS,
+    key: config.privacyHashKey,
+    shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
+  };
+}
+
 /** Feedback in Redis when REDIS_URL is set, else in memory (embedded mode, with a warning). */
 export async function createFeedbackStorage(
   config: ServiceConfig,
   logger: Logger,
+  settings?: ClientSettingsStore,
 ): Promise<{ feedback: EmailFeedback; checks: Record<string, () => Promise<void>>; closers: Closer[] }> {
   const retention = config.FEEDBACK_RETENTION_SECONDS;
+  const campaigns = campaignOptions(config, settings);
   if (!config.REDIS_URL) {
     logger.warn('REDIS_URL is not set: feedback is kept in memory of this process only');
-    return { feedback: memoryEmailFeedback(retention, config.FEEDBACK_MAX_REPORTS), checks: {}, closers: [] };
+    const feedback = memoryEmailFeedback(retention, config.FEEDBACK_MAX_REPORTS, campaigns);
+    return { feedback, checks: {}, closers: [] };
   }
   const redis = await connectRedis({ url: config.REDIS_URL, name: 'redis', logger });
   return {
@@ -57,6 +77,7 @@ export async function createFeedbackStorage(
       config.EMAIL_FEEDBACK_PREFIX,
       retention,
       config.FEEDBACK_MAX_REPORTS,
+      campaigns,
     ),
     checks: { redis: redis.check },
     closers: [redis.closer],
@@ -70,6 +91,7 @@ export function createEmailChecker(
   feedback: EmailFeedback = memoryEmailFeedback(
     config.FEEDBACK_RETENTION_SECONDS,
     config.FEEDBACK_MAX_REPORTS,
+    campaignOptions(config, undefined),
   ),
   settings?: ClientSettingsStore,
 ): EmailChecker {
@@ -103,6 +125,10 @@ export function createEmailChecker(
       if (!compiled.has(value)) compiled.set(value, compileMailSettings(value));
       return compiled.get(value);
     },
+    async protects(clientId) {
+      if (!clientId) return false;
+      return campaignPolicy(settings ? await settings.get(clientId) : {}, config).protect;
+    },
     deps: {
       disposableDomains: createDisposableDomains(disposableEmailBlocklist()),
       allowList: createOperatorList(config.EMAIL_ALLOW_LIST, toAscii),
@@ -116,7 +142,7 @@ export function createEmailChecker(
 }
 
 /**
- * The e-mail detector wired from its configuration, top to bottom: feedback storage, client settings, the
+ * The e-mail detector wired from its configuration, top to bottom: client settings, feedback storage, the
  * checker (lists, DNS lookup, metrics), the RPC consumer (with AMQP_URL), the app, readiness and closers.
  * `main.ts` hands it to `runService`.
  */
@@ -125,9 +151,9 @@ export async function compose({
   logger,
   metrics,
 }: ServiceContext<ServiceConfig>): Promise<StartedService> {
-  const storage = await createFeedbackStorage(config, logger);
-  const closers: Closer[] = [...storage.closers];
   const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
+  const storage = await createFeedbackStorage(config, logger, settings);
+  const closers: Closer[] = [...storage.closers];
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
   else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
   const checker = createEmailChecker(config, metrics, storage.feedback, settings);

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { campaignConfigShape } from '@spam-check/client-settings';
 import { isIP } from 'node:net';
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
@@ -44,6 +46,8 @@ export const configSchema = z
     EMAIL_DNS_CACHE_SIZE: z.coerce.number().int().nonnegative().default(10_000),
     EMAIL_ALLOW_LIST: env.list(),
     EMAIL_DENY_LIST: env.list(),
+    ...campaignConfigShape,
+    PRIVACY_HASH_KEY: z.string().min(32).optional(),
   })
   .refine((config) => config.NODE_ENV !== 'production' || config.AMQP_URL !== undefined, {
     path: ['AMQP_URL'],
@@ -52,6 +56,10 @@ export const configSchema = z
   .refine((config) => config.NODE_ENV !== 'production' || config.REDIS_URL !== undefined, {
     path: ['REDIS_URL'],
     message: 'is required in production (without it the clients’ reports live in one process only)',
+  })
+  .refine((config) => config.NODE_ENV !== 'production' || config.PRIVACY_HASH_KEY !== undefined, {
+    path: ['PRIVACY_HASH_KEY'],
+    message: 'is required in production (the key of the hashes in the campaign memory)',
   });
 
 export function loadServiceConfig(source: Env = process.env) {
@@ -60,6 +68,8 @@ export function loadServiceConfig(source: Env = process.env) {
     ...config,
     limits: checkLimitsOf(config),
     port: servicePort(source, 'EMAIL_DETECTOR_PORT', 8082),
+    // The key of the campaign memory's hashes: a generated one shares nothing between processes (embedded).
+    privacyHashKey: config.PRIVACY_HASH_KEY ?? randomBytes(32).toString('hex'),
   };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;

@@ -1,6 +1,9 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
 import {
   AppError,
+  memoryCampaignMemory,
+  redisCampaignMemory,
+  type CampaignMemory,
   memoryCheckMemory,
   memoryClientMap,
   redisCheckMemory,
@@ -9,18 +12,50 @@ import {
   type ClientMap,
 } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
+import { campaignReporters, campaignSignatures } from '../domain/campaigns';
 import { learnableKey, reportKey, type EmailFeedback } from '../domain/reports';
+
+/** The campaign memory and who shares in it (DESIGN.md §7.1). */
+export interface EmailCampaigns {
+  memory: CampaignMemory;
+  minClients: number;
+  /** Whether the client's reports count towards the campaign memory (its `campaigns.share`). */
+  shares(client: string): Promise<boolean>;
+}
+
+export interface CampaignOptions {
+  minClients: number;
+  key: string;
+  shares: EmailCampaigns['shares'];
+}
+
+/** A campaign signature is forgotten this long after its last spam report. */
+const CAMPAIGN_TTL_SECONDS = 30 * 24 * 3600;
 
 /** A store failure is a down dependency: 503, never a verdict without the client's reports. */
 function unavailable(error: unknown): never {
   throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'feedback store unavailable' });
 }
 
-function createEmailFeedback(checks: CheckMemory, reports: ClientMap): EmailFeedback {
+function createEmailFeedback(
+  checks: CheckMemory,
+  reports: ClientMap,
+  campaigns: EmailCampaigns,
+): EmailFeedback {
   const store = async (client: string, key: string | null, label: FeedbackLabel) => {
-    if (key !== null) await reports.update(client, [[key, label]]).catch(unavailable);
+    if (key === null) return;
+    const shared = async () => {
+      if (await campaigns.shares(client)) await campaigns.memory.report(client, campaignSignatures(key), label);
+    };
+    await Promise.all([reports.update(client, [[key, label]]), shared()]).catch(unavailable);
   };
   return {
+    async campaignOf(address) {
+      const counts = await campaigns.memory
+        .reporters(campaignSignatures(reportKey(address)))
+        .catch(unavailable);
+      return campaignReporters(counts, campaigns.minClients);
+    },
     reportsOf: (client) =>
       client === undefined
         ? undefined
@@ -45,8 +80,16 @@ function createEmailFeedback(checks: CheckMemory, reports: ClientMap): EmailFeed
   };
 }
 
-export function memoryEmailFeedback(retentionSeconds: number, maxReports: number): EmailFeedback {
-  return createEmailFeedback(memoryCheckMemory(retentionSeconds), memoryClientMap(maxReports));
+export function memoryEmailFeedback(
+  retentionSeconds: number,
+  maxReports: number,
+  campaigns: CampaignOptions,
+): EmailFeedback {
+  const memory = memoryCampaignMemory({ key: campaigns.key, ttlSeconds: CAMPAIGN_TTL_SECONDS });
+  return createEmailFeedback(memoryCheckMemory(retentionSeconds), memoryClientMap(maxReports), {
+    ...campaigns,
+    memory,
+  });
 }
 
 export function redisEmailFeedback(
@@ -54,9 +97,12 @@ export function redisEmailFeedback(
   prefix: string,
   retentionSeconds: number,
   maxReports: number,
+  campaigns: CampaignOptions,
 ): EmailFeedback {
+  const memory = redisCampaignMemory(redis, prefix, { key: campaigns.key, ttlSeconds: CAMPAIGN_TTL_SECONDS });
   return createEmailFeedback(
     redisCheckMemory(redis, prefix, retentionSeconds),
     redisClientMap(redis, `${prefix}reports:`, maxReports),
+    { ...campaigns, memory },
   );
 }

@@ -24,6 +24,9 @@ export function learnableKey(email: string): string | null {
 
 export type ReportsOf = (address: ParsedAddress) => Promise<FeedbackLabel | undefined>;
 
+/** How many sharing clients reported the address or its domain as spam (./campaigns.ts; 0: none). */
+export type CampaignOf = (address: ParsedAddress) => Promise<number>;
+
 /**
  * The port of the e-mail detector's side of feedback (DESIGN.md §6.1), implemented by
  * `data-access/email-feedback.ts`. A check keeps, per client and for the retention time, only the key a
@@ -33,6 +36,7 @@ export type ReportsOf = (address: ParsedAddress) => Promise<FeedbackLabel | unde
  */
 export interface EmailFeedback {
   reportsOf(client: string | undefined): ReportsOf | undefined;
+  campaignOf: CampaignOf;
   remember(client: string | undefined, email: string, checkId: string): Promise<void>;
   /** false when the client has no such check (unknown, expired or another client's). */
   reportCheck(client: string, checkId: string, label: FeedbackLabel): Promise<boolean>;
