@@ -151,6 +151,8 @@ export async function compose({
   logger,
   metrics,
 }: ServiceContext<ServiceConfig>): Promise<StartedService> {
+  if (!config.PRIVACY_HASH_KEY)
+    logger.warn('PRIVACY_HASH_KEY is not set: the campaign memory is keyed for this process only');
   const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
   const storage = await createFeedbackStorage(config, logger, settings);
   const closers: Closer[] = [...storage.closers];

@@ -56,11 +56,8 @@ export const configSchema = z
   .refine((config) => config.NODE_ENV !== 'production' || config.REDIS_URL !== undefined, {
     path: ['REDIS_URL'],
     message: 'is required in production (without it the clients’ reports live in one process only)',
-  })
-  .refine((config) => config.NODE_ENV !== 'production' || config.PRIVACY_HASH_KEY !== undefined, {
-    path: ['PRIVACY_HASH_KEY'],
-    message: 'is required in production (the key of the hashes in the campaign memory)',
   });
+
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);

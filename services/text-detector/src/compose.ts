@@ -48,6 +48,9 @@ export async function composeTextCheck(
   const defaults = embeddedDefaults(config);
   if (config.NODE_ENV === 'production' && defaults.length > 0) throw new ConfigError(defaults);
   for (const warning of defaults) logger.warn(warning);
+  // Required in production by the privacy settings (DESIGN.md §7.5); here only the campaign memory needs it.
+  if (!config.PRIVACY_HASH_KEY)
+    logger.warn('PRIVACY_HASH_KEY is not set: the campaign memory is keyed for this process only');
 
   const model = readModelFile(config.TEXT_MODEL_PATH);
   const detectLanguage = await loadLanguageDetector();

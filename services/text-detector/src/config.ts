@@ -87,8 +87,6 @@ export function embeddedDefaults(config: ServiceConfig): string[] {
       'OPENAI_API_KEY is not set: local stages only; unsure texts are answered with degraded: true',
     );
   }
-  if (!config.PRIVACY_HASH_KEY)
-    defaults.push('PRIVACY_HASH_KEY is not set: campaign memory is keyed with a key of this process only');
   if (!config.REDIS_URL) {
     defaults.push(
       llmOn && config.OPENAI_API_KEY
