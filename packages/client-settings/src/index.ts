@@ -1,2 +1,2 @@
 export { connectClientSettings, type ClientSettingsStore } from './store';
-export { campaignConfigShape, campaignPolicy, type CampaignPolicy } from './campaigns';
+export { campaignConfigShape, campaignPolicy } from './campaigns';

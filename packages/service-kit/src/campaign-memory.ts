@@ -25,7 +25,11 @@ export interface CampaignMemoryOptions {
   ttlSeconds: number;
 }
 
-export function redisCampaignMemory(redis: Redis, prefix: string, options: CampaignMemoryOptions): CampaignMemory {
+export function redisCampaignMemory(
+  redis: Redis,
+  prefix: string,
+  options: CampaignMemoryOptions,
+): CampaignMemory {
   const keyOf = (signature: string) => `${prefix}campaign:{${keyedHash(options.key, signature)}}`;
   const member = (client: string) => keyedHash(options.key, `client\n${client}`);
   return {

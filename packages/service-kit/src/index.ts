@@ -34,12 +34,7 @@ export {
   type ClientMap,
 } from './feedback-store';
 export { keyedHash } from './keyed-hash';
-export {
-  memoryCampaignMemory,
-  redisCampaignMemory,
-  type CampaignMemory,
-  type CampaignMemoryOptions,
-} from './campaign-memory';
+export { memoryCampaignMemory, redisCampaignMemory, type CampaignMemory } from './campaign-memory';
 export { requiredClientId } from './client-id';
 export { clientAddress } from './client-address';
 export { batchRoute, checkRoute, type CheckMeta } from './check-routes';

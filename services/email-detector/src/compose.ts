@@ -1,9 +1,5 @@
 import { domainToASCII } from 'node:url';
-import {
-  campaignPolicy,
-  connectClientSettings,
-  type ClientSettingsStore,
-} from '@spam-check/client-settings';
+import { campaignPolicy, connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import {
   connectRedis,
   Counter,
@@ -24,11 +20,7 @@ import { createDisposableDomains } from './domain/disposable';
 import { createOperatorList } from './domain/operator-lists';
 import { VERDICT_THRESHOLDS } from './domain/scoring';
 import type { EmailFeedback } from './domain/reports';
-import {
-  memoryEmailFeedback,
-  redisEmailFeedback,
-  type CampaignOptions,
-} from './data-access/email-feedback';
+import { memoryEmailFeedback, redisEmailFeedback, type CampaignOptions } from './data-access/email-feedback';
 import { createApp } from './app';
 import type { EmailChecker } from './email-checker';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';

@@ -58,7 +58,6 @@ export const configSchema = z
     message: 'is required in production (without it the clients’ reports live in one process only)',
   });
 
-
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
   return {

@@ -5,6 +5,7 @@ import { mailResultSchema, type MailResult } from '@spam-check/contracts';
 import {
   createLogger,
   createMetrics,
+  keyedHash,
   serve,
   type RunningService,
   type StartedService,
@@ -83,7 +84,11 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
     await settings.put(ids.poisoner, both);
     await settings.put(ids.protectedOnly, { campaigns: { protect: true } });
     replicas = await Promise.all([startReplica(), startReplica()]);
-    for (let attempt = 0; !replicas.every((replica) => replica.started.consumers?.amqp?.isConnected()); attempt++) {
+    for (
+      let attempt = 0;
+      !replicas.every((replica) => replica.started.consumers?.amqp?.isConnected());
+      attempt++
+    ) {
       if (attempt === 100) throw new Error('the RPC consumers did not connect within 10 s');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -176,13 +181,18 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
       expect(result.score).toBe(before[i]!.score);
     });
     expect(codes(await checked(1, ids.poisoner, sample[0]!))).toContain('EMAIL_REPORTED_SPAM');
-  }, 120_000);
+  }, 300_000);
 
   it('stores only keyed hashes in the campaign memory: no address, domain or client id', async () => {
     const redis = new Redis(redisUrl());
     try {
       const keys = await redis.keys(`${prefix}campaign:*`);
       expect(keys.length).toBeGreaterThan(0);
+      // The first test's reported address: its key and the reporting client, as keyed hashes only.
+      const key = `${prefix}campaign:{${keyedHash(env.PRIVACY_HASH_KEY, `email-address:anna@${domain}`)}}`;
+      expect(Object.keys(await redis.hgetall(key))).toEqual([
+        keyedHash(env.PRIVACY_HASH_KEY, `client\n${ids.first}`),
+      ]);
       for (const key of keys.slice(0, 200)) {
         expect(key).toMatch(new RegExp(`^${prefix}campaign:\\{[0-9a-f]{64}\\}$`));
         for (const field of Object.keys(await redis.hgetall(key))) expect(field).toMatch(/^[0-9a-f]{64}$/);

@@ -158,15 +158,17 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
         `statt. Thema ${i % 13}: ${['Gartenpflege', 'Kassenbericht', 'Sommerfest', 'Wanderung'][i % 4]}.`,
     }));
     const sample = hams.filter((_, i) => i % 100 === 0);
-    const before = await Promise.all(sample.map((text) => checked(replicas[0]!.url, ids.protectedOnly, text)));
+    const before = await Promise.all(
+      sample.map((text) => checked(replicas[0]!.url, ids.protectedOnly, text)),
+    );
     for (let i = 0; i < hams.length; i += 4)
       await Promise.all(
         hams
           .slice(i, i + 4)
           .map(async (text, k) =>
-            expect(
-              await report(replicas[(i + k) % 2]!.url, ids.poisoner, { ...text, label: 'spam' }),
-            ).toBe(200),
+            expect(await report(replicas[(i + k) % 2]!.url, ids.poisoner, { ...text, label: 'spam' })).toBe(
+              200,
+            ),
           ),
       );
     const after = await Promise.all(sample.map((text) => checked(replicas[1]!.url, ids.protectedOnly, text)));
@@ -176,7 +178,7 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
     });
     // The poisoner's own checks do follow its reports.
     expect(codes(await checked(replicas[1]!.url, ids.poisoner, sample[0]!))).toContain('TEXT_REPORTED_SPAM');
-  }, 180_000);
+  }, 300_000);
 
   it('stores only keyed hashes in the campaign memory: no text, link, name or client id', async () => {
     const redis = new Redis(redisUrl());

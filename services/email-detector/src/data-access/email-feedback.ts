@@ -45,7 +45,8 @@ function createEmailFeedback(
   const store = async (client: string, key: string | null, label: FeedbackLabel) => {
     if (key === null) return;
     const shared = async () => {
-      if (await campaigns.shares(client)) await campaigns.memory.report(client, campaignSignatures(key), label);
+      if (await campaigns.shares(client))
+        await campaigns.memory.report(client, campaignSignatures(key), label);
     };
     await Promise.all([reports.update(client, [[key, label]]), shared()]).catch(unavailable);
   };

@@ -79,7 +79,9 @@ export function createTextFeedbackStore(options: TextFeedbackStoreOptions): Text
       bands.update(client, indexedUnder(fingerprint, indexed)),
       step.length > 0 ? weights.update(client, step) : undefined,
       texts.update(client, [[key, JSON.stringify({ title, body, language: learnable.language, label })]]),
-      campaigns && shares ? campaigns.memory.report(client, campaignSignatures(fingerprint), label) : undefined,
+      campaigns && shares
+        ? campaigns.memory.report(client, campaignSignatures(fingerprint), label)
+        : undefined,
     ]);
   };
 

@@ -69,7 +69,12 @@ const NO_VIEW: ClientView = { reported: undefined, weights: new Map(), campaign:
 
 /** The store of the callers' reports as the cascade sees it (../data-access/text-feedback-store.ts). */
 export interface TextFeedback {
-  lookup(client: string, fingerprint: Fingerprint, vector: SparseVector, protect: boolean): Promise<ClientView>;
+  lookup(
+    client: string,
+    fingerprint: Fingerprint,
+    vector: SparseVector,
+    protect: boolean,
+  ): Promise<ClientView>;
   /**
    * Keeps what a report on this check would learn from (null: the check teaches nothing); `learnable` is
    * only called when something is kept.

@@ -101,7 +101,8 @@ export function nearReports(fingerprint: Fingerprint, entries: readonly (string 
     for (const key of entry?.split(' ') ?? []) {
       if (key === '' || found.has(key)) continue;
       const other = decodeFingerprint(key);
-      if (nearDuplicates(other, fingerprint)) found.set(key, similarity(other.signature, fingerprint.signature));
+      if (nearDuplicates(other, fingerprint))
+        found.set(key, similarity(other.signature, fingerprint.signature));
     }
   }
   return [...found].sort((a, b) => b[1] - a[1]).map(([key]) => key);
@@ -153,7 +154,10 @@ export function learningStep(
 }
 
 /** The weights read for a check, by feature index. */
-export function weightsOf(keys: readonly string[], values: readonly (string | undefined)[]): Map<number, number> {
+export function weightsOf(
+  keys: readonly string[],
+  values: readonly (string | undefined)[],
+): Map<number, number> {
   const weights = new Map<number, number>();
   values.forEach((value, k) => {
     if (value !== undefined) weights.set(Number(keys[k]), Number(value));
