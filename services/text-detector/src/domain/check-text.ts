@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
   reasonMessage,
+  type FeedbackLabel,
   type Language,
   type ReasonParams,
   type TextResult,
   type TextSettings,
 } from '@spam-check/contracts';
-import type { FeedbackLabel } from '@spam-check/contracts';
 import { EXPORTED_CHARACTERS, adjustment, strongestFeatures, type Learnable } from './client-feedback';
 import type { DetectLanguage } from './language';
 import type { AskLlm, LlmOutcome } from './llm';
