@@ -66,7 +66,7 @@ async function post(url: string, path: string, client: string, body: unknown) {
     headers: { 'content-type': 'application/json', 'x-client-id': client },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as unknown };
+  return { status: response.status, body: await response.json() };
 }
 
 const codes = (result: MailResult) => result.reasons.map((reason) => reason.code);
