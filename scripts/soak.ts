@@ -9,8 +9,11 @@
  * - 16 clients, each its own OAuth client and user, behaving as the docs say: mail, text and hybrid checks
  *   (both modes), a refresh before the access token expires, a wait of `Retry-After` and a retry on 503/429,
  *   a refresh on 401; a refresh answered `invalid_grant` is a lost session (the client logs in again).
+ * - Next to them, from the same address: an attacker flooding the token endpoint with wrong passwords and
+ *   wrong client secrets, and a client of its own sending heavy text batches (issue #29).
  * - Faults: the e-mail detector killed (SIGKILL) and restarted, Redis paused 3 s, RabbitMQ cut 5 s.
- * Prints requests, non-2xx answers by status, sessions lost, p50/p99 per endpoint and RSS per process.
+ * Prints requests, non-2xx answers by status, sessions lost, the normal clients' non-2xx outside the
+ * injected faults (must be 0, as sessions lost), p50/p99 per endpoint and RSS per process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -37,7 +40,19 @@ const FAULTS = { killDetectorAt: 25_000, pauseRedisAt: 65_000, cutRabbitAt: 105_
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
 type Endpoint =
-  'mail' | 'text' | 'hybrid parallel' | 'hybrid step-by-step' | 'token password' | 'token refresh';
+  | 'mail'
+  | 'text'
+  | 'hybrid parallel'
+  | 'hybrid step-by-step'
+  | 'token password'
+  | 'token refresh'
+  | 'attacker token'
+  | 'heavy text batch';
+/** Not the normal clients' traffic: their answers are reported, but not held against the stack. */
+const ADVERSARIES: readonly Endpoint[] = ['attacker token', 'heavy text batch'];
+const HEAVY_BATCH_ITEMS = 10;
+/** The seconds after a fault's end in which its answers still count as the fault's (retries in flight). */
+const FAULT_GRACE_SECONDS = 3;
 interface Sample {
   endpoint: Endpoint;
   status: number | 'network error';
@@ -53,6 +68,8 @@ interface Session {
 
 const samples: Sample[] = [];
 const events: string[] = [];
+/** The injected faults, in seconds of traffic: from the fault to its repair, plus FAULT_GRACE_SECONDS. */
+const outages: [number, number][] = [];
 let sessionsLost = 0;
 let failedRequests = 0;
 let startedAt = Date.now();
@@ -98,7 +115,10 @@ async function exchange(endpoint: Endpoint, url: string, init: RequestInit): Pro
   }
 }
 
-type CheckEndpoint = Exclude<Endpoint, 'token password' | 'token refresh'>;
+type CheckEndpoint = Exclude<
+  Endpoint,
+  'token password' | 'token refresh' | 'attacker token' | 'heavy text batch'
+>;
 
 /** A fresh request body per call, so no cache answers it. */
 function checkRequest(endpoint: CheckEndpoint): {
@@ -227,6 +247,73 @@ class SoakClient {
   }
 }
 
+/** Failed logins and wrong client secrets at the token endpoint, from the clients' own address, until `until`. */
+async function attacker(gateway: string, victim: string, until: number): Promise<void> {
+  while (Date.now() < until) {
+    const wrongSecret = Math.random() < 0.5;
+    const basic = Buffer.from(`${victim}:${wrongSecret ? secret() : 'x'}`).toString('base64');
+    await exchange('attacker token', `${gateway}/oauth/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: `nobody-${Math.floor(Math.random() * 1e6)}`,
+        password: secret(),
+      }).toString(),
+    });
+    await sleep(20);
+  }
+}
+
+/** One client sending text batches of HEAVY_BATCH_ITEMS texts of 100,000 characters, two at a time. */
+async function heavyClient(
+  gateway: string,
+  credentials: { id: string; secret: string; username: string; password: string },
+  until: number,
+): Promise<void> {
+  const basic = Buffer.from(`${credentials.id}:${credentials.secret}`).toString('base64');
+  const login = await exchange('heavy text batch', `${gateway}/oauth/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: credentials.username,
+      password: credentials.password,
+    }).toString(),
+  });
+  if (login?.status !== 200) throw new Error(`login of the heavy client: ${login?.status}`);
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  const paragraph = 'Danke für den Artikel über die Stadt und ihre Geschichte, wir kommen gern wieder. ';
+  const body = JSON.stringify({
+    items: Array.from({ length: HEAVY_BATCH_ITEMS }, (_, i) => ({
+      title: `Bericht ${i}`,
+      body: paragraph.repeat(Math.ceil(100_000 / paragraph.length)).slice(0, 100_000),
+    })),
+  });
+  const sender = async () => {
+    while (Date.now() < until) {
+      const answer = await exchange('heavy text batch', `${gateway}/api/v1/spam/text/batch`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body,
+      });
+      if (answer?.status === 401) return;
+      if (!answer?.ok) await sleep(retryAfterMs(answer));
+    }
+  };
+  await Promise.all([sender(), sender()]);
+}
+
+/** The normal clients' non-2xx answers that came in outside the injected faults. */
+function outsideOutages(): Sample[] {
+  return samples.filter(
+    (sample) =>
+      !ADVERSARIES.includes(sample.endpoint) &&
+      (typeof sample.status !== 'number' || sample.status >= 300) &&
+      !outages.some(([from, to]) => sample.at >= from && sample.at <= to),
+  );
+}
+
 function rssOf(processes: Record<string, number | undefined>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(processes).map(([name, pid]) => {
@@ -251,6 +338,13 @@ function report(rssStart: Record<string, string>, rssEnd: Record<string, string>
   console.log(`non-2xx by status: ${JSON.stringify(Object.fromEntries([...byStatus].sort()))}`);
   console.log(`requests that failed after the retries the docs allow: ${failedRequests}`);
   console.log(`sessions lost: ${sessionsLost}`);
+  const outside = outsideOutages();
+  console.log(
+    `normal clients' non-2xx outside the injected faults: ${outside.length}` +
+      (outside.length > 0
+        ? ` (${outside.map((s) => `${s.endpoint} ${s.status} at ${s.at.toFixed(1)} s`).join('; ')})`
+        : ''),
+  );
   console.log('\nendpoint              requests   p50 ms   p99 ms   non-2xx');
   const endpoints = [...new Set(samples.map((sample) => sample.endpoint))];
   for (const endpoint of endpoints) {
@@ -323,18 +417,19 @@ async function main(): Promise<void> {
       username: `soak-user-${i}`,
       password: secret(),
     }));
+    const heavy = { id: 'soak-heavy', secret: secret(), username: 'soak-heavy-user', password: secret() };
     const gatewayClient = { id: 'soak-gateway', secret: secret() };
     const bootstrap = join(dir, 'bootstrap.json');
     writeFileSync(
       bootstrap,
       JSON.stringify({
-        clients: clients.map(({ id, secret: clientSecret }) => ({
+        clients: [...clients, heavy].map(({ id, secret: clientSecret }) => ({
           id,
           secret: clientSecret,
           grants: ['password', 'refresh_token'],
           scopes: ['spam:check'],
         })),
-        users: clients.map(({ username, password }) => ({ username, password })),
+        users: [...clients, heavy].map(({ username, password }) => ({ username, password })),
       }),
     );
 
@@ -355,7 +450,7 @@ async function main(): Promise<void> {
         // The soak is about faults, not about the per-client limit (tested on its own).
         RATE_LIMIT_REQUESTS: '0',
       },
-      { readyTimeoutMs: 60_000 },
+      { readyTimeoutMs: 120_000 },
     );
     cleanups.push(() => stack.stop());
     const pids = () => ({
@@ -367,33 +462,41 @@ async function main(): Promise<void> {
     const rssStart = rssOf(pids());
     note(`stack ready; ${CLIENTS} clients start (traffic for ${TRAFFIC_MS / 1000} s)`);
     const until = Date.now() + TRAFFIC_MS;
-    const traffic = Promise.all(
-      clients.map((credentials) => new SoakClient(stack.gateway, credentials, until).run()),
-    );
+    const traffic = Promise.all([
+      ...clients.map((credentials) => new SoakClient(stack.gateway, credentials, until).run()),
+      attacker(stack.gateway, clients[0]!.id, until),
+      heavyClient(stack.gateway, heavy, until),
+    ]);
 
     const faults = (async () => {
       await sleep(startedAt + FAULTS.killDetectorAt - Date.now());
       note('email-detector killed (SIGKILL); restarting it');
+      const killedAt = secondsIn();
       const killed = once(stack.services['email-detector'].child, 'exit');
       stack.services['email-detector'].child.kill('SIGKILL');
       await killed;
       await stack.restart('email-detector');
       note('email-detector ready again');
+      outages.push([killedAt, secondsIn() + FAULT_GRACE_SECONDS]);
 
       await sleep(startedAt + FAULTS.pauseRedisAt - Date.now());
       note('redis-server paused (SIGSTOP) for 3 s');
+      const pausedAt = secondsIn();
       redis.kill('SIGSTOP');
       await sleep(3000);
       redis.kill('SIGCONT');
       note('redis-server resumed (SIGCONT)');
+      outages.push([pausedAt, secondsIn() + FAULT_GRACE_SECONDS]);
 
       await sleep(startedAt + FAULTS.cutRabbitAt - Date.now());
       note('RabbitMQ cut for 5 s (every connection dropped, new ones refused)');
+      const cutAt = secondsIn();
       rabbit.refuse(true);
       rabbit.drop();
       await sleep(5000);
       rabbit.refuse(false);
       note('RabbitMQ reachable again');
+      outages.push([cutAt, secondsIn() + FAULT_GRACE_SECONDS]);
     })();
 
     await Promise.all([traffic, faults]);
@@ -404,7 +507,7 @@ async function main(): Promise<void> {
     await cleanup();
     clearTimeout(hardLimit);
   }
-  if (sessionsLost > 0) process.exitCode = 1;
+  if (sessionsLost > 0 || outsideOutages().length > 0) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

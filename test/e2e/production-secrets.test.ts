@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, spawnService, type ServiceName } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl } from '@spam-check/test-support';
+import { redisUrl } from '@spam-check/test-support';
 
 /** Starts a service in production mode and waits for it to exit on its own (bounded: it must not serve). */
 async function refusal(
@@ -16,7 +16,8 @@ async function refusal(
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
       REDIS_URL: redisUrl(),
-      AMQP_URL: amqpUrl(),
+      // Never connected to: each case is refused at start. Not guest:guest, which production refuses too.
+      AMQP_URL: 'amqp://spam-check:an-own-long-rabbitmq-password@127.0.0.1:1',
       GATEWAY_MANAGEMENT_PORT: String(await freePort()),
       ...env,
     },
@@ -32,6 +33,7 @@ describe('production mode refuses secrets published in this repository and short
   it.each([
     ['published in this repository', 'local-gateway-client-secret', /GATEWAY_CLIENT_SECRET: is published/],
     ['the embedded default', 'gateway-secret', /GATEWAY_CLIENT_SECRET: is published/],
+    ['the embedded default in another case', 'Gateway-Secret', /GATEWAY_CLIENT_SECRET: is published/],
     ['one character long', 'x', /GATEWAY_CLIENT_SECRET: shorter than 16 characters/],
   ])('the gateway exits at start when its client secret is %s', async (_, secret, message) => {
     const { code, output } = await refusal('gateway', {
@@ -73,5 +75,35 @@ describe('production mode refuses secrets published in this repository and short
     expect(output).toMatch(/user dev-user password: is published/);
     expect(output).toMatch(/user short-user password: shorter than 16 characters/);
     expect(output).not.toMatch(/compose-demo-secret|dev-demo-password/);
+  });
+
+  it.each([
+    [
+      'text-detector',
+      'a published Redis password',
+      { REDIS_URL: 'redis://:Local-Redis-Password@127.0.0.1:1' },
+      /REDIS_URL: its password is published/,
+    ],
+    [
+      'email-detector',
+      "RabbitMQ's guest:guest",
+      { AMQP_URL: 'amqp://guest:guest@127.0.0.1:1' },
+      /AMQP_URL: RabbitMQ's default user guest/,
+    ],
+    [
+      'gateway',
+      'a published RabbitMQ password',
+      {
+        AMQP_URL: 'amqp://spam-check:dev-rabbitmq-password@127.0.0.1:1',
+        GATEWAY_CLIENT_ID: 'gateway',
+        GATEWAY_CLIENT_SECRET: 'a-long-enough-own-secret-for-the-test',
+      },
+      /AMQP_URL: its password is published/,
+    ],
+  ] as const)('the %s exits at start when its URL holds %s', async (name, _, env, message) => {
+    const { code, output } = await refusal(name, { ...env });
+    expect(code).not.toBe(0);
+    expect(output).toMatch(message);
+    expect(output).not.toMatch(/Local-Redis-Password|dev-rabbitmq-password/);
   });
 });

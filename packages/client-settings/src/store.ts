@@ -3,8 +3,6 @@ import { connectRedis, type Logger, type RedisConnection } from '@spam-check/ser
 
 /** Every process reads a client's settings from Redis at most once per this many milliseconds. */
 const SETTINGS_CACHE_MS = 1000;
-const KEY_PREFIX = 'spam-check:client-settings:';
-const CHANNEL = 'spam-check:client-settings';
 const MAX_CACHED = 10_000;
 
 export interface ClientSettingsStore {
@@ -17,6 +15,12 @@ export interface ClientSettingsStore {
   read(clientId: string): Promise<ClientSettings>;
   subscribed(): boolean;
   close(): Promise<void>;
+}
+
+/** The key prefix of the settings and the channel of their changes (CLIENT_SETTINGS_PREFIX and _CHANNEL). */
+export interface SettingsLocation {
+  prefix: string;
+  channel: string;
 }
 
 const NONE: ClientSettings = Object.freeze({});
@@ -36,21 +40,23 @@ function createClientSettingsStore(options: {
   commands: RedisConnection;
   subscription: RedisConnection;
   logger: Logger;
+  location: SettingsLocation;
   cacheMs?: number;
 }): ClientSettingsStore {
   const { commands, subscription, logger } = options;
+  const { prefix, channel } = options.location;
   const redis = commands.client;
   const subscriber = subscription.client;
   const cacheMs = options.cacheMs ?? SETTINGS_CACHE_MS;
   const cache = new Map<string, { settings: ClientSettings; until: number }>();
   let listening = false;
 
-  subscriber.on('message', (channel: string, clientId: string) => {
-    if (channel === CHANNEL) cache.delete(clientId);
+  subscriber.on('message', (heard: string, clientId: string) => {
+    if (heard === channel) cache.delete(clientId);
   });
   const subscribe = () => {
     cache.clear();
-    subscriber.subscribe(CHANNEL).then(
+    subscriber.subscribe(channel).then(
       () => (listening = true),
       (error: unknown) => logger.warn({ err: error }, 'client settings: cannot subscribe'),
     );
@@ -60,7 +66,7 @@ function createClientSettingsStore(options: {
   if (subscriber.status === 'ready') subscribe();
 
   const read = async (clientId: string): Promise<ClientSettings> => {
-    const raw = await redis.get(KEY_PREFIX + clientId);
+    const raw = await redis.get(prefix + clientId);
     if (raw === null) return NONE;
     const parsed = clientSettingsSchema.safeParse(JSON.parse(raw));
     if (parsed.success) return parsed.data;
@@ -91,14 +97,14 @@ function createClientSettingsStore(options: {
       }
     },
     async put(clientId, settings) {
-      await redis.set(KEY_PREFIX + clientId, JSON.stringify(settings));
+      await redis.set(prefix + clientId, JSON.stringify(settings));
       cache.delete(clientId);
-      await redis.publish(CHANNEL, clientId);
+      await redis.publish(channel, clientId);
     },
     async remove(clientId) {
-      await redis.del(KEY_PREFIX + clientId);
+      await redis.del(prefix + clientId);
       cache.delete(clientId);
-      await redis.publish(CHANNEL, clientId);
+      await redis.publish(channel, clientId);
     },
     subscribed: () => listening,
     async close() {
@@ -112,10 +118,14 @@ function createClientSettingsStore(options: {
  * The store over two Redis connections of its own from the service kit (commands, subscription): commands
  * time out after 500 ms, so that a check waiting for settings is not held up by a hung Redis.
  */
-export async function connectClientSettings(url: string, logger: Logger): Promise<ClientSettingsStore> {
+export async function connectClientSettings(
+  url: string,
+  logger: Logger,
+  location: SettingsLocation,
+): Promise<ClientSettingsStore> {
   const [commands, subscription] = await Promise.all([
     connectRedis({ url, name: 'redis client settings', logger, timeoutMs: 500 }),
     connectRedis({ url, name: 'redis client settings subscriber', logger, subscriber: true }),
   ]);
-  return createClientSettingsStore({ commands, subscription, logger });
+  return createClientSettingsStore({ commands, subscription, logger, location });
 }

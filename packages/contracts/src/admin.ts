@@ -107,6 +107,8 @@ export type TextSettings = NonNullable<ClientSettings['text']>;
 export const clientIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, dot, underscore and hyphen, at most 100')
+  // `.` and `..` are path segments, not names: in a URL they resolve to the parent resource.
+  .refine((id) => id !== '.' && id !== '..', { params: { rule: 'not_a_path_segment' } })
   .describe('The client id (OAuth client_id).');
 
 /** `POST /admin/clients`: the secret is always generated and shown once in the answer. */

@@ -12,6 +12,11 @@ export const VALIDATION_RULE_MESSAGES = {
     fr: 'ne doit pas dépasser spam_threshold',
     en: 'must not be greater than spam_threshold',
   },
+  not_a_path_segment: {
+    de: 'darf nicht . oder .. sein',
+    fr: 'ne doit pas être . ni ..',
+    en: 'must not be . or ..',
+  },
   stats_range: {
     de: 'muss vor to liegen, höchstens {days} Tage davor',
     fr: 'doit précéder to, au plus {days} jours avant',

@@ -22,10 +22,17 @@ export class ConfigError extends Error {
 /** Parses the environment once with zod; every bad variable is reported at once. */
 export function loadConfig<S extends z.ZodType>(schema: S, env: Env = process.env): z.output<S> {
   const result = schema.safeParse(env);
-  if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
-  );
+  if (!result.success)
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    );
+  const config = result.data as Record<string, string | undefined>;
+  const problems = urlSecretProblems(config.NODE_ENV ?? '', {
+    REDIS_URL: config.REDIS_URL,
+    AMQP_URL: config.AMQP_URL,
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return result.data;
 }
 
 /** Building blocks for the services' config schemas, so every service spells a variable the same way. */
@@ -72,6 +79,16 @@ export const env = {
 };
 
 /** Variables every service reads (logging, languages, connection deadlines, shutdown). */
+/**
+ * Where the per-client settings live in Redis (`@spam-check/client-settings`): the gateway and both detectors
+ * of one deployment must agree, and two deployments on one Redis must differ in both (a Redis database
+ * number separates keys, but pub/sub channels are shared by all databases).
+ */
+export const clientSettingsConfigShape = {
+  CLIENT_SETTINGS_PREFIX: z.string().min(1).default('spam-check:client-settings:'),
+  CLIENT_SETTINGS_CHANNEL: z.string().min(1).default('spam-check:client-settings'),
+};
+
 export const commonConfigShape = {
   NODE_ENV: env.nodeEnv(),
   LOG_LEVEL: env.logLevel(),
@@ -148,6 +165,26 @@ const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
   'replace-me-with-your-own-password',
 ]);
 
+/**
+ * The passwords inside the Redis and RabbitMQ URLs, in production: one published in this repository (in any
+ * case) is refused, and so is RabbitMQ's default user `guest` (named, or implied by a URL without user, which
+ * the AMQP client fills with guest:guest). Redis without a password is the operator's choice (a network
+ * policy may be what protects it), so it is not refused. Never shows the value.
+ */
+function urlSecretProblems(nodeEnv: string, urls: Record<string, string | undefined>): string[] {
+  if (nodeEnv !== 'production') return [];
+  return Object.entries(urls).flatMap(([name, value]) => {
+    if (value === undefined) return [];
+    const url = new URL(value);
+    const password = decodeURIComponent(url.password);
+    if (PUBLISHED_SECRETS.has(password.trim().toLowerCase()))
+      return [`${name}: its password is published in this repository; choose your own`];
+    if (url.protocol.startsWith('amqp') && (url.username === '' || url.username === 'guest'))
+      return [`${name}: RabbitMQ's default user guest (published password); use a user of your own`];
+    return [];
+  });
+}
+
 const MIN_SECRET_LENGTH = 16;
 
 /**
@@ -160,7 +197,7 @@ export function secretProblems(nodeEnv: string, secrets: Record<string, string |
   if (nodeEnv !== 'production') return [];
   return Object.entries(secrets).flatMap(([name, secret]) => {
     if (secret === undefined) return [];
-    if (PUBLISHED_SECRETS.has(secret.trim()))
+    if (PUBLISHED_SECRETS.has(secret.trim().toLowerCase()))
       return [`${name}: is published in this repository (an example or demo value); choose your own`];
     if (secret.length < MIN_SECRET_LENGTH)
       return [

@@ -3,6 +3,7 @@ export {
   ConfigError,
   env,
   commonConfigShape,
+  clientSettingsConfigShape,
   checkLimitsShape,
   checkLimitsOf,
   servicePort,

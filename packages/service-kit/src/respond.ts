@@ -26,12 +26,15 @@ export function sendJson(
   res.end(bytes);
 }
 
-/** Ends a response with an RFC 9457 problem; a 503 without its own `Retry-After` gets 5 s. */
+/**
+ * Ends a response with an RFC 9457 problem; a 5xx without its own `Retry-After` gets 5 s (a server-side
+ * failure is worth retrying, and a client must not have to guess when).
+ */
 export function sendProblem(
   res: ServerResponse,
   problem: Problem,
   headers: Record<string, string> = {},
 ): void {
-  if (problem.status === 503 && !headers['Retry-After']) res.setHeader('Retry-After', '5');
+  if (problem.status >= 500 && !headers['Retry-After']) res.setHeader('Retry-After', '5');
   sendJson(res, problem.status, problem, headers, PROBLEM_TYPE);
 }

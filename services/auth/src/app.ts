@@ -29,7 +29,10 @@ export function createApp(deps: AppDeps): ServiceApp {
     maxFailuresPerIp: config.AUTH_LOGIN_MAX_FAILURES_PER_IP,
     windowSeconds: config.AUTH_LOGIN_FAILURE_WINDOW_SECONDS,
   });
-  const clients = createClientAuthenticator(store, hasher, guard, config.AUTH_CLIENT_AUTH_CACHE_SECONDS);
+  const clients = createClientAuthenticator(store, hasher, guard, {
+    cacheSeconds: config.AUTH_CLIENT_AUTH_CACHE_SECONDS,
+    trustSeconds: config.AUTH_LOGIN_FAILURE_WINDOW_SECONDS,
+  });
   const tokens = createTokenService(store, lifetimes);
   const passwordGrant = createPasswordGrant({ store, hasher, tokens, lifetimes });
   const metrics = createTokenMetrics(deps.metrics);

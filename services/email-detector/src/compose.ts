@@ -145,7 +145,12 @@ export async function compose({
 }: ServiceContext<ServiceConfig>): Promise<StartedService> {
   if (!config.PRIVACY_HASH_KEY)
     logger.warn('PRIVACY_HASH_KEY is not set: the campaign memory is keyed for this process only');
-  const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
+  const settings = config.REDIS_URL
+    ? await connectClientSettings(config.REDIS_URL, logger, {
+        prefix: config.CLIENT_SETTINGS_PREFIX,
+        channel: config.CLIENT_SETTINGS_CHANNEL,
+      })
+    : undefined;
   const storage = await createFeedbackStorage(config, logger, settings);
   const closers: Closer[] = [...storage.closers];
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });

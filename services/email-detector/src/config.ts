@@ -5,6 +5,7 @@ import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
   checkLimitsOf,
   checkLimitsShape,
+  clientSettingsConfigShape,
   commonConfigShape,
   env,
   feedbackConfigShape,
@@ -27,6 +28,7 @@ function isResolverAddress(value: string): boolean {
 export const configSchema = z
   .object({
     ...commonConfigShape,
+    ...clientSettingsConfigShape,
     ...checkLimitsShape,
     ...feedbackConfigShape,
     AMQP_URL: env.url(),

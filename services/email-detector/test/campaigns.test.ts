@@ -30,6 +30,8 @@ const env = {
   EMAIL_FEEDBACK_PREFIX: prefix,
   EMAIL_RPC_QUEUE: queue,
   PRIVACY_HASH_KEY: `campaign-test-key-${randomUUID()}`,
+  CLIENT_SETTINGS_PREFIX: `${prefix}settings:`,
+  CLIENT_SETTINGS_CHANNEL: `${prefix}settings`,
 };
 const ids = {
   first: `first-${run}`,
@@ -77,7 +79,10 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
   let rpc: RpcClient;
 
   beforeAll(async () => {
-    settings = await connectClientSettings(redisUrl(), createLogger({ service: 'test', level: 'silent' }));
+    settings = await connectClientSettings(redisUrl(), createLogger({ service: 'test', level: 'silent' }), {
+      prefix: env.CLIENT_SETTINGS_PREFIX,
+      channel: env.CLIENT_SETTINGS_CHANNEL,
+    });
     const both = { campaigns: { share: true, protect: true } };
     await settings.put(ids.first, both);
     await settings.put(ids.second, both);
@@ -102,7 +107,6 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
       await replica.started.consumers?.amqp?.close();
       await replica.service.stop();
     }
-    for (const id of Object.values(ids)) await settings.remove(id);
     await settings.close();
     const connection = await connect(amqpUrl());
     const channel = await connection.createChannel();

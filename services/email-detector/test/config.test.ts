@@ -52,15 +52,14 @@ describe('configuration', () => {
   });
 
   it('when NODE_ENV is production, it refuses to run without AMQP_URL or REDIS_URL', () => {
+    const OWN_AMQP = 'amqp://spam-check:an-own-long-password@rabbit:5672';
     expect(() => loadServiceConfig({ NODE_ENV: 'production' })).toThrow(/AMQP_URL/);
-    expect(() => loadServiceConfig({ NODE_ENV: 'production', AMQP_URL: 'amqp://rabbit:5672' })).toThrow(
-      /REDIS_URL/,
-    );
+    expect(() => loadServiceConfig({ NODE_ENV: 'production', AMQP_URL: OWN_AMQP })).toThrow(/REDIS_URL/);
     const config = loadServiceConfig({
       NODE_ENV: 'production',
-      AMQP_URL: 'amqp://rabbit:5672',
+      AMQP_URL: OWN_AMQP,
       REDIS_URL: 'redis://redis:6379',
     });
-    expect(config.AMQP_URL).toBe('amqp://rabbit:5672');
+    expect(config.AMQP_URL).toBe(OWN_AMQP);
   });
 });

@@ -28,6 +28,7 @@ import { memoryRateLimitStore, redisRateLimitStore } from './data-access/rate-li
 import { subscribeToRevocations } from './data-access/revocations';
 import { TokenCache } from './data-access/token-cache';
 import { failedTokenLimit } from './domain/failed-token-limit';
+import { watchDetector } from './data-access/detector-health';
 
 /** Readiness of a dependency over HTTP: its `/livez` answers 200 (its own readiness is its business). */
 async function reachable(agent: Upstream, url: string): Promise<void> {
@@ -133,7 +134,10 @@ export async function compose({
       introspector,
       logger,
     });
-    settings = await connectClientSettings(config.REDIS_URL, logger);
+    settings = await connectClientSettings(config.REDIS_URL, logger, {
+      prefix: config.CLIENT_SETTINGS_PREFIX,
+      channel: config.CLIENT_SETTINGS_CHANNEL,
+    });
     const settingsStore = settings;
     closers.push({ name: 'client settings', close: () => settingsStore.close() });
     usage = redisUsageStore({
@@ -155,9 +159,27 @@ export async function compose({
     };
   }
 
+  const watch = (name: string, url: string, agent: Upstream) =>
+    watchDetector({
+      name,
+      url,
+      agent,
+      intervalMs: config.DETECTOR_PROBE_INTERVAL_MS,
+      downAfter: config.DETECTOR_DOWN_AFTER_PROBES,
+      logger,
+    });
+  const health = {
+    email: watch('email-detector', config.EMAIL_DETECTOR_URL, agents.email),
+    text: watch('text-detector', config.TEXT_DETECTOR_URL, agents.text),
+  };
+  closers.push({
+    name: 'detector health watch',
+    close: async () => Object.values(health).forEach((watched) => watched.stop()),
+  });
   const detectors = httpDetectors(
     { email: config.EMAIL_DETECTOR_URL, text: config.TEXT_DETECTOR_URL },
     agents,
+    health,
   );
   const overHttp = httpTransport({ ...detectors, timeoutMs: config.DETECTOR_TIMEOUT_MS });
   let stepByStep = overHttp;

@@ -3,6 +3,7 @@ import {
   ConfigError,
   checkLimitsOf,
   checkLimitsShape,
+  clientSettingsConfigShape,
   commonConfigShape,
   env,
   feedbackConfigShape,
@@ -21,6 +22,7 @@ const DEMO_CONSOLE_CLIENT = { id: 'demo-admin', secret: 'demo-admin-secret' };
 /** Every variable the gateway service reads (documented in the README's configuration table). */
 export const configSchema = z.object({
   ...commonConfigShape,
+  ...clientSettingsConfigShape,
   GATEWAY_MANAGEMENT_PORT: env.port(9080),
   AUTH_URL: z.url().default('http://127.0.0.1:8081'),
   EMAIL_DETECTOR_URL: z.url().default('http://127.0.0.1:8082'),
@@ -31,6 +33,10 @@ export const configSchema = z.object({
   /** Proxies of ours in front of the gateway that append to X-Forwarded-For (an ingress: 1). */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   DETECTOR_TIMEOUT_MS: env.positiveInt(10_000),
+  /** How often each detector's `/livez` is probed; 0: never (a down detector costs each call its timeout). */
+  DETECTOR_PROBE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(500),
+  /** Failed probes in a row after which a detector is down: its calls get 503 at once. */
+  DETECTOR_DOWN_AFTER_PROBES: env.positiveInt(2),
   /** One call per detector and batch: up to 1,000 addresses, each of which may wait for DNS. */
   DETECTOR_BATCH_TIMEOUT_MS: env.positiveInt(60_000),
   REDIS_URL: env.url(),

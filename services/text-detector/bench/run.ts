@@ -1,5 +1,6 @@
 import { runBenches } from '@spam-check/process-kit';
 import { benchLimits, benchThroughput } from './checks';
+import { benchFairness } from './fairness';
 import { benchFeedback } from './feedback';
 
 /**
@@ -7,6 +8,13 @@ import { benchFeedback } from './feedback';
  * [name]`.
  * - `throughput`: checks/s and p50/p99 for a 2 KB text on one core;
  * - `limits`: the CPU time of the inputs at the limits;
- * - `feedback`: a client with a full store of reports against a client with none (issue #12 point 7).
+ * - `feedback`: a client with a full store of reports against a client with none (issue #12 point 7);
+ * - `fairness`: one client's small checks while another sends heavy batches, without and with the
+ *   per-client share (issue #29 D; the detector as a process, about 60 s).
  */
-void runBenches({ throughput: () => benchThroughput(8), limits: benchLimits, feedback: benchFeedback });
+void runBenches({
+  throughput: () => benchThroughput(8),
+  limits: benchLimits,
+  feedback: benchFeedback,
+  fairness: benchFairness,
+});

@@ -18,6 +18,7 @@ import {
 } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
 import { embeddedDefaults, type ServiceConfig } from './config';
+import { fairShare } from './domain/client-fairness';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
 import { createTextChecker, createTextLearner, type CheckClientText } from './domain/check-text';
@@ -79,7 +80,12 @@ export async function composeTextCheck(
       logger,
     });
   }
-  const settings = config.REDIS_URL ? await connectClientSettings(config.REDIS_URL, logger) : undefined;
+  const settings = config.REDIS_URL
+    ? await connectClientSettings(config.REDIS_URL, logger, {
+        prefix: config.CLIENT_SETTINGS_PREFIX,
+        channel: config.CLIENT_SETTINGS_CHANNEL,
+      })
+    : undefined;
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
   else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
   const feedback = createFeedbackStore(config, model, redis, settings);
@@ -91,11 +97,11 @@ export async function composeTextCheck(
     denyTerms: config.TEXT_DENY_TERMS,
   };
   const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
-  const checkText: CheckClientText = async (input) => {
+  const checkText: CheckClientText = fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT, async (input) => {
     const own = settings && input.clientId ? await settings.get(input.clientId) : {};
     const { protect } = campaignPolicy(own, config);
     return check(Object.assign({}, input, { settings: own.text, protect }));
-  };
+  });
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   return { checkText, feedback, learnText, checks, closers };
 }

@@ -4,6 +4,7 @@ import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
   checkLimitsOf,
   checkLimitsShape,
+  clientSettingsConfigShape,
   commonConfigShape,
   env,
   feedbackConfigShape,
@@ -36,6 +37,7 @@ const band = z
 /** Every variable the text detector reads (documented in the README's configuration table). */
 export const configSchema = z.object({
   ...commonConfigShape,
+  ...clientSettingsConfigShape,
   ...checkLimitsShape,
   AMQP_URL: env.url(),
   REDIS_URL: env.url(),
@@ -50,6 +52,11 @@ export const configSchema = z.object({
   TEXT_SPAM_THRESHOLD: probability(0.8),
   TEXT_SUSPICIOUS_THRESHOLD: probability(0.5),
   TEXT_DENY_TERMS: env.list(),
+  /**
+   * Characters of one client's checks that run at once (at least one check, however long); more wait in the
+   * client's own queue, so one client's heavy batches cannot hold up another's checks.
+   */
+  TEXT_CLIENT_CHARS_IN_FLIGHT: env.positiveInt(100_000),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: env.url(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),

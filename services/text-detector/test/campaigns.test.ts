@@ -21,6 +21,8 @@ const env = {
   TEXT_FEEDBACK_PREFIX: prefix,
   PRIVACY_HASH_KEY: `campaign-test-key-${randomUUID()}`,
   TEXT_RPC_QUEUE: `test.text-campaigns.${run}`,
+  CLIENT_SETTINGS_PREFIX: `${prefix}settings:`,
+  CLIENT_SETTINGS_CHANNEL: `${prefix}settings`,
 };
 const ids = {
   first: `first-${run}`,
@@ -69,7 +71,10 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
   let closers: { close: () => Promise<void> }[] = [];
 
   beforeAll(async () => {
-    settings = await connectClientSettings(redisUrl(), logger);
+    settings = await connectClientSettings(redisUrl(), logger, {
+      prefix: env.CLIENT_SETTINGS_PREFIX,
+      channel: env.CLIENT_SETTINGS_CHANNEL,
+    });
     const both = { campaigns: { share: true, protect: true } };
     await settings.put(ids.first, both);
     await settings.put(ids.second, both);
@@ -99,7 +104,6 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
     await server.close();
     for (const closer of closers) await closer.close();
     await Promise.all(replicas.map((replica) => replica.stop()));
-    for (const id of Object.values(ids)) await settings.remove(id);
     await settings.close();
     const connection = await connect(amqpUrl());
     const channel = await connection.createChannel();

@@ -39,8 +39,13 @@ describe('per-client text settings', () => {
       TEXT_LLM_CACHE_PREFIX: `test:text-settings:${run}:`,
       REDIS_URL: redisUrl(),
       TEXT_RPC_QUEUE: queue,
+      CLIENT_SETTINGS_PREFIX: `test:text-settings:${run}:settings:`,
+      CLIENT_SETTINGS_CHANNEL: `test:text-settings:${run}:settings`,
     };
-    settings = await connectClientSettings(redisUrl(), logger);
+    settings = await connectClientSettings(redisUrl(), logger, {
+      prefix: env.CLIENT_SETTINGS_PREFIX,
+      channel: env.CLIENT_SETTINGS_CHANNEL,
+    });
     await settings.put(ids.never, { text: { llm_mode: 'never' } });
     await settings.put(ids.strict, {
       text: { llm_mode: 'never', spam_threshold: 0, suspicious_threshold: 0 },

@@ -128,20 +128,21 @@ export class MemoryStore implements AuthStore {
 
   async reserveAttempts(limits: AttemptLimit[], windowSeconds: number): Promise<Reservation> {
     const now = Date.now();
-    const entries = limits.map(({ key }) => {
+    const live = limits.map(({ key }) => {
       const entry = this.attempts.get(key);
-      if (entry && entry.expiresAt > now) return entry;
-      const fresh = { value: 0, expiresAt: now + windowSeconds * 1000 };
-      this.attempts.set(key, fresh);
-      return fresh;
+      return entry && entry.expiresAt > now ? entry : undefined;
     });
-    const over = entries.filter((entry, i) => entry.value + 1 > limits[i]!.max);
+    const over = live.filter((entry, i) => entry !== undefined && entry.value + 1 > limits[i]!.max);
     if (over.length > 0)
       return {
         allowed: false,
-        retryAfterSeconds: Math.max(1, ...over.map((e) => Math.ceil((e.expiresAt - now) / 1000))),
+        retryAfterSeconds: Math.max(1, ...over.map((e) => Math.ceil((e!.expiresAt - now) / 1000))),
       };
-    for (const entry of entries) entry.value += 1;
+    limits.forEach(({ key }, i) => {
+      const entry = live[i] ?? { value: 0, expiresAt: now + windowSeconds * 1000 };
+      entry.value += 1;
+      this.attempts.set(key, entry);
+    });
     return { allowed: true };
   }
   async releaseAttempts(keys: string[]) {

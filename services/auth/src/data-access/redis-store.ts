@@ -100,22 +100,23 @@ return data
 `;
 
 // Reserve first, then check: concurrent attempts each take a slot before the expensive verification, so a
-// burst cannot run more verifications than the limit. A refused attempt gives its slots back.
+// burst cannot run more verifications than the limit. A refused attempt writes nothing: counters are only
+// created by attempts that were let through, so a flood of refused attempts (random client ids, say) leaves
+// no keys behind.
 const RESERVE = `
 local window = ARGV[1]
-local refused = false
-local wait = 1
+local wait = 0
 for i, key in ipairs(KEYS) do
-  local count = redis.call('INCR', key)
-  redis.call('EXPIRE', key, window, 'NX')
-  if count > tonumber(ARGV[i + 1]) then
-    refused = true
-    wait = math.max(wait, redis.call('TTL', key))
+  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i + 1]) then
+    wait = math.max(wait, redis.call('TTL', key), 1)
   end
 end
-if not refused then return 0 end
-for _, key in ipairs(KEYS) do redis.call('DECR', key) end
-return wait
+if wait > 0 then return wait end
+for _, key in ipairs(KEYS) do
+  redis.call('INCR', key)
+  redis.call('EXPIRE', key, window, 'NX')
+end
+return 0
 `;
 
 // Never below zero, never a counter without a window (the key may have expired since the reservation).

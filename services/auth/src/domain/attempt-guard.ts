@@ -23,10 +23,16 @@ export type AttemptVerdict =
 
 /**
  * Brute-force protection of every secret check (user passwords and client secrets). Rules:
- * - failures are counted per username, per client id and per client IP, in a fixed window from the first;
- * - each attempt reserves its slot atomically before the secret is verified, so N concurrent guesses cost at
- *   most the limit in verifications; at the limit, attempts are refused (429) before any verification, even
- *   with the right secret;
+ * - password failures are counted per username and per client IP; client-secret failures per client id and
+ *   IP together, and per client IP. The two kinds never share a counter: a login flood does not stop the
+ *   clients' (and the gateway's own) authentication from that address, nor the reverse;
+ * - a client's counter is per address, so wrong secrets sent with a client's id lock that id out from the
+ *   sender's address only, never for the client's users elsewhere (client ids are public; the secrets are
+ *   random, so spreading guesses over addresses wins nothing);
+ * - counters are in a fixed window from the first failure; each attempt reserves its slot atomically before
+ *   the secret is verified, so N concurrent guesses cost at most the limit in verifications; at the limit,
+ *   attempts are refused (429) before any verification, even with the right secret; a refused attempt
+ *   writes nothing;
  * - a failed attempt keeps its slot; unknown usernames and client ids count exactly like wrong secrets, so a
  *   refusal reveals nothing about existence;
  * - a success clears the username's counter, never the IP's nor the client's (one valid account must not
@@ -35,15 +41,15 @@ export type AttemptVerdict =
 export function createAttemptGuard(store: AuthStore, options: AttemptGuardOptions) {
   const userKey = (username: string) =>
     `user:${hash('sha256', username.normalize('NFKC').toLowerCase(), 'hex')}`;
-  const clientKey = (clientId: string) => `client:${hash('sha256', clientId, 'hex')}`;
-  const ipKey = (ip: string) => `ip:${ip}`;
+  const clientKey = (clientId: string, ip: string) => `client:${hash('sha256', clientId, 'hex')}:${ip}`;
   return {
     async reserve(who: Attempter): Promise<AttemptVerdict> {
       const subject: AttemptLimit =
         'username' in who
           ? { key: userKey(who.username), max: options.maxFailuresPerUser }
-          : { key: clientKey(who.clientId), max: options.maxFailuresPerClient };
-      const address: AttemptLimit = { key: ipKey(who.ip), max: options.maxFailuresPerIp };
+          : { key: clientKey(who.clientId, who.ip), max: options.maxFailuresPerClient };
+      const kind = 'username' in who ? 'login-ip' : 'client-ip';
+      const address: AttemptLimit = { key: `${kind}:${who.ip}`, max: options.maxFailuresPerIp };
       const verdict = await store.reserveAttempts([subject, address], options.windowSeconds);
       if (!verdict.allowed) return verdict;
       return {

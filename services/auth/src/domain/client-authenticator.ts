@@ -13,32 +13,47 @@ export interface ClientAuthenticator {
   authenticate(clientId: string, secret: string, ip: string): Promise<ClientCheck>;
 }
 
-const MAX_CACHED = 1000;
+const MAX_REMEMBERED = 1000;
 
 /**
- * Verifies client secrets with scrypt, and remembers successful verifications for a short time: the gateway
- * authenticates on every introspection, and one scrypt per call would cap introspection at a few dozen per
- * second. Only successes are cached (keyed by a hash of id and secret), so a wrong secret always costs a
- * reservation with the attempt guard (per client id and per IP) and, within the limits, a full scrypt. A
- * cached success still reads the client (one store read, no scrypt) and holds only while the stored secret
- * hash is the one verified: a rotated or removed client is refused at once, on every replica. Concurrent
- * checks of the same id and secret share one verification (one reservation, one scrypt): a cold cache under
- * a burst of the gateway's introspections must not run into the per-client limit, which counts attempts in
- * flight.
+ * Verifies client secrets with scrypt, and remembers successful verifications (keyed by a hash of id and
+ * secret): the gateway authenticates on every introspection, and one scrypt per call would cap
+ * introspection at a few dozen per second. A remembered success is used two ways:
+ * - for `cacheSeconds`, it answers without the attempt guard and without scrypt;
+ * - for `trustSeconds` (the failure window), it answers when the guard refuses: the attempt limits are there
+ *   for guessers, and a caller that proved this very secret before is not one. Without it, failures of
+ *   others from the same address (a NAT, one host) would stop the gateway's own introspection.
+ * Either way it reads the client (one store read, no scrypt) and holds only while the stored secret hash is
+ * the one verified: a rotated or removed client is refused at once, on every replica. Only successes are
+ * remembered, so a wrong secret always costs a reservation with the attempt guard and, within the limits, a
+ * full scrypt. Concurrent checks of the same id and secret share one verification (one reservation, one
+ * scrypt): a cold cache under a burst of the gateway's introspections must not run into the per-client
+ * limit, which counts attempts in flight.
  */
 export function createClientAuthenticator(
   store: AuthStore,
   hasher: SecretHasher,
   guard: AttemptGuard,
-  cacheSeconds: number,
+  { cacheSeconds, trustSeconds }: { cacheSeconds: number; trustSeconds: number },
 ): ClientAuthenticator {
-  const cache = new Map<string, { client: ClientRecord; expiresAt: number }>();
+  const verified = new Map<string, { client: ClientRecord; at: number }>();
   const inFlight = new Map<string, Promise<ClientCheck>>();
+
+  /** The client as it is stored now, if `key` was verified less than `seconds` ago with today's secret. */
+  const remembered = async (key: string, clientId: string, seconds: number) => {
+    const entry = verified.get(key);
+    if (!entry || entry.at + seconds * 1000 <= Date.now()) return undefined;
+    const current = await store.getClient(clientId);
+    return current && current.secretHash === entry.client.secretHash ? current : undefined;
+  };
 
   const verify = async (key: string, clientId: string, secret: string, ip: string): Promise<ClientCheck> => {
     const verdict = await guard.reserve({ clientId, ip });
-    if (!verdict.allowed)
+    if (!verdict.allowed) {
+      const trusted = await remembered(key, clientId, trustSeconds);
+      if (trusted) return { ok: true, client: trusted };
       return { ok: false, reason: 'throttled', retryAfterSeconds: verdict.retryAfterSeconds };
+    }
     let client: ClientRecord | undefined;
     try {
       client = await store.getClient(clientId);
@@ -51,22 +66,16 @@ export function createClientAuthenticator(
       : await hasher.verifyNothing(secret);
     if (!client || !valid) return { ok: false, reason: 'invalid' };
     await verdict.attempt.succeeded();
-    if (cacheSeconds > 0) {
-      if (cache.size >= MAX_CACHED) cache.clear();
-      cache.set(key, { client, expiresAt: Date.now() + cacheSeconds * 1000 });
-    }
+    if (verified.size >= MAX_REMEMBERED) verified.clear();
+    verified.set(key, { client, at: Date.now() });
     return { ok: true, client };
   };
 
   return {
     async authenticate(clientId, secret, ip) {
       const key = hash('sha256', `${clientId}\u0000${secret}`, 'hex');
-      const cached = cache.get(key);
-      if (cached && cached.expiresAt > Date.now()) {
-        const current = await store.getClient(clientId);
-        if (current && current.secretHash === cached.client.secretHash) return { ok: true, client: current };
-      }
-      cache.delete(key);
+      const cached = await remembered(key, clientId, cacheSeconds);
+      if (cached) return { ok: true, client: cached };
       const running = inFlight.get(key);
       if (running) return running;
       const check = verify(key, clientId, secret, ip).finally(() => inFlight.delete(key));

@@ -3,6 +3,7 @@ import { AppError } from '@spam-check/service-kit';
 import type { z } from 'zod';
 import { interpretHttpAnswer } from '../domain/detector-answer';
 import type { CallMeta } from '../domain/hybrid-check';
+import type { DetectorHealth } from './detector-health';
 import { hopByHopTest } from './hop-by-hop';
 import { UpstreamError, httpPost, type Upstream } from './http-post';
 
@@ -17,6 +18,8 @@ import { UpstreamError, httpPost, type Upstream } from './http-post';
  *   application/json`, and the body's `Content-Type`; a forwarded public request also passes its end-to-end
  *   headers on, but never its hop-by-hop headers (RFC 9110 §7.6.1), credentials, `Content-Encoding` or the
  *   client's own `X-Client-Id`;
+ * - a detector its health watch knows to be down (`watchDetector`) is not called: 503 SERVICE_UNAVAILABLE
+ *   with `Retry-After: 1` at once;
  * - failures: the deadline passed is 504 DETECTOR_TIMEOUT, no connection or a broken one 503
  *   SERVICE_UNAVAILABLE, an answer too large 502 BAD_DETECTOR_RESPONSE (`upstreamFailure`); the answer itself
  *   is judged by `interpretHttpAnswer` (a result of the schema, a detector problem passed on, else 502).
@@ -24,6 +27,8 @@ import { UpstreamError, httpPost, type Upstream } from './http-post';
 export interface HttpDetector {
   name: 'email-detector' | 'text-detector';
   agent: Upstream;
+  /** Known down: calls are refused at once. */
+  isDown(): boolean;
   /** The URL of `path` (`/v1/check`, ...) at the detector, parsed once per path rather than per call. */
   endpoint(path: string): URL;
 }
@@ -32,12 +37,19 @@ export interface HttpDetector {
 export function httpDetectors(
   urls: { email: string; text: string },
   agents: { email: Upstream; text: Upstream },
+  health: { email?: DetectorHealth; text?: DetectorHealth } = {},
 ): { email: HttpDetector; text: HttpDetector } {
-  const detector = (name: HttpDetector['name'], base: string, agent: Upstream): HttpDetector => {
+  const detector = (
+    name: HttpDetector['name'],
+    base: string,
+    agent: Upstream,
+    watch: DetectorHealth | undefined,
+  ): HttpDetector => {
     const endpoints = new Map<string, URL>();
     return {
       name,
       agent,
+      isDown: () => watch?.isDown() ?? false,
       endpoint(path) {
         let url = endpoints.get(path);
         if (!url) endpoints.set(path, (url = new URL(path, base)));
@@ -46,8 +58,8 @@ export function httpDetectors(
     };
   };
   return {
-    email: detector('email-detector', urls.email, agents.email),
-    text: detector('text-detector', urls.text, agents.text),
+    email: detector('email-detector', urls.email, agents.email, health.email),
+    text: detector('text-detector', urls.text, agents.text, health.text),
   };
 }
 
@@ -107,6 +119,11 @@ export async function callDetector<S extends z.ZodType>(
   detector: HttpDetector,
   call: DetectorCall<S>,
 ): Promise<{ result: z.output<S>; bytes: Buffer }> {
+  if (detector.isDown())
+    throw new AppError('SERVICE_UNAVAILABLE', {
+      headers: { 'Retry-After': '1' },
+      internal: `${detector.name} is down (health watch)`,
+    });
   // Written into one object, not merged with spreads: on Node 20 `{ ...a, ...b }` gives each call's headers a
   // hidden class of their own (service-kit README, "Hidden classes").
   const headers: Record<string, string | string[]> =

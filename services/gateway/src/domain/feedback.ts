@@ -14,7 +14,10 @@ export type SendFeedback = (part: FeedbackPart, body: object) => Promise<boolean
  * Where a report goes (DESIGN.md §6.1). The rules:
  * - an address goes to the e-mail detector, a text to the text detector: each owns its reports;
  * - a check id of a hybrid result (kept here) goes, as the ids of its parts, to both detectors, or to the
- *   e-mail detector alone when the text was skipped;
+ *   e-mail detector alone when the text was skipped; when the detector of one of its parts is known to be
+ *   down, it goes to none (503 with Retry-After): a report is applied to all its parts or to none, and a
+ *   retry applies it whole (a detector keeps one report per address and per text, so a part applied twice
+ *   counts once);
  * - any other check id is a mail or a text check: both detectors are asked, and the one that knows it applies
  *   the report; when neither does (unknown, expired, another client's), it is CHECK_NOT_FOUND.
  */
@@ -22,6 +25,7 @@ export async function routeFeedback(
   request: FeedbackRequest,
   hybridParts: (checkId: string) => Promise<HybridParts | undefined>,
   send: SendFeedback,
+  isDown: (part: FeedbackPart) => boolean,
 ): Promise<FeedbackPart[]> {
   const { label } = request;
   if ('email' in request) {
@@ -42,6 +46,11 @@ export async function routeFeedback(
         ['email', request.check_id],
         ['text', request.check_id],
       ];
+  if (parts && asked.some(([part]) => isDown(part)))
+    throw new AppError('SERVICE_UNAVAILABLE', {
+      headers: { 'Retry-After': '1' },
+      internal: 'a part of the hybrid check has its detector down: the report goes to none',
+    });
   const found = await Promise.all(asked.map(([part, id]) => send(part, { check_id: id, label })));
   const applied = asked.filter((_, index) => found[index]).map(([part]) => part);
   if (applied.length === 0 || (parts && applied.length < asked.length)) throw new AppError('CHECK_NOT_FOUND');

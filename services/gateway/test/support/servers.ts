@@ -95,7 +95,14 @@ export async function startAuth(env: Record<string, string> = {}): Promise<Runni
  * and its management listener, both on port 0.
  */
 export async function startGatewayForTest(env: Record<string, string | undefined>): Promise<RunningGateway> {
-  const config = loadServiceConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
+  // No background probes of the detectors unless a test asks: they would show up among the requests the
+  // scripted detectors record (the probing is tested end to end, test/e2e/detector-down.test.ts).
+  const config = loadServiceConfig({
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    DETECTOR_PROBE_INTERVAL_MS: '0',
+    ...env,
+  });
   const metrics = createMetrics('gateway');
   const started = await compose({ config, logger: silentLogger(), metrics });
   const management = await listenForManagement(

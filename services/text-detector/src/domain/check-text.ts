@@ -16,7 +16,14 @@ import type { ModelInput, SparseVector } from './model/extractor';
 import { unfamiliarity } from './model/familiarity';
 import { fingerprintOf, type Fingerprint } from './near-duplicate';
 import { normaliseText } from './normalise';
-import { denyListed, fixtureVerdict, REASON_WEIGHTS, runRules, type RuleFinding } from './rules';
+import {
+  createDenyList,
+  fixtureVerdict,
+  REASON_WEIGHTS,
+  runRules,
+  type DenyList,
+  type RuleFinding,
+} from './rules';
 
 /**
  * The text verdict, one function behind the HTTP and the RPC entry point. A cascade, cheapest first:
@@ -146,11 +153,11 @@ type TextInput = Pick<CheckTextInput, 'title' | 'body' | 'sub_title'>;
  * What every use of a text starts with: normalisation, rules, language, and whether the operator or a
  * fixture fixes its verdict.
  */
-function prepare(input: TextInput, deps: Pick<CascadeDeps, 'detectLanguage'>, denyTerms: string[]) {
+function prepare(input: TextInput, deps: Pick<CascadeDeps, 'detectLanguage'>, denyList: DenyList) {
   const normalised = normaliseText(input);
   const rules = runRules(normalised);
   const language = deps.detectLanguage(rules.text);
-  const denied = denyListed(rules.lower, denyTerms) !== undefined;
+  const denied = denyList(rules.lower);
   const fixture = denied ? undefined : fixtureVerdict(rules.lower);
   return { normalised, rules, language, denied, fixture };
 }
@@ -172,15 +179,13 @@ function learnableOf(
   };
 }
 
-const lowered = (terms: readonly string[]) => terms.map((term) => term.normalize('NFKC').toLowerCase());
-
 /** What a report on a text (without a check id) learns from; null when the text teaches nothing. */
 export function createTextLearner(
   deps: Pick<CascadeDeps, 'model' | 'detectLanguage' | 'config'>,
 ): (input: TextInput) => Learnable | null {
-  const denyTerms = lowered(deps.config.denyTerms);
+  const denyList = createDenyList(deps.config.denyTerms);
   return (input) => {
-    const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyTerms);
+    const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyList);
     if (denied || fixture !== undefined) return null;
     const modelView = modelInput(normalised, rules.findings);
     return learnableOf(modelView, deps.model.predict(modelView, language), language);
@@ -188,23 +193,23 @@ export function createTextLearner(
 }
 
 export function createTextChecker(deps: CascadeDeps): CheckText {
-  const denyTerms = lowered(deps.config.denyTerms);
-  const clientTerms = new WeakMap<TextSettings, string[]>();
-  const clientDenyTerms = (settings: TextSettings | undefined): string[] => {
-    if (!settings?.deny_terms) return [];
-    let terms = clientTerms.get(settings);
-    if (!terms) clientTerms.set(settings, (terms = lowered(settings.deny_terms)));
-    return terms;
+  const denyList = createDenyList(deps.config.denyTerms);
+  // Compiled once per settings document (a new document is a new object).
+  const clientLists = new WeakMap<TextSettings, DenyList>();
+  const clientDenyList = (settings: TextSettings | undefined): DenyList => {
+    if (!settings?.deny_terms) return () => false;
+    let list = clientLists.get(settings);
+    if (!list) clientLists.set(settings, (list = createDenyList(settings.deny_terms)));
+    return list;
   };
 
   return async (input) => {
     const config = withClientSettings(deps.config, input.settings);
     const verdictOf = (score: number) =>
       score >= config.spamThreshold ? 'spam' : score >= config.suspiciousThreshold ? 'suspicious' : 'ham';
-    const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyTerms);
+    const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyList);
     const { text, lower, findings, signals: ruleSignals, score: ruleScore } = rules;
-    const clientDenied =
-      !denied && fixture === undefined && denyListed(lower, clientDenyTerms(input.settings)) !== undefined;
+    const clientDenied = !denied && fixture === undefined && clientDenyList(input.settings)(lower);
     // Everything but the LLM's answer is known before the client's state is read: the model's view, and so
     // what a report on this check would learn from (nothing when a rule decides, and no model view then).
     const modelView =

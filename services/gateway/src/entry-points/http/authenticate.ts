@@ -3,6 +3,7 @@ import { DEFAULT_SCOPE } from '@spam-check/contracts';
 import { type AppError, type Counter, clientAddress } from '@spam-check/service-kit';
 import type { RequestHandler, Response } from 'express';
 import { authorize, bearerToken, missingToken, type Caller } from '../../domain/authorization';
+import type { Introspection } from '@spam-check/contracts';
 import type { TokenIntrospector } from '../../data-access/introspection';
 import type { FailedTokenLimit } from '../../domain/failed-token-limit';
 
@@ -28,10 +29,16 @@ export function bearerAuthentication(
       if (!token) throw missingToken();
       // The client's address only when the auth service must be asked (not on a cache hit).
       let address: string | undefined;
-      const introspection = await introspector.introspect(token, () => {
-        address = clientAddress(req, trustedProxyHops);
-        failedTokens.check(address);
-      });
+      let done = () => {};
+      let introspection: Introspection;
+      try {
+        introspection = await introspector.introspect(token, () => {
+          address = clientAddress(req, trustedProxyHops);
+          done = failedTokens.admit(address);
+        });
+      } finally {
+        done();
+      }
       if (address !== undefined && !introspection.active) await failedTokens.record(address);
       return authorize(introspection, scope, Math.floor(Date.now() / 1000));
     } catch (error) {

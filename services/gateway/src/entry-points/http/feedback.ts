@@ -57,7 +57,9 @@ export function feedback(options: {
     Promise.resolve()
       .then(async () => {
         const request = parseBody(schemas.formOf(req.body), req.body, requestContext(res).language);
-        const applied = await routeFeedback(request, hybridParts, send);
+        const applied = await routeFeedback(request, hybridParts, send, (part) =>
+          options.detectors[part].isDown(),
+        );
         const result: FeedbackResult = {
           id: randomUUID(),
           check_id: 'check_id' in request ? request.check_id : null,

@@ -8,7 +8,7 @@ import type { NormalisedText } from '../normalise';
 import { RULE_TEXT_LIMIT, type Rule, type RuleFinding } from './types';
 
 export { type RuleFinding, type RuleInput } from './types';
-export { denyListed } from './deny-list';
+export { createDenyList, type DenyList } from './deny-list';
 export { fixtureVerdict } from './fixtures';
 export { REASON_WEIGHTS } from './weights';
 

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startStack, type Stack } from '@spam-check/process-kit';
+import { redisUrl } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
+import { obtainToken, postJson, type HttpResult } from './client';
+import { removeRunKeys } from './redis-keys';
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Issue #29 E: a detector that stopped answering (SIGSTOP: the process lives, its socket accepts, nothing
+// answers) costs a client a fast 503 with Retry-After, not the detector timeout; feedback on a hybrid check
+// goes to both parts or to none. The four services as separate processes over the shared Redis.
+describe('a stalled detector, end to end', () => {
+  const run = randomUUID().slice(0, 8);
+  const credentials = {
+    client: `down-${run}`,
+    secret: `secret-${randomUUID()}`,
+    username: `user-${run}`,
+    password: `pw-${randomUUID()}`,
+  };
+  const emailFeedback = `down-${run}:email-feedback:`;
+  let stack: Stack;
+  let token: string;
+
+  beforeAll(async () => {
+    const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
+    const bootstrap = join(mkdtempSync(join(tmpdir(), 'detector-down-')), 'bootstrap.json');
+    writeFileSync(
+      bootstrap,
+      JSON.stringify({
+        clients: [
+          { id: credentials.client, secret: credentials.secret },
+          { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
+        ],
+        users: [{ username: credentials.username, password: credentials.password }],
+      }),
+    );
+    stack = await startStack(
+      {
+        REDIS_URL: redisUrl(),
+        AMQP_URL: undefined,
+        AUTH_BOOTSTRAP_FILE: bootstrap,
+        AUTH_REDIS_PREFIX: `down-${run}:auth:`,
+        REDIS_KEY_PREFIX: `down-${run}:gateway:`,
+        EMAIL_FEEDBACK_PREFIX: emailFeedback,
+        TEXT_FEEDBACK_PREFIX: `down-${run}:text-feedback:`,
+        AUTH_REVOCATION_CHANNEL: `down-${run}:revocations`,
+        REVOCATION_CHANNEL: `down-${run}:revocations`,
+        GATEWAY_CLIENT_ID: gatewayClient.id,
+        GATEWAY_CLIENT_SECRET: gatewayClient.secret,
+        AUTH_SCRYPT_COST: '1024',
+      },
+      { readyTimeoutMs: 150_000 },
+    );
+    const issued = await obtainToken(stack.gateway, '/', credentials);
+    expect(issued.status).toBe(200);
+    token = issued.body.access_token as string;
+  }, 180_000);
+
+  afterAll(async () => {
+    stack?.services['text-detector'].child.kill('SIGCONT');
+    await stack?.stop();
+    await removeRunKeys(`down-${run}:`);
+  });
+
+  const timed = async (call: () => Promise<HttpResult>) => {
+    const started = performance.now();
+    const answer = await call();
+    return { answer, ms: performance.now() - started };
+  };
+  const textCheck = () =>
+    postJson(`${stack.gateway}/api/v1/spam/text`, token, { title: 'Hallo', body: 'Danke für den Artikel.' });
+  const paused = async <T>(act: () => Promise<T>): Promise<T> => {
+    const detector = stack.services['text-detector'].child;
+    detector.kill('SIGSTOP');
+    try {
+      // The gateway probes each detector twice a second and calls it down after two probes without answer.
+      await delay(3500);
+      return await act();
+    } finally {
+      detector.kill('SIGCONT');
+      await delay(1500);
+    }
+  };
+
+  it('when the text detector is stalled, a text check gets 503 with Retry-After within 1 s', async () => {
+    expect((await textCheck()).status).toBe(200);
+    const { answer, ms } = await paused(() => timed(textCheck));
+    expect(answer.status).toBe(503);
+    expect(answer.body.code).toBe('SERVICE_UNAVAILABLE');
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(ms).toBeLessThan(1000);
+    // Back: the next check is answered again.
+    expect((await textCheck()).status).toBe(200);
+  }, 60_000);
+
+  it('when feedback on a hybrid check meets a stalled text detector, neither part is applied and it is 503 with Retry-After', async () => {
+    const email = `anna@zorblax-${run}.example`;
+    const hybrid = await postJson(`${stack.gateway}/api/v1/spam/hybrid-check`, token, {
+      email,
+      title: 'Hallo',
+      body: 'Schöner Beitrag, danke für die Mühe.',
+    });
+    expect(hybrid.status).toBe(200);
+    const report = () =>
+      postJson(`${stack.gateway}/api/v1/spam/feedback`, token, { check_id: hybrid.body.id, label: 'spam' });
+
+    const { answer, ms } = await paused(() => timed(report));
+    expect(answer.status).toBe(503);
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(ms).toBeLessThan(1000);
+    const redis = new Redis(redisUrl());
+    try {
+      expect(await redis.keys(`${emailFeedback}reports:*`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+
+    const retried = await report();
+    expect(retried.status).toBe(200);
+    expect(retried.body.applied_to).toEqual(['email', 'text']);
+  }, 60_000);
+});
