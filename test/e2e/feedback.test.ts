@@ -81,14 +81,20 @@ function setUp(mode: 'redis' | 'embedded') {
             TEXT_RPC_QUEUE: `fb-${run}.text`,
           }
         : { REDIS_URL: undefined, AMQP_URL: undefined };
-    state.stack = await startStack({
-      ...infrastructure,
-      AUTH_BOOTSTRAP_FILE: bootstrap,
-      GATEWAY_CLIENT_ID: gateway.id,
-      GATEWAY_CLIENT_SECRET: gateway.secret,
-      EMAIL_DNS_CHECK: 'off',
-      OPENAI_API_KEY: undefined,
-    });
+    state.stack = await startStack(
+      {
+        ...infrastructure,
+        AUTH_BOOTSTRAP_FILE: bootstrap,
+        GATEWAY_CLIENT_ID: gateway.id,
+        GATEWAY_CLIENT_SECRET: gateway.secret,
+        EMAIL_DNS_CHECK: 'off',
+        OPENAI_API_KEY: undefined,
+        // Auth's provisioning at start and the gateway's calls to auth must not give up on a loaded machine.
+        AUTH_REDIS_TIMEOUT_MS: '5000',
+        AUTH_TIMEOUT_MS: '10000',
+      },
+      { readyTimeoutMs: 150_000 },
+    );
     for (const [name, account] of [
       ['first', first],
       ['second', second],
@@ -97,7 +103,7 @@ function setUp(mode: 'redis' | 'embedded') {
       expect(issued.status).toBe(200);
       state.tokens[name] = issued.body.access_token;
     }
-  }, 120_000);
+  }, 200_000);
 
   afterAll(async () => {
     await state.stack?.stop();
