@@ -126,7 +126,7 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
     expect(bot.verdict).toBe('suspicious');
     expect(bot.reasons.map((r) => r.code)).toContain('FORM_BOT_USER_AGENT');
     expect(invalid.error).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
-    expect(invalid.error.errors[0].path).toBe('emails.2.context.seconds_to_submit');
+    expect(invalid.error.errors[0]?.path).toBe('emails.2.context.seconds_to_submit');
   });
 
   it('when a text check has an out-of-range context, it is 400 VALIDATION_FAILED', async () => {

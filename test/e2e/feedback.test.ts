@@ -81,14 +81,20 @@ function setUp(mode: 'redis' | 'embedded') {
             TEXT_RPC_QUEUE: `fb-${run}.text`,
           }
         : { REDIS_URL: undefined, AMQP_URL: undefined };
-    state.stack = await startStack({
-      ...infrastructure,
-      AUTH_BOOTSTRAP_FILE: bootstrap,
-      GATEWAY_CLIENT_ID: gateway.id,
-      GATEWAY_CLIENT_SECRET: gateway.secret,
-      EMAIL_DNS_CHECK: 'off',
-      OPENAI_API_KEY: undefined,
-    });
+    state.stack = await startStack(
+      {
+        ...infrastructure,
+        AUTH_BOOTSTRAP_FILE: bootstrap,
+        GATEWAY_CLIENT_ID: gateway.id,
+        GATEWAY_CLIENT_SECRET: gateway.secret,
+        EMAIL_DNS_CHECK: 'off',
+        OPENAI_API_KEY: undefined,
+        // Auth's provisioning at start and the gateway's calls to auth must not give up on a loaded machine.
+        AUTH_REDIS_TIMEOUT_MS: '5000',
+        AUTH_TIMEOUT_MS: '10000',
+      },
+      { readyTimeoutMs: 150_000 },
+    );
     for (const [name, account] of [
       ['first', first],
       ['second', second],
@@ -97,7 +103,7 @@ function setUp(mode: 'redis' | 'embedded') {
       expect(issued.status).toBe(200);
       state.tokens[name] = issued.body.access_token;
     }
-  }, 120_000);
+  }, 200_000);
 
   afterAll(async () => {
     await state.stack?.stop();
@@ -279,6 +285,10 @@ describe.each(['redis', 'embedded'] as const)('feedback through the gateway (%s)
       { check_id: 7, label: 'spam' },
       { title: 'only a title', label: 'spam' },
       [address],
+      { email: address, label: 'spam', note: 'an unknown field' },
+      { email: address, title: 'Hello', body: 'mixed forms', label: 'spam' },
+      { check_id: randomUUID(), email: address, label: 'spam' },
+      { check_id: randomUUID(), title: 'Hello', body: 'mixed forms', label: 'spam' },
     ]) {
       const response = await post('first', '/frapi/v1/spam/feedback', body);
       expect(response.status).toBe(400);
@@ -295,6 +305,26 @@ describe.each(['redis', 'embedded'] as const)('feedback through the gateway (%s)
       (await post('first', '/api/v1/spam/mail', { email: address })).body,
     );
     expect(codes(checked)).not.toContain('EMAIL_REPORTED_SPAM');
+  });
+
+  it('when a text holds a lone UTF-16 surrogate, it is 400 like invalid UTF-8, for feedback and checks, and nothing is stored', async () => {
+    const text = { title: `Lone ${run}`, body: `A garden party on Sunday \ud800 at noon, ${run}.` };
+    const refused = await post('first', '/api/v1/spam/feedback', { ...text, label: 'spam' });
+    expect(refused.status).toBe(400);
+    expect(problemSchema.parse(refused.body).code).toBe('MALFORMED_JSON');
+    const checkedLone = await post('first', '/api/v1/spam/text', text);
+    expect(checkedLone.status).toBe(400);
+    expect(problemSchema.parse(checkedLone.body).code).toBe('MALFORMED_JSON');
+    // A surrogate pair (an emoji) is text: checked, and the refused report left nothing behind.
+    const wellFormed = textResultSchema.parse(
+      (
+        await post('first', '/api/v1/spam/text', {
+          ...text,
+          body: text.body.replace('\ud800', '\ud83d\ude00'),
+        })
+      ).body,
+    );
+    expect(codes(wellFormed)).not.toContain('TEXT_REPORTED_SPAM');
   });
 
   it('when a test fixture is reported, the report is accepted and its verdict stays fixed', async () => {

@@ -1,1 +1,2 @@
 export { connectClientSettings, type ClientSettingsStore } from './store';
+export { campaignConfigShape, campaignPolicy } from './campaigns';

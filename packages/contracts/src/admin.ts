@@ -87,6 +87,19 @@ export const clientSettingsSchema = z
           .describe('The mode of a hybrid check sent without X-Internal-Step-By-Step (or with it empty).'),
       })
       .optional(),
+    campaigns: z
+      .strictObject({
+        share: z
+          .boolean()
+          .optional()
+          .describe("Whether this client's spam reports count towards the deployment's campaign memory."),
+        protect: z
+          .boolean()
+          .optional()
+          .describe("Whether this client's checks are judged against the campaigns other clients reported."),
+      })
+      .optional()
+      .describe('Campaigns shared between clients (opt-in); absent fields are the operator defaults.'),
   })
   .describe('Per-client settings; an absent field is the operator default.');
 export type ClientSettings = z.infer<typeof clientSettingsSchema>;

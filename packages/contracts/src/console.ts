@@ -126,6 +126,21 @@ export const CONSOLE_MESSAGES = {
     de: 'Hybride Prüfungen schrittweise',
     fr: 'Vérifications hybrides pas à pas',
   },
+  campaigns: {
+    en: 'Campaigns shared between clients',
+    de: 'Kampagnen zwischen Clients',
+    fr: 'Campagnes partagées entre clients',
+  },
+  campaignShare: {
+    en: 'Share spam reports',
+    de: 'Spam-Meldungen teilen',
+    fr: 'Partager les signalements de spam',
+  },
+  campaignProtect: {
+    en: 'Protect with reported campaigns',
+    de: 'Durch gemeldete Kampagnen schützen',
+    fr: 'Protéger par les campagnes signalées',
+  },
   operatorDefault: { en: 'Operator default', de: 'Voreinstellung', fr: 'Valeur par défaut' },
   never: { en: 'never', de: 'nie', fr: 'jamais' },
   band: { en: 'when unsure', de: 'wenn unsicher', fr: 'en cas de doute' },

@@ -7,16 +7,17 @@ export type FeedbackLabel = z.infer<typeof feedbackLabelSchema>;
 /**
  * `POST /api/v1/spam/feedback` (DESIGN.md §6.1): one of a check id, an address or a text, with a label.
  * Which form a body has is decided by its fields in this order: `check_id`, then `email`, then `title`/`body`
- * (`formOf`); the fields of the other forms are then ignored like any unknown field.
+ * (`formOf`); each form is strict, so a body that mixes forms or carries an unknown field is refused (400
+ * VALIDATION_FAILED) rather than half read.
  */
 export function createFeedbackSchemas(limits: CheckLimits = DEFAULT_CHECK_LIMITS) {
   const label = feedbackLabelSchema;
-  const byCheck = z.object({
+  const byCheck = z.strictObject({
     check_id: z.string().min(1).max(100).describe('The id of an earlier mail, text or hybrid result.'),
     label,
   });
-  const byEmail = z.object({ email: z.string().max(limits.email), label });
-  const byText = z.object({
+  const byEmail = z.strictObject({ email: z.string().max(limits.email), label });
+  const byText = z.strictObject({
     title: z.string().max(limits.title),
     body: z.string().max(limits.body),
     sub_title: z.string().max(limits.subTitle).optional(),

@@ -14,7 +14,8 @@ import { AppError } from './errors';
  *   memory than on the wire and a corrupt stream cannot end in a 5xx;
  * - at most `limit` bytes, by `Content-Length` at once or by counting, else 413 PAYLOAD_TOO_LARGE (the rest of
  *   an oversized body is discarded, and the error answer closes the connection);
- * - valid UTF-8, else 400 MALFORMED_JSON: invalid sequences are never turned into U+FFFD and judged.
+ * - valid UTF-8, else 400 MALFORMED_JSON: invalid sequences are never turned into U+FFFD and judged (a lone
+ *   UTF-16 surrogate written as a `\u` escape is refused the same way once parsed, in `readJsonBody`).
  * Rejects with the AppError; resolves with the bytes, not parsed.
  */
 export function readJsonBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -58,10 +59,22 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
   if (text.length === 0) return {};
   try {
-    return JSON.parse(text) as unknown;
+    // Only a `\uD800`-`\uDFFF` escape can carry a lone surrogate (the bytes are valid UTF-8): other bodies
+    // are parsed without the reviver.
+    return JSON.parse(text, SURROGATE_ESCAPE.test(text) ? refuseLoneSurrogates : undefined) as unknown;
   } catch (cause) {
     throw new AppError('MALFORMED_JSON', { cause });
   }
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A string (or key) with a lone surrogate is not text: it would be judged as U+FFFD, or break a store. */
+function refuseLoneSurrogates(key: string, value: unknown): unknown {
+  if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value)))
+    throw new SyntaxError('a string holds a lone UTF-16 surrogate');
+  return value;
 }
 
 /** The kit's JSON body parsing for POST-like requests (`readJsonBody` into `req.body`), as Express middleware. */

@@ -36,6 +36,8 @@ export interface CheckMemory {
  */
 export interface ClientMap {
   get(client: string, key: string): Promise<string | undefined>;
+  /** The values of `keys`, in their order (one read, however many keys). */
+  getMany(client: string, keys: readonly string[]): Promise<(string | undefined)[]>;
   /** Writes `entries` and deletes `removed`, then bumps the client's version. */
   update(
     client: string,
@@ -134,7 +136,7 @@ async function* scanKeys(redis: Redis, pattern: string, keep: (key: string) => b
 }
 
 export function redisCheckMemory(redis: Redis, prefix: string, retentionSeconds: number): CheckMemory {
-  const key = (client: string, checkId: string) => `${prefix}${client}:check:${checkId}`;
+  const key = (client: string, checkId: string) => `${prefix}{${client}}:check:${checkId}`;
   const recordKey = (candidate: string) => GENERATED_CHECK_KEY.test(candidate);
   /** Each record with its value, a batch at a time. */
   async function* records() {
@@ -154,7 +156,7 @@ export function redisCheckMemory(redis: Redis, prefix: string, retentionSeconds:
     },
     async eraseClient(client) {
       let erased = 0;
-      for await (const keys of scanKeys(redis, `${prefix}${client}:check:*`, recordKey))
+      for await (const keys of scanKeys(redis, `${prefix}{${client}}:check:*`, recordKey))
         erased += await redis.del(...keys);
       return erased;
     },
@@ -209,6 +211,15 @@ export function memoryClientMap(cap: number, retentionSeconds?: number, now = ()
       const entry = maps.get(client)?.entries.get(key);
       return Promise.resolve(entry && live(entry.at) ? entry.value : undefined);
     },
+    getMany(client, keys) {
+      const entries = maps.get(client)?.entries;
+      return Promise.resolve(
+        keys.map((key) => {
+          const entry = entries?.get(key);
+          return entry && live(entry.at) ? entry.value : undefined;
+        }),
+      );
+    },
     update(client, entries, removed = []) {
       let map = current(client);
       if (!map) maps.set(client, (map = { entries: new Map(), version: 0 }));
@@ -246,9 +257,10 @@ export function memoryClientMap(cap: number, retentionSeconds?: number, now = ()
 
 /**
  * Per client: a hash of the entries, a sorted set of their write times (to drop the oldest beyond the cap and
- * the expired ones), a version counter, and the set of clients (for exports and erasure). With a retention,
- * all three keys of a client get it as their Redis TTL at each write: a client that stops reporting is gone
- * by itself.
+ * the expired ones), a version counter, and the set of clients (for exports and erasure). A client's keys share
+ * the hash tag `{client}`, so its transactions run on Redis Cluster too; the set of clients is written on its
+ * own. With a retention, all three keys of a client get it as their Redis TTL at each write: a client that
+ * stops reporting is gone by itself.
  */
 export function redisClientMap(
   redis: Redis,
@@ -257,9 +269,9 @@ export function redisClientMap(
   retentionSeconds?: number,
 ): ClientMap {
   const keys = (client: string) => ({
-    entries: `${prefix}${client}:entries`,
-    order: `${prefix}${client}:order`,
-    version: `${prefix}${client}:version`,
+    entries: `${prefix}{${client}}:entries`,
+    order: `${prefix}{${client}}:order`,
+    version: `${prefix}{${client}}:version`,
   });
   /** Write times before this are expired (`(` makes the bound exclusive for ZRANGEBYSCORE). */
   const cutoff = () => (retentionSeconds === undefined ? 0 : Date.now() - retentionSeconds * 1000);
@@ -286,6 +298,20 @@ export function redisClientMap(
       const [value, at] = await Promise.all([redis.hget(hash, key), redis.zscore(order, key)]);
       return value === null || Number(at ?? 0) < cutoff() ? undefined : value;
     },
+    async getMany(client, fields) {
+      if (fields.length === 0) return [];
+      const { entries: hash, order } = keys(client);
+      if (retentionSeconds === undefined)
+        return (await redis.hmget(hash, ...fields)).map((value) => value ?? undefined);
+      const [values, times] = await Promise.all([
+        redis.hmget(hash, ...fields),
+        redis.zmscore(order, ...fields),
+      ]);
+      const oldest = cutoff();
+      return values.map((value, index) =>
+        value === null || Number(times[index] ?? 0) < oldest ? undefined : value,
+      );
+    },
     async update(client, entries, removed = []) {
       const { entries: hash, order, version } = keys(client);
       if (retentionSeconds !== undefined) await prune(client);
@@ -299,10 +325,10 @@ export function redisClientMap(
           ...entries.flatMap(([key], index) => [now + index / (entries.length + 1), key]),
         );
       }
-      transaction.incr(version).sadd(`${prefix}clients`, client);
+      transaction.incr(version);
       expireAll(transaction, client);
       transaction.zcard(order);
-      const results = await transaction.exec();
+      const [results] = await Promise.all([transaction.exec(), redis.sadd(`${prefix}clients`, client)]);
       const size = Number(results?.at(-1)?.[1] ?? 0);
       if (size > cap) {
         const oldest = (await redis.zpopmin(order, size - cap)).filter((_, index) => index % 2 === 0);
@@ -340,12 +366,8 @@ export function redisClientMap(
     },
     async eraseClient(client) {
       const { entries: hash, order, version } = keys(client);
-      const results = await redis
-        .multi()
-        .zcount(order, cutoff(), '+inf')
-        .del(hash, order, version)
-        .srem(`${prefix}clients`, client)
-        .exec();
+      const results = await redis.multi().zcount(order, cutoff(), '+inf').del(hash, order, version).exec();
+      await redis.srem(`${prefix}clients`, client);
       return Number(results?.[0]?.[1] ?? 0);
     },
     async eraseKey(key) {
@@ -361,4 +383,25 @@ export function redisClientMap(
       return erased;
     },
   };
+}
+
+const UNTAGGED = {
+  checks: /^([^{].*?)(:check:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/,
+  map: /^([^{].*?)(:entries|:order|:version)$/,
+};
+
+/**
+ * The upgrade of keys written before a client's keys had its hash tag: `<prefix><client>:…` of check records
+ * (`redisCheckMemory`) or of a client map (`redisClientMap`) is renamed `<prefix>{<client>}:…`, keeping its
+ * expiry; a key whose new name exists already is left to expire. Answers how many were renamed.
+ */
+export async function tagClientKeys(redis: Redis, prefix: string, kind: 'checks' | 'map'): Promise<number> {
+  let renamed = 0;
+  const untagged = (key: string) => UNTAGGED[kind].test(key.slice(prefix.length));
+  for await (const keys of scanKeys(redis, `${prefix}*`, untagged))
+    for (const key of keys) {
+      const [, client, rest] = UNTAGGED[kind].exec(key.slice(prefix.length)) ?? [];
+      renamed += await redis.renamenx(key, `${prefix}{${client}}${rest}`);
+    }
+  return renamed;
 }

@@ -31,9 +31,11 @@ export {
   redisCheckMemory,
   memoryClientMap,
   redisClientMap,
+  tagClientKeys,
   type CheckMemory,
   type ClientMap,
 } from './feedback-store';
+export { memoryCampaignMemory, redisCampaignMemory, type CampaignMemory } from './campaign-memory';
 export { requiredClientId } from './client-id';
 export { clientAddress } from './client-address';
 export { batchRoute, checkRoute, type CheckMeta } from './check-routes';

@@ -79,6 +79,7 @@ describe('client maps with a retention, and erasure', () => {
       await sleep(1200);
       expect(await map.get('client', 'old')).toBeUndefined();
       expect(await map.get('client', 'new')).toBe('ham');
+      expect(await map.getMany('client', ['old', 'new'])).toEqual([undefined, 'ham']);
       expect(await map.all('client')).toEqual([['new', 'ham']]);
       expect(await map.version('client')).not.toBe(version);
       await sleep(1200);
@@ -91,7 +92,7 @@ describe('client maps with a retention, and erasure', () => {
     const map = redisClientMap(redis, mapPrefix, 10, 60);
     await map.update('client', [['key', 'value']]);
     for (const part of ['entries', 'order', 'version']) {
-      const ttl = await redis.ttl(`${mapPrefix}client:${part}`);
+      const ttl = await redis.ttl(`${mapPrefix}{client}:${part}`);
       expect(ttl).toBeGreaterThan(55);
       expect(ttl).toBeLessThanOrEqual(60);
     }

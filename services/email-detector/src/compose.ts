@@ -1,10 +1,11 @@
 import { domainToASCII } from 'node:url';
-import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
+import { campaignPolicy, connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import {
   connectRedis,
   Counter,
   createReadiness,
   privacyKeyWarning,
+  tagClientKeys,
   type Closer,
   type Consumer,
   type Logger,
@@ -13,6 +14,7 @@ import {
   type StartedService,
 } from '@spam-check/service-kit';
 import { disposableEmailBlocklist } from 'disposable-email-domains-js';
+import type { Redis } from 'ioredis';
 import type { ServiceConfig } from './config';
 import { createMailServerLookup } from './data-access/mail-server-lookup';
 import type { ClientSettings } from '@spam-check/contracts';
@@ -25,6 +27,7 @@ import {
   createEmailFeedback,
   memoryEmailFeedbackStores,
   redisEmailFeedbackStores,
+  type EmailCampaigns,
   type EmailFeedbackOptions,
 } from './data-access/email-feedback';
 import { migrateStoredAddresses } from './data-access/migrate-addresses';
@@ -54,8 +57,27 @@ const feedbackOptions = (config: ServiceConfig): EmailFeedbackOptions => ({
   reportRetentionSeconds: config.reportRetentionSeconds,
 });
 
+/** Who shares in the campaign memory: the client's `campaigns.share` (DESIGN.md §7.1). */
+function campaignOptions(config: ServiceConfig, settings: ClientSettingsStore | undefined): EmailCampaigns {
+  return {
+    minClients: config.CAMPAIGN_MIN_CLIENTS,
+    shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
+  };
+}
+
 /** Set once the addresses stored before they were hashed are migrated (migrate-addresses.ts). */
 const MIGRATED_MARKER = 'migrations:hashed-addresses';
+
+/** Set once the keys written before they had a client's hash tag are renamed (`tagClientKeys`). */
+const TAGGED_MARKER = 'migrations:hash-tagged-keys';
+
+async function tagLegacyKeys(redis: Redis, prefix: string, logger: Logger): Promise<void> {
+  if ((await redis.get(`${prefix}${TAGGED_MARKER}`)) !== null) return;
+  const renamed =
+    (await tagClientKeys(redis, prefix, 'checks')) + (await tagClientKeys(redis, `${prefix}reports:`, 'map'));
+  await redis.set(`${prefix}${TAGGED_MARKER}`, new Date().toISOString());
+  logger.info({ renamed }, 'feedback keys renamed under their client hash tags');
+}
 
 /**
  * Feedback in Redis when REDIS_URL is set, else in memory (embedded mode, with a warning). With Redis, data
@@ -64,19 +86,22 @@ const MIGRATED_MARKER = 'migrations:hashed-addresses';
 export async function createFeedbackStorage(
   config: ServiceConfig,
   logger: Logger,
+  settings?: ClientSettingsStore,
 ): Promise<{ feedback: EmailFeedback; checks: Record<string, () => Promise<void>>; closers: Closer[] }> {
   const options = feedbackOptions(config);
+  const campaigns = campaignOptions(config, settings);
   const keyWarning = privacyKeyWarning(config);
   if (keyWarning) logger.warn(keyWarning);
   if (!config.REDIS_URL) {
     logger.warn('REDIS_URL is not set: feedback is kept in memory of this process only');
     const stores = memoryEmailFeedbackStores(options);
-    return { feedback: createEmailFeedback(stores, options.hashKey), checks: {}, closers: [] };
+    return { feedback: createEmailFeedback(stores, options.hashKey, campaigns), checks: {}, closers: [] };
   }
   const redis = await connectRedis({ url: config.REDIS_URL, name: 'redis', logger });
   const stores = redisEmailFeedbackStores(redis.client, config.EMAIL_FEEDBACK_PREFIX, options);
   const marker = `${config.EMAIL_FEEDBACK_PREFIX}${MIGRATED_MARKER}`;
   const migrate = async () => {
+    await tagLegacyKeys(redis.client, config.EMAIL_FEEDBACK_PREFIX, logger);
     if ((await redis.client.get(marker)) !== null) return;
     const migrated = await migrateStoredAddresses(stores, options.hashKey);
     await redis.client.set(marker, new Date().toISOString());
@@ -90,7 +115,7 @@ export async function createFeedbackStorage(
   redis.client.on('ready', () => void attempt());
   if (redis.client.status === 'ready') await attempt();
   return {
-    feedback: createEmailFeedback(stores, options.hashKey),
+    feedback: createEmailFeedback(stores, options.hashKey, campaigns),
     checks: { redis: redis.check },
     closers: [redis.closer],
   };
@@ -103,6 +128,7 @@ export function createEmailChecker(
   feedback: EmailFeedback = createEmailFeedback(
     memoryEmailFeedbackStores(feedbackOptions(config)),
     config.privacyHashKey,
+    campaignOptions(config, undefined),
   ),
   settings?: ClientSettingsStore,
 ): EmailChecker {
@@ -137,6 +163,10 @@ export function createEmailChecker(
       if (!compiled.has(value)) compiled.set(value, compileMailSettings(value));
       return compiled.get(value);
     },
+    async protects(clientId) {
+      if (!clientId) return false;
+      return campaignPolicy(settings ? await settings.get(clientId) : {}, config).protect;
+    },
     deps: {
       disposableDomains: createDisposableDomains(disposableEmailBlocklist()),
       allowList: createOperatorList(config.EMAIL_ALLOW_LIST, toAscii),
@@ -150,7 +180,7 @@ export function createEmailChecker(
 }
 
 /**
- * The e-mail detector wired from its configuration, top to bottom: feedback storage, client settings, the
+ * The e-mail detector wired from its configuration, top to bottom: client settings, feedback storage, the
  * checker (lists, DNS lookup, metrics), the RPC consumer (with AMQP_URL), the app, readiness and closers.
  * `main.ts` hands it to `runService`.
  */
@@ -159,14 +189,14 @@ export async function compose({
   logger,
   metrics,
 }: ServiceContext<ServiceConfig>): Promise<StartedService> {
-  const storage = await createFeedbackStorage(config, logger);
-  const closers: Closer[] = [...storage.closers];
   const settings = config.REDIS_URL
     ? await connectClientSettings(config.REDIS_URL, logger, {
         prefix: config.CLIENT_SETTINGS_PREFIX,
         channel: config.CLIENT_SETTINGS_CHANNEL,
       })
     : undefined;
+  const storage = await createFeedbackStorage(config, logger, settings);
+  const closers: Closer[] = [...storage.closers];
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
   else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
   const checker = createEmailChecker(config, metrics, storage.feedback, settings);

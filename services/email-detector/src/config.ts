@@ -1,3 +1,4 @@
+import { campaignConfigShape } from '@spam-check/client-settings';
 import { isIP } from 'node:net';
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
@@ -51,6 +52,7 @@ export const configSchema = z
     EMAIL_DNS_CACHE_SIZE: z.coerce.number().int().nonnegative().default(10_000),
     EMAIL_ALLOW_LIST: env.list(),
     EMAIL_DENY_LIST: env.list(),
+    ...campaignConfigShape,
   })
   .refine((config) => config.NODE_ENV !== 'production' || config.AMQP_URL !== undefined, {
     path: ['AMQP_URL'],

@@ -21,6 +21,8 @@ export interface EmailChecker {
   checks: Counter<'verdict' | 'entry_point'>;
   /** The calling client's compiled settings; undefined without a client id or without settings. */
   clientSettings(clientId: string | undefined): Promise<ClientMailSettings | undefined>;
+  /** Whether the calling client's checks are judged against the shared campaigns (DESIGN.md §7.1). */
+  protects(clientId: string | undefined): Promise<boolean>;
   feedback: EmailFeedback;
   /** FORM_MIN_SECONDS (DESIGN.md §7.3). */
   formMinSeconds: number;
@@ -41,13 +43,19 @@ export async function runEmailCheck(
   },
   entryPoint: 'http' | 'rpc',
 ): Promise<EmailCheckResult> {
-  const client = await checker.clientSettings(input.clientId);
+  const [client, protect] = await Promise.all([
+    checker.clientSettings(input.clientId),
+    checker.protects(input.clientId),
+  ]);
   const id = randomUUID();
   // Named field by field, not `{ ...input, client, id }`: on Node 20 that gives every check's input a hidden
   // class of its own (service-kit README, "Hidden classes").
   const checked = { email: input.email, language: input.language, requestId: input.requestId, client, id };
   const [checkedResult] = await Promise.all([
-    checkEmail(checked, checker.deps, { reportsOf: checker.feedback.reportsOf(input.clientId) }),
+    checkEmail(checked, checker.deps, {
+      reportsOf: checker.feedback.reportsOf(input.clientId),
+      campaignOf: protect ? checker.feedback.campaignOf : undefined,
+    }),
     checker.feedback.remember(input.clientId, input.email, id),
   ]);
   // The form context is judged apart from the address and never reaches the record kept for feedback.

@@ -60,10 +60,10 @@ describe('e-mail detector privacy (Redis)', () => {
       const client = `retention-${randomUUID()}`;
       expect(await report(detector.url, client, { email: 'short@example.org', label: 'spam' })).toBe(200);
       expect(await codesFor(detector, client, 'short@example.org')).toContain('EMAIL_REPORTED_SPAM');
-      expect(await keysUnder(redis, `${prefix}retention:reports:${client}:`)).toHaveLength(3);
+      expect(await keysUnder(redis, `${prefix}retention:reports:{${client}}:`)).toHaveLength(3);
       await new Promise((resolve) => setTimeout(resolve, 3500));
       expect(await codesFor(detector, client, 'short@example.org')).not.toContain('EMAIL_REPORTED_SPAM');
-      expect(await keysUnder(redis, `${prefix}retention:reports:${client}:`)).toEqual([]);
+      expect(await keysUnder(redis, `${prefix}retention:reports:{${client}}:`)).toEqual([]);
     } finally {
       await detector.stop();
     }
@@ -73,7 +73,8 @@ describe('e-mail detector privacy (Redis)', () => {
     const legacy = `${prefix}legacy:`;
     const client = `legacy-${randomUUID()}`;
     const checkId = randomUUID();
-    // The layout of the earlier version: the mailbox in clear as the check record and as the report's key.
+    // The layout of the earlier version: the mailbox in clear as the check record and as the report's key,
+    // keys without the client's hash tag.
     await redis.set(`${legacy}${client}:check:${checkId}`, 'checked@example.org', 'EX', 600);
     await redis.hset(`${legacy}reports:${client}:entries`, 'reported@example.org', 'spam');
     await redis.zadd(`${legacy}reports:${client}:order`, Date.now(), 'reported@example.org');
@@ -90,9 +91,13 @@ describe('e-mail detector privacy (Redis)', () => {
       const stored = await storedUnder(redis, legacy);
       expect(stored.filter((value) => value.includes('@'))).toEqual([]);
       const hash = (mailbox: string) => createHmac('sha256', hashKey).update(mailbox).digest('hex');
-      expect(await redis.get(`${legacy}${client}:check:${checkId}`)).toBe(hash('checked@example.org'));
-      expect(await redis.ttl(`${legacy}${client}:check:${checkId}`)).toBeGreaterThan(500);
-      expect(await redis.hget(`${legacy}reports:${client}:entries`, hash('reported@example.org'))).toBe(
+      // Renamed under the client's hash tag; the check record with the hash of its (campaign) domain.
+      expect(await redis.exists(`${legacy}${client}:check:${checkId}`)).toBe(0);
+      expect(await redis.get(`${legacy}{${client}}:check:${checkId}`)).toBe(
+        `${hash('checked@example.org')}:${hash('example.org')}`,
+      );
+      expect(await redis.ttl(`${legacy}{${client}}:check:${checkId}`)).toBeGreaterThan(500);
+      expect(await redis.hget(`${legacy}reports:{${client}}:entries`, hash('reported@example.org'))).toBe(
         'spam',
       );
       expect(await redis.exists(`${legacy}migrations:hashed-addresses`)).toBe(1);

@@ -223,6 +223,7 @@ describe('the operator console, in a browser, with Redis', () => {
     await page.fill('#s-text-spam_threshold', '0');
     await page.fill('#s-text-suspicious_threshold', '0');
     await page.fill('#s-mail-deny', ' spam.example \n\nx@junk.example');
+    await page.selectOption('#s-campaigns-protect', 'true');
     await submit(page, '#settings-form button[type=submit]');
     await page.waitForSelector('p.ok[role=status]');
     await expect(page.locator('#s-text-spam_threshold').inputValue()).resolves.toBe('0');
@@ -230,7 +231,9 @@ describe('the operator console, in a browser, with Redis', () => {
     expect(JSON.parse((await redis.get(`spam-check:client-settings:${web.id}`)) ?? '{}')).toEqual({
       mail: { deny: ['spam.example', 'x@junk.example'] },
       text: { spam_threshold: 0, suspicious_threshold: 0 },
+      campaigns: { protect: true },
     });
+    await expect(page.locator('#s-campaigns-protect').inputValue()).resolves.toBe('true');
     await page.fill('#t-title', HAM_TEXT.title);
     await page.fill('#t-body', HAM_TEXT.body);
     await submit(page, '#try-form button[type=submit]');

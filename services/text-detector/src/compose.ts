@@ -1,10 +1,13 @@
-import { connectClientSettings } from '@spam-check/client-settings';
+import { campaignPolicy, connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import {
   ConfigError,
   connectRedis,
   createReadiness,
+  memoryCampaignMemory,
   memoryCheckMemory,
   memoryClientMap,
+  privacyKeyWarning,
+  redisCampaignMemory,
   redisCheckMemory,
   redisClientMap,
   type Closer,
@@ -29,6 +32,7 @@ import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cac
 import { createLlmClient } from './data-access/llm-client';
 import { loadLanguageDetector } from './data-access/language-detector';
 import { readModelFile } from './data-access/model-file';
+import { BANDS } from './domain/near-duplicate';
 
 /** What the check needs, built once: the same for the service, its tests, its bench. */
 export interface TextCheckDeps {
@@ -50,6 +54,8 @@ export async function composeTextCheck(
   const defaults = embeddedDefaults(config);
   if (config.NODE_ENV === 'production' && defaults.length > 0) throw new ConfigError(defaults);
   for (const warning of defaults) logger.warn(warning);
+  const keyWarning = privacyKeyWarning(config);
+  if (keyWarning) logger.warn(keyWarning);
 
   const model = readModelFile(config.TEXT_MODEL_PATH);
   const detectLanguage = await loadLanguageDetector();
@@ -87,7 +93,7 @@ export async function composeTextCheck(
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
   else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
   const stores = feedbackStores(config, redis);
-  const feedback = createFeedbackStore(config, model, redis, stores);
+  const feedback = createFeedbackStore(config, model, redis, settings, stores);
   const cascadeConfig = {
     spamThreshold: config.TEXT_SPAM_THRESHOLD,
     suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
@@ -97,11 +103,12 @@ export async function composeTextCheck(
   };
   const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
   const checkText: CheckClientText = fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT, async (input) => {
-    const text = settings && input.clientId ? (await settings.get(input.clientId)).text : undefined;
-    const result = await check(Object.assign({}, input, { settings: text }));
+    const own = settings && input.clientId ? await settings.get(input.clientId) : {};
+    const { protect } = campaignPolicy(own, config);
+    const result = await check(Object.assign({}, input, { settings: own.text, protect }));
     return applyFormJudgement(result, judgeFormContext(input.context, config.FORM_MIN_SECONDS), {
       language: input.language,
-      suspiciousThreshold: text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD,
+      suspiciousThreshold: own.text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD,
     });
   });
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
@@ -110,18 +117,27 @@ export async function composeTextCheck(
 
 /**
  * The feedback stores, in Redis when REDIS_URL is set, else in memory (embedded mode): check records for
- * FEEDBACK_RETENTION_SECONDS, the learnt state and the reported texts for FEEDBACK_REPORT_RETENTION_DAYS.
+ * FEEDBACK_RETENTION_SECONDS; the reports, their band index, the weights, the reported texts and the campaign
+ * memory for FEEDBACK_REPORT_RETENTION_DAYS. A client's maps share its hash tag (see `redisClientMap`); the
+ * campaign memory keys each signature apart.
  */
 function feedbackStores(config: ServiceConfig, redis: Redis | undefined) {
   const retention = config.FEEDBACK_RETENTION_SECONDS;
   const kept = config.reportRetentionSeconds;
-  const stateCap = config.FEEDBACK_MAX_REPORTS + config.TEXT_FEEDBACK_MAX_WEIGHTS;
-  const textsCap = config.FEEDBACK_MAX_REPORTS;
+  const maxReports = config.FEEDBACK_MAX_REPORTS;
   const prefix = config.TEXT_FEEDBACK_PREFIX;
+  const map = (name: string, cap: number) =>
+    redis ? redisClientMap(redis, `${prefix}${name}:`, cap, kept) : memoryClientMap(cap, kept);
+  const campaignOptions = { key: config.privacyHashKey, ttlSeconds: kept };
   return {
     checks: redis ? redisCheckMemory(redis, prefix, retention) : memoryCheckMemory(retention),
-    state: redis ? redisClientMap(redis, `${prefix}state:`, stateCap, kept) : memoryClientMap(stateCap, kept),
-    texts: redis ? redisClientMap(redis, `${prefix}texts:`, textsCap, kept) : memoryClientMap(textsCap, kept),
+    reports: map('reports', maxReports),
+    bands: map('bands', maxReports * BANDS),
+    weights: map('weights', config.TEXT_FEEDBACK_MAX_WEIGHTS),
+    texts: map('texts', maxReports),
+    campaigns: redis
+      ? redisCampaignMemory(redis, prefix, campaignOptions)
+      : memoryCampaignMemory(campaignOptions),
   };
 }
 
@@ -129,16 +145,18 @@ export function createFeedbackStore(
   config: ServiceConfig,
   model: TextModel,
   redis: Redis | undefined,
+  settings?: ClientSettingsStore,
   stores = feedbackStores(config, redis),
 ): TextFeedbackStore {
-  const maxReports = config.FEEDBACK_MAX_REPORTS;
-  const maxWeights = config.TEXT_FEEDBACK_MAX_WEIGHTS;
+  const { campaigns, ...maps } = stores;
   return createTextFeedbackStore({
-    ...stores,
+    ...maps,
     calibration: model,
-    maxReports,
-    maxWeights,
-    cachedClients: config.TEXT_FEEDBACK_CACHED_CLIENTS,
+    campaigns: {
+      memory: campaigns,
+      minClients: config.CAMPAIGN_MIN_CLIENTS,
+      shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
+    },
   });
 }
 

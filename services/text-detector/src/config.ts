@@ -1,3 +1,4 @@
+import { campaignConfigShape } from '@spam-check/client-settings';
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import {
   checkLimitsOf,
@@ -47,7 +48,7 @@ export const configSchema = z.object({
   ...formConfigShape,
   TEXT_FEEDBACK_PREFIX: z.string().default('spam-check:text-feedback:'),
   TEXT_FEEDBACK_MAX_WEIGHTS: env.positiveInt(20_000),
-  TEXT_FEEDBACK_CACHED_CLIENTS: env.positiveInt(100),
+  ...campaignConfigShape,
   TEXT_RPC_QUEUE: z.string().min(1).default(DETECTOR_RPC_QUEUES.text),
   TEXT_RPC_PREFETCH: env.positiveInt(10),
   TEXT_MODEL_PATH: z.string().optional(),

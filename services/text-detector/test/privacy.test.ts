@@ -49,11 +49,11 @@ describe('text detector privacy (Redis)', () => {
     const client = `retention-${randomUUID()}`;
     expect((await post(detector.url, '/v1/feedback', client, { ...TEXT, label: 'spam' })).status).toBe(200);
     expect(await reportedSpam(detector.url, client)).toBe(true);
-    expect(await redis.hlen(`${prefix}state:${client}:entries`)).toBeGreaterThan(1);
+    expect(await redis.hlen(`${prefix}weights:{${client}}:entries`)).toBeGreaterThan(1);
     await new Promise((resolve) => setTimeout(resolve, 3500));
     expect(await reportedSpam(detector.url, client)).toBe(false);
-    expect(await keysUnder(redis, `${prefix}state:${client}:`)).toEqual([]);
-    expect(await keysUnder(redis, `${prefix}texts:${client}:`)).toEqual([]);
+    for (const map of ['reports', 'bands', 'weights', 'texts'])
+      expect(await keysUnder(redis, `${prefix}${map}:{${client}}:`)).toEqual([]);
   });
 
   it('when a client is erased, its check records, learnt state and reported texts go, counted', async () => {
@@ -64,9 +64,14 @@ describe('text detector privacy (Redis)', () => {
     ).toBe(200);
     expect(await reportedSpam(detector.url, client)).toBe(true);
     const expected = {
-      text_check_records: (await keysUnder(redis, `${prefix}${client}:check:`)).length,
-      text_learnt_state: await redis.hlen(`${prefix}state:${client}:entries`),
-      text_reported_texts: await redis.hlen(`${prefix}texts:${client}:entries`),
+      text_check_records: (await keysUnder(redis, `${prefix}{${client}}:check:`)).length,
+      text_learnt_state:
+        (await redis.hlen(`${prefix}reports:{${client}}:entries`)) +
+        (await redis.hlen(`${prefix}bands:{${client}}:entries`)) +
+        (await redis.hlen(`${prefix}weights:{${client}}:entries`)),
+      text_reported_texts: await redis.hlen(`${prefix}texts:{${client}}:entries`),
+      // CAMPAIGN_SHARE_DEFAULT is off: the client shares nothing (tests/campaigns.test.ts erases shares).
+      text_campaign_reports: 0,
     };
     expect(expected.text_check_records).toBe(2);
     expect(expected.text_reported_texts).toBe(1);

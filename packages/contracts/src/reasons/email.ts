@@ -92,6 +92,11 @@ export const EMAIL_REASONS = {
     de: 'Sie haben diese Adresse als legitim gemeldet; Ihre Meldung entscheidet.',
     fr: 'Vous avez signalé cette adresse comme légitime ; votre signalement décide.',
   },
+  EMAIL_CAMPAIGN: {
+    en: 'This address or its domain was reported as spam by {clients} sites of this service.',
+    de: 'Diese Adresse oder ihre Domain wurde von {clients} Sites dieses Dienstes als Spam gemeldet.',
+    fr: 'Cette adresse ou son domaine a été signalé comme spam par {clients} sites de ce service.',
+  },
 } as const satisfies Record<string, Messages>;
 
 export type EmailReasonCode = keyof typeof EMAIL_REASONS;

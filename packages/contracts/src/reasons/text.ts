@@ -102,6 +102,11 @@ export const TEXT_REASONS = {
     de: 'Was Ihre früheren Meldungen über ähnliche Texte gelehrt haben, hat das Ergebnis geändert (Score {before} ohne sie).',
     fr: 'Ce que vos signalements antérieurs ont appris sur des textes semblables a changé le verdict (score {before} sans eux).',
   },
+  TEXT_CAMPAIGN: {
+    en: 'A campaign of near-duplicates of this text was reported as spam by {clients} sites of this service.',
+    de: 'Eine Kampagne fast gleicher Texte wurde von {clients} Sites dieses Dienstes als Spam gemeldet.',
+    fr: 'Une campagne de textes presque identiques a été signalée comme spam par {clients} sites de ce service.',
+  },
 } as const satisfies Record<string, Messages>;
 
 export type TextReasonCode = keyof typeof TEXT_REASONS;

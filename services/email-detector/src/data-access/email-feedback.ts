@@ -2,19 +2,25 @@ import type { FeedbackLabel } from '@spam-check/contracts';
 import {
   AppError,
   keyedHash,
+  memoryCampaignMemory,
   memoryCheckMemory,
   memoryClientMap,
+  redisCampaignMemory,
   redisCheckMemory,
   redisClientMap,
+  type CampaignMemory,
   type CheckMemory,
   type ClientMap,
 } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
+import { campaignDomain, campaignReporters, campaignSignatures } from '../domain/campaigns';
 import { learnableKey, reportKey, type EmailFeedback } from '../domain/reports';
 
-/** A store failure is a down dependency: 503, never a verdict without the client's reports. */
-function unavailable(error: unknown): never {
-  throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'feedback store unavailable' });
+/** Who shares in the campaign memory (DESIGN.md §7.1). */
+export interface EmailCampaigns {
+  minClients: number;
+  /** Whether the client's reports count towards the campaign memory (its `campaigns.share`). */
+  shares(client: string): Promise<boolean>;
 }
 
 export interface EmailFeedbackOptions {
@@ -22,25 +28,67 @@ export interface EmailFeedbackOptions {
   hashKey: string;
   retentionSeconds: number;
   maxReports: number;
+  /** How long reports, and campaign signatures after their last spam report, are kept. */
   reportRetentionSeconds: number;
 }
 
 /**
- * The stores: check records (per client, by check id: the hash of the mailbox a report would be about, or ''
- * when the check teaches nothing) and reports (per client, a capped map from the mailbox's hash to its label).
+ * The stores: check records (per client, by check id: `checkRecordOf` the mailbox a report would be about, or
+ * '' when the check teaches nothing), reports (per client, a capped map from the mailbox's hash to its label)
+ * and the deployment's campaign memory.
  */
 export interface EmailFeedbackStores {
   checks: CheckMemory;
   reports: ClientMap;
+  campaigns: CampaignMemory;
 }
 
-export function createEmailFeedback(stores: EmailFeedbackStores, hashKey: string): EmailFeedback {
+/** A store failure is a down dependency: 503, never a verdict without the client's reports. */
+function unavailable(error: unknown): never {
+  throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'feedback store unavailable' });
+}
+
+/**
+ * What a check record keeps of a report key (`local@ascii-domain`): the keyed hash of the mailbox and, when
+ * its domain can be a campaign's, `:` and the keyed hash of the domain (what a report needs, nothing in clear).
+ */
+export function checkRecordOf(hashKey: string, key: string): string {
+  const domain = campaignDomain(key);
+  const mailbox = keyedHash(hashKey, key);
+  return domain === null ? mailbox : `${mailbox}:${keyedHash(hashKey, domain)}`;
+}
+
+/** The mailbox's hash and the domain's (or null) of a check record. */
+function parseRecord(record: string): [string, string | null] {
+  const [mailbox = '', domain] = record.split(':');
+  return [mailbox, domain ?? null];
+}
+
+export function createEmailFeedback(
+  stores: EmailFeedbackStores,
+  hashKey: string,
+  campaigns: EmailCampaigns,
+): EmailFeedback {
   const { checks, reports } = stores;
-  const hashed = (mailbox: string | null) => (mailbox === null ? null : keyedHash(hashKey, mailbox));
-  const store = async (client: string, key: string | null, label: FeedbackLabel) => {
-    if (key !== null) await reports.update(client, [[key, label]]).catch(unavailable);
+  const recordOf = (email: string) => {
+    const key = learnableKey(email);
+    return key === null ? null : checkRecordOf(hashKey, key);
+  };
+  const store = async (client: string, record: string | null, label: FeedbackLabel) => {
+    if (record === null) return;
+    const [mailbox, domain] = parseRecord(record);
+    const shared = async () => {
+      if (await campaigns.shares(client))
+        await stores.campaigns.report(client, campaignSignatures(mailbox, domain), label);
+    };
+    await Promise.all([reports.update(client, [[mailbox, label]]), shared()]).catch(unavailable);
   };
   return {
+    async campaignOf(address) {
+      const [mailbox, domain] = parseRecord(checkRecordOf(hashKey, reportKey(address)));
+      const counts = await stores.campaigns.reporters(campaignSignatures(mailbox, domain)).catch(unavailable);
+      return campaignReporters(counts, campaigns.minClients);
+    },
     reportsOf: (client) =>
       client === undefined
         ? undefined
@@ -49,25 +97,45 @@ export function createEmailFeedback(stores: EmailFeedbackStores, hashKey: string
               FeedbackLabel | undefined,
     async remember(client, email, checkId) {
       if (client === undefined) return;
-      await checks.remember(client, checkId, hashed(learnableKey(email)) ?? '').catch(unavailable);
+      await checks.remember(client, checkId, recordOf(email) ?? '').catch(unavailable);
     },
     async reportCheck(client, checkId, label) {
-      const key = await checks.recall(client, checkId).catch(unavailable);
-      if (key === undefined) return false;
-      await store(client, key === '' ? null : key, label);
+      const record = await checks.recall(client, checkId).catch(unavailable);
+      if (record === undefined) return false;
+      await store(client, record === '' ? null : record, label);
       return true;
     },
-    reportAddress: (client, email, label) => store(client, hashed(learnableKey(email)), label),
-    async eraseAddress(email) {
-      const key = hashed(learnableKey(email));
-      if (key === null) return { email_check_records: 0, email_reports: 0 };
-      const [records, erased] = await Promise.all([checks.eraseValue(key), reports.eraseKey(key)]);
-      return { email_check_records: records, email_reports: erased };
-    },
+    reportAddress: (client, email, label) => store(client, recordOf(email), label),
+    eraseAddress: (email) => eraseAddress(stores, recordOf(email)),
     async eraseClient(client) {
-      const [records, erased] = await Promise.all([checks.eraseClient(client), reports.eraseClient(client)]);
-      return { email_check_records: records, email_reports: erased };
+      const [records, erased, campaign] = await Promise.all([
+        checks.eraseClient(client),
+        reports.eraseClient(client),
+        stores.campaigns.eraseClient(client),
+      ]);
+      return { email_check_records: records, email_reports: erased, email_campaign_reports: campaign };
     },
+  };
+}
+
+/**
+ * Everything kept about one mailbox: check records (also those written before they held the domain's hash),
+ * every client's report, and the campaign memory of the mailbox (its domain's is shared by other addresses
+ * and stays).
+ */
+async function eraseAddress(stores: EmailFeedbackStores, record: string | null) {
+  if (record === null) return { email_check_records: 0, email_reports: 0, email_campaign_reports: 0 };
+  const [mailbox] = parseRecord(record);
+  const [records, mailboxOnly, erased, campaign] = await Promise.all([
+    stores.checks.eraseValue(record),
+    record === mailbox ? 0 : stores.checks.eraseValue(mailbox),
+    stores.reports.eraseKey(mailbox),
+    stores.campaigns.eraseSignatures(campaignSignatures(mailbox, null)),
+  ]);
+  return {
+    email_check_records: records + mailboxOnly,
+    email_reports: erased,
+    email_campaign_reports: campaign,
   };
 }
 
@@ -75,6 +143,7 @@ export function memoryEmailFeedbackStores(options: EmailFeedbackOptions): EmailF
   return {
     checks: memoryCheckMemory(options.retentionSeconds),
     reports: memoryClientMap(options.maxReports, options.reportRetentionSeconds),
+    campaigns: memoryCampaignMemory({ key: options.hashKey, ttlSeconds: options.reportRetentionSeconds }),
   };
 }
 
@@ -86,5 +155,9 @@ export function redisEmailFeedbackStores(
   return {
     checks: redisCheckMemory(redis, prefix, options.retentionSeconds),
     reports: redisClientMap(redis, `${prefix}reports:`, options.maxReports, options.reportRetentionSeconds),
+    campaigns: redisCampaignMemory(redis, prefix, {
+      key: options.hashKey,
+      ttlSeconds: options.reportRetentionSeconds,
+    }),
   };
 }

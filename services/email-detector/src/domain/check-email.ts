@@ -15,7 +15,7 @@ import { judgeMailServers, type LookupMailServers } from './mail-servers';
 import { operatorDecision, type OperatorList } from './operator-lists';
 import { looksRandom } from './random-local-part';
 import { isRoleAccount } from './role-account';
-import type { ReportsOf } from './reports';
+import type { CampaignOf, ReportsOf } from './reports';
 import { FIXTURE_WEIGHTS, REASON_WEIGHTS, scoreOf, type VerdictThresholds } from './scoring';
 import { parseAddress } from './syntax';
 import { suggestDomain } from './typo';
@@ -35,8 +35,11 @@ export interface ClientMailSettings {
   thresholds: VerdictThresholds;
 }
 
-/** The caller's own reports (./reports.ts); absent when the caller is unknown. */
-export type EmailCheckOptions = { reportsOf?: ReportsOf | undefined };
+/**
+ * The caller's own reports (./reports.ts), absent when the caller is unknown; the shared campaigns
+ * (./campaigns.ts), absent when the caller does not protect.
+ */
+export type EmailCheckOptions = { reportsOf?: ReportsOf | undefined; campaignOf?: CampaignOf | undefined };
 
 export interface EmailCheckInput {
   email: string;
@@ -62,7 +65,8 @@ const flagged = (hit: boolean): Check => ({ status: hit ? 'fail' : 'pass' });
  * here: `valid: false`, spam, with EMAIL_CONTROL_CHARACTERS when a control character was the fault),
  * operator allow/deny lists, fixtures (operator lists before fixtures, as before: an operator may list a
  * fixture address), the calling client's own allow/deny lists, then the caller's reports (./reports.ts)
- * (DESIGN.md §6.1 precedence), the local rules (disposable, role account, free provider, typo, random local
+ * (DESIGN.md §6.1 precedence), then the campaigns that sharing clients reported, for a protecting caller
+ * (§7.1: at least suspicious), the local rules (disposable, role account, free provider, typo, random local
  * part), then DNS unless the verdict is already fixed (a list, a fixture, a report, a disposable domain). Every
  * rule that fires adds a reason; scoring.ts turns them into the score, with the client's thresholds unless a
  * fixture decided.
@@ -133,6 +137,17 @@ export async function checkEmail(
       ? await options.reportsOf(address)
       : undefined;
   if (reported) add(reported === 'spam' ? 'EMAIL_REPORTED_SPAM' : 'EMAIL_REPORTED_HAM');
+  const campaign =
+    decision === null && fixture === null && clientDecision === null && !reported && options.campaignOf
+      ? await options.campaignOf(address)
+      : 0;
+  // At least suspicious for the caller (no negative weight can be present here: lists and reports came first).
+  if (campaign > 0)
+    add(
+      'EMAIL_CAMPAIGN',
+      { clients: campaign },
+      Math.max(REASON_WEIGHTS.EMAIL_CAMPAIGN, input.client?.thresholds.suspicious ?? 0),
+    );
 
   const suggestedDomain = suggestDomain(asciiDomain);
   const suggestion = suggestedDomain ? `${address.localPart}@${suggestedDomain}` : null;

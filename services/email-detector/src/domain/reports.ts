@@ -28,7 +28,12 @@ export type ReportsOf = (address: ParsedAddress) => Promise<FeedbackLabel | unde
 export interface ErasedCounts {
   email_check_records: number;
   email_reports: number;
+  /** The client's spam reports in the campaign memory, or every client's of the erased address. */
+  email_campaign_reports: number;
 }
+
+/** How many sharing clients reported the address or its domain as spam (./campaigns.ts; 0: none). */
+export type CampaignOf = (address: ParsedAddress) => Promise<number>;
 
 /**
  * The port of the e-mail detector's side of feedback (DESIGN.md §6.1), implemented by
@@ -39,6 +44,7 @@ export interface ErasedCounts {
  */
 export interface EmailFeedback {
   reportsOf(client: string | undefined): ReportsOf | undefined;
+  campaignOf: CampaignOf;
   remember(client: string | undefined, email: string, checkId: string): Promise<void>;
   /** false when the client has no such check (unknown, expired or another client's). */
   reportCheck(client: string, checkId: string, label: FeedbackLabel): Promise<boolean>;

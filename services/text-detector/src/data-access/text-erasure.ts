@@ -1,19 +1,34 @@
-import type { CheckMemory, ClientMap, Eraser } from '@spam-check/service-kit';
+import type { CampaignMemory, CheckMemory, ClientMap, Eraser } from '@spam-check/service-kit';
 
 /**
- * Erasure in the text detector (DESIGN.md §7.5): by client, its check records, its learnt state (reports and
- * adjustment weights) and its reported texts. It keeps no address (stored texts have them replaced by a
- * placeholder), so an address erases nothing here.
+ * Erasure in the text detector (DESIGN.md §7.5): by client, its check records, its learnt state (reports, their
+ * band index and adjustment weights), its reported texts and its contribution to the campaign memory. It keeps
+ * no address (stored texts have them replaced by a placeholder), so an address erases nothing here.
  */
-export function textEraser(stores: { checks: CheckMemory; state: ClientMap; texts: ClientMap }): Eraser {
+export function textEraser(stores: {
+  checks: CheckMemory;
+  reports: ClientMap;
+  bands: ClientMap;
+  weights: ClientMap;
+  texts: ClientMap;
+  campaigns: CampaignMemory;
+}): Eraser {
   return {
     async client(clientId) {
-      const [records, state, texts] = await Promise.all([
+      const [records, reports, bands, weights, texts, campaigns] = await Promise.all([
         stores.checks.eraseClient(clientId),
-        stores.state.eraseClient(clientId),
+        stores.reports.eraseClient(clientId),
+        stores.bands.eraseClient(clientId),
+        stores.weights.eraseClient(clientId),
         stores.texts.eraseClient(clientId),
+        stores.campaigns.eraseClient(clientId),
       ]);
-      return { text_check_records: records, text_learnt_state: state, text_reported_texts: texts };
+      return {
+        text_check_records: records,
+        text_learnt_state: reports + bands + weights,
+        text_reported_texts: texts,
+        text_campaign_reports: campaigns,
+      };
     },
   };
 }

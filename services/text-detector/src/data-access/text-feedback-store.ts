@@ -1,26 +1,29 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
-import { AppError, type CheckMemory, type ClientMap } from '@spam-check/service-kit';
+import { AppError, type CampaignMemory, type CheckMemory, type ClientMap } from '@spam-check/service-kit';
 import type { TextFeedback } from '../domain/check-text';
+import { campaignReporters, campaignSignatures } from '../domain/campaigns';
 import {
   decodeLearnable,
   encodeLearnable,
-  learnFromReport,
+  indexedUnder,
+  learningStep,
+  lookupKeys,
+  nearReports,
   reportKeyOf,
-  stateOf,
+  weightsOf,
   type Calibration,
-  type ClientState,
   type Learnable,
 } from '../domain/client-feedback';
+import { bandKeys, type Fingerprint } from '../domain/near-duplicate';
 
 /**
  * The text detector's feedback storage: per client, check records (what a report would learn from, for the
- * retention time), the reports and the adjustment weights in one capped map (`state`), and the canonical
- * texts of the reports in another (`texts`, read by `feedback export` only).
- *
- * Checks read a client's state from a cache in this process, valid while the client's version in the store
- * is unchanged: one small read per check (the version), and a reload of the client's entries only after it
- * reported something, on any replica. The cache holds at most `cachedClients` clients (least recently used
- * goes).
+ * retention time), and four capped maps: the reports (fingerprint → label), an index of the reports by LSH
+ * band, the adjustment's weights, and the canonical texts of the reports (read by `feedback export` only).
+ * A check reads a bounded part of them (../domain/client-feedback.ts): two reads of one client's maps, and a
+ * third only when the index names a near-duplicate. Nothing is cached in the process, so a report applies on
+ * every replica at once. With `campaigns`, a sharing client's reports also count in the deployment's
+ * campaign memory, and a protecting client's checks read it (../domain/campaigns.ts).
  */
 export interface TextFeedbackStore extends TextFeedback {
   /** false when the client has no such check (unknown, expired or another client's). */
@@ -35,13 +38,21 @@ export interface TextFeedbackStore extends TextFeedback {
 
 export interface TextFeedbackStoreOptions {
   checks: CheckMemory;
-  state: ClientMap;
+  reports: ClientMap;
+  bands: ClientMap;
+  weights: ClientMap;
   texts: ClientMap;
   calibration: Calibration;
-  maxReports: number;
-  maxWeights: number;
-  cachedClients: number;
+  campaigns?: {
+    memory: CampaignMemory;
+    minClients: number;
+    /** Whether the client's reports count towards the campaign memory (its `campaigns.share`). */
+    shares(client: string): Promise<boolean>;
+  };
 }
+
+/** Reports whose labels a check looks up when the index names several near-duplicates. */
+const LOOKED_UP_REPORTS = 8;
 
 function unavailable(error: unknown): never {
   if (error instanceof AppError) throw error;
@@ -49,34 +60,54 @@ function unavailable(error: unknown): never {
 }
 
 export function createTextFeedbackStore(options: TextFeedbackStoreOptions): TextFeedbackStore {
-  const { checks, state, texts } = options;
-  const cache = new Map<string, { version: number; state: ClientState }>();
-
-  const load = async (client: string): Promise<ClientState> => {
-    const version = await state.version(client);
-    const cached = cache.get(client);
-    cache.delete(client);
-    if (cached && cached.version === version) {
-      cache.set(client, cached);
-      return cached.state;
-    }
-    const fresh = stateOf(version === 0 ? [] : await state.all(client));
-    cache.set(client, { version, state: fresh });
-    if (cache.size > options.cachedClients) cache.delete(cache.keys().next().value as string);
-    return fresh;
-  };
+  const { checks, reports, bands, weights, texts, campaigns } = options;
 
   const report = async (client: string, learnable: Learnable | null, label: FeedbackLabel) => {
     if (learnable === null) return;
-    const change = learnFromReport(await load(client), learnable, label, options.calibration, options);
-    await state.update(client, change.write, change.remove);
+    const { fingerprint } = learnable;
+    const key = reportKeyOf(fingerprint);
+    const features = [...learnable.features.indices].map(String);
+    const [indexed, current, shares] = await Promise.all([
+      bands.getMany(client, bandKeys(fingerprint.signature)),
+      weights.getMany(client, features),
+      campaigns ? campaigns.shares(client) : false,
+    ]);
+    const step = learningStep(learnable, current, label, options.calibration);
     const { title, body } = learnable.text;
-    const key = reportKeyOf(learnable.fingerprint);
-    await texts.update(client, [[key, JSON.stringify({ title, body, language: learnable.language, label })]]);
+    await Promise.all([
+      reports.update(client, [[key, label]]),
+      bands.update(client, indexedUnder(fingerprint, indexed)),
+      step.length > 0 ? weights.update(client, step) : undefined,
+      texts.update(client, [[key, JSON.stringify({ title, body, language: learnable.language, label })]]),
+      campaigns && shares
+        ? campaigns.memory.report(client, campaignSignatures(fingerprint), label)
+        : undefined,
+    ]);
+  };
+
+  const labelOf = async (client: string, near: string[]) => {
+    if (near.length === 0) return undefined;
+    const labels = await reports.getMany(client, near.slice(0, LOOKED_UP_REPORTS));
+    return labels.find((label) => label !== undefined) as FeedbackLabel | undefined;
+  };
+
+  const campaignOf = async (fingerprint: Fingerprint) => {
+    if (!campaigns) return 0;
+    const counts = await campaigns.memory.reporters(campaignSignatures(fingerprint));
+    return campaignReporters(counts, campaigns.minClients);
   };
 
   return {
-    stateOf: (client) => load(client).catch(unavailable),
+    async lookup(client, fingerprint, vector, protect) {
+      const keys = lookupKeys({ fingerprint }, vector);
+      const [indexed, found, campaign] = await Promise.all([
+        bands.getMany(client, keys.bands),
+        weights.getMany(client, keys.features),
+        protect ? campaignOf(fingerprint) : 0,
+      ]).catch(unavailable);
+      const reported = await labelOf(client, nearReports(fingerprint, indexed)).catch(unavailable);
+      return { reported, weights: weightsOf(keys.features, found), campaign };
+    },
     async remember(client, checkId, learnable) {
       const value = learnable();
       await checks.remember(client, checkId, value === null ? '' : encodeLearnable(value)).catch(unavailable);

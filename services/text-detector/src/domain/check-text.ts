@@ -2,27 +2,20 @@ import { randomUUID } from 'node:crypto';
 import {
   reasonMessage,
   type FormContext,
+  type FeedbackLabel,
   type Language,
   type ReasonParams,
   type TextResult,
   type TextSettings,
 } from '@spam-check/contracts';
-import {
-  EMPTY_STATE,
-  EXPORTED_CHARACTERS,
-  adjustment,
-  reportedLabel,
-  strongestFeatures,
-  type ClientState,
-  type Learnable,
-} from './client-feedback';
+import { EXPORTED_CHARACTERS, adjustment, strongestFeatures, type Learnable } from './client-feedback';
 import type { DetectLanguage } from './language';
 import type { AskLlm, LlmOutcome } from './llm';
 import type { TextModel } from './model/classifier';
 import { normaliseForModel } from './model/canonical';
 import type { ModelInput, SparseVector } from './model/extractor';
 import { unfamiliarity } from './model/familiarity';
-import { fingerprintOf } from './near-duplicate';
+import { fingerprintOf, type Fingerprint } from './near-duplicate';
 import { normaliseText } from './normalise';
 import {
   createDenyList,
@@ -70,9 +63,26 @@ export interface CascadeDeps {
   feedback?: TextFeedback | undefined;
 }
 
+/** What a check reads of its client's reports (and of the campaign memory, for a protecting client). */
+export interface ClientView {
+  /** The label of the most similar near-duplicate the client reported. */
+  reported: FeedbackLabel | undefined;
+  /** The client's adjustment weights of the text's features. */
+  weights: ReadonlyMap<number, number>;
+  /** How many sharing clients reported a campaign of this text (0: none, or the client does not protect). */
+  campaign: number;
+}
+
+const NO_VIEW: ClientView = { reported: undefined, weights: new Map(), campaign: 0 };
+
 /** The store of the callers' reports as the cascade sees it (../data-access/text-feedback-store.ts). */
 export interface TextFeedback {
-  stateOf(client: string): Promise<ClientState>;
+  lookup(
+    client: string,
+    fingerprint: Fingerprint,
+    vector: SparseVector,
+    protect: boolean,
+  ): Promise<ClientView>;
   /**
    * Keeps what a report on this check would learn from (null: the check teaches nothing); `learnable` is
    * only called when something is kept.
@@ -92,6 +102,8 @@ export interface CheckTextInput {
   settings?: TextSettings | undefined;
   /** The form the text was submitted with (DESIGN.md §7.3), judged after the cascade; never stored. */
   context?: FormContext | undefined;
+  /** Whether the calling client is protected by the campaigns other clients reported (DESIGN.md §7.1). */
+  protect?: boolean | undefined;
 }
 
 export type TextCheck = Omit<TextResult, 'duration_ms'>;
@@ -101,7 +113,7 @@ export type CheckText = (input: CheckTextInput) => Promise<TextCheck>;
  * A check for the client the gateway named (`X-Client-Id`), with that client's settings and reports applied:
  * what every entry point (HTTP, RPC, each item of a batch) calls.
  */
-export type CheckClientText = (input: Omit<CheckTextInput, 'settings'>) => Promise<TextCheck>;
+export type CheckClientText = (input: Omit<CheckTextInput, 'settings' | 'protect'>) => Promise<TextCheck>;
 
 /** Scores are rounded to this step; an unfamiliar text's local score stays one step below `spam`. */
 const SCORE_STEP = 0.0001;
@@ -210,14 +222,22 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     const learnFrom = (view: ModelInput, predicted: NonNullable<typeof prediction>) =>
       (learnt ??= learnableOf(view, predicted, language));
     const learnable = () => (modelView && prediction ? learnFrom(modelView, prediction) : null);
-    // One Redis round trip per check: the client's state is read and this check's record (for a report on
-    // its id) written together, the record before the answer exists, so a report right after it finds it.
+    // The client's learnt state is read and this check's record (for a report on its id) written together,
+    // the record before the answer exists, so a report right after it finds it.
     const id = randomUUID();
     const client = deps.feedback && input.clientId !== undefined ? input.clientId : undefined;
-    const [state] =
-      client !== undefined && deps.feedback
-        ? await Promise.all([deps.feedback.stateOf(client), deps.feedback.remember(client, id, learnable)])
-        : [EMPTY_STATE];
+    let view = NO_VIEW;
+    if (client !== undefined && deps.feedback) {
+      const remembered = deps.feedback.remember(client, id, learnable);
+      if (modelView && prediction) {
+        const { fingerprint } = learnFrom(modelView, prediction);
+        const protect = input.protect === true;
+        [view] = await Promise.all([
+          deps.feedback.lookup(client, fingerprint, prediction.vector, protect),
+          remembered,
+        ]);
+      } else await remembered;
+    }
     const signals: TextResult['signals'] = {
       links: 0,
       link_density: 0,
@@ -272,10 +292,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     const byWeight = [...findings].sort((a, b) => b.weight - a.weight);
 
     const { probability, coverage, margin, vector } = prediction;
-    const reported =
-      state.reports.length > 0
-        ? reportedLabel(state, learnFrom(modelView, prediction).fingerprint)
-        : undefined;
+    const { reported } = view;
     if (reported !== undefined) {
       const code = reported === 'spam' ? 'TEXT_REPORTED_SPAM' : 'TEXT_REPORTED_HAM';
       return finish(reported === 'spam' ? 1 : 0, 'rules', [
@@ -297,10 +314,19 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       unfamiliarReasons.push({ code: 'TEXT_MODEL_UNFAMILIAR', weight: REASON_WEIGHTS.TEXT_MODEL_UNFAMILIAR });
     }
     // The client's adjustment moves the margin; its effect is added on top of the model's own (limited) score.
-    const correction = adjustment(state.weights, vector);
+    const correction = adjustment(view.weights, vector);
     const shift = correction === 0 ? 0 : deps.model.calibrate(margin + correction, language) - probability;
-    const localScore = Math.min(1, Math.max(0, modelScore + shift));
+    // A campaign that sharing clients reported makes the text at least suspicious (DESIGN.md §7.1).
+    const campaignFloor = (score: number) =>
+      view.campaign > 0 ? Math.max(score, config.suspiciousThreshold) : score;
+    const localScore = campaignFloor(Math.min(1, Math.max(0, modelScore + shift)));
     const clientReasons: Reason[] = [];
+    if (view.campaign > 0)
+      clientReasons.push({
+        code: 'TEXT_CAMPAIGN',
+        weight: REASON_WEIGHTS.TEXT_CAMPAIGN,
+        params: { clients: view.campaign },
+      });
     if (shift !== 0 && verdictOf(localScore) !== verdictOf(modelScore))
       clientReasons.push({ code: 'TEXT_CLIENT_MODEL', weight: shift, params: { before: round(modelScore) } });
     const modelReason: Reason =
@@ -339,7 +365,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     const { answer } = outcome;
     signals.llm = outcome.cached ? 'cached' : 'answered';
     if (answer.categories.length > 0) signals.llm_categories = answer.categories.join(',');
-    const llmScore = answer.spam ? answer.confidence : 1 - answer.confidence;
+    const llmScore = campaignFloor(answer.spam ? answer.confidence : 1 - answer.confidence);
     const llmReason: Reason = {
       code: answer.spam ? 'TEXT_LLM_SPAM' : 'TEXT_LLM_HAM',
       weight: answer.confidence,

@@ -18,13 +18,20 @@ import {
  *   al. 2006) per report: when the reported text is not yet beyond its label's target margin, the weights of
  *   its strongest LEARNT_FEATURES features move just enough to reach it, at most AGGRESSIVENESS per unit of
  *   squared norm; a text already on the right side changes nothing;
- * - memory per client is bounded: at most `maxReports` reports (the oldest goes) and `maxWeights` nonzero
- *   weights (the smallest go);
+ * - a check reads a bounded part of what the client learnt, never the whole of it: the reports indexed under
+ *   the LSH bands of its own fingerprint (at most BAND_ENTRIES per band), and the weights of its strongest
+ *   LOOKED_UP_FEATURES features. The cost of a check does not grow with the client's reports;
+ * - memory per client is bounded: at most `maxReports` reports and `maxWeights` weights, the oldest written
+ *   going first; a band index entry of a report that went no longer counts (the report is looked up);
  * - a test fixture or an operator-listed text teaches nothing (its verdict is fixed before reports count).
  */
 
 /** Features of a check kept for learning: its strongest ones, by absolute value. */
 const LEARNT_FEATURES = 128;
+/** Features of a checked text whose weights are read: its strongest ones (a longer text has more). */
+const LOOKED_UP_FEATURES = 512;
+/** Reports kept in the index of one LSH band of one client (the newest). */
+const BAND_ENTRIES = 8;
 const AGGRESSIVENESS = 4;
 /** Target probabilities a report pushes its text to (the verdict thresholds are 0.8 and 0.5 by default). */
 const TARGET = { spam: 0.85, ham: 0.3 } as const;
@@ -50,19 +57,6 @@ export const EXPORTED_CHARACTERS = 1000;
 export interface Calibration {
   calibrate(margin: number, language: string | null): number;
   marginFor(probability: number, language: string | null): number;
-}
-
-export interface ClientReport {
-  key: string;
-  label: FeedbackLabel;
-  fingerprint: Fingerprint;
-}
-
-/** A client's reports and adjustment, indexed for checks. */
-export interface ClientState {
-  reports: ClientReport[];
-  bands: Map<string, number[]>;
-  weights: Map<number, number>;
 }
 
 export function strongestFeatures(vector: SparseVector, count = LEARNT_FEATURES): SparseVector {
@@ -91,97 +85,85 @@ export function adjustment(weights: ReadonlyMap<number, number>, vector: SparseV
   return sum;
 }
 
-export function reportedLabel(state: ClientState, fingerprint: Fingerprint): FeedbackLabel | undefined {
-  let best: ClientReport | undefined;
-  let bestSimilarity = -1;
-  for (const key of bandKeys(fingerprint.signature)) {
-    for (const index of state.bands.get(key) ?? []) {
-      const report = state.reports[index] as ClientReport;
-      if (!nearDuplicates(report.fingerprint, fingerprint)) continue;
-      const value = similarity(report.fingerprint.signature, fingerprint.signature);
-      if (value >= bestSimilarity) {
-        best = report;
-        bestSimilarity = value;
-      }
+/** What a check reads of a client's learnt state: the index entries of its bands and its features' weights. */
+export function lookupKeys(learnable: Pick<Learnable, 'fingerprint'>, vector: SparseVector) {
+  const features = strongestFeatures(vector, LOOKED_UP_FEATURES);
+  return { bands: bandKeys(learnable.fingerprint.signature), features: [...features.indices].map(String) };
+}
+
+/**
+ * The reports among the band index entries that are near-duplicates of the fingerprint, most similar first
+ * (their keys, to look their labels up: an entry may have outlived its report).
+ */
+export function nearReports(fingerprint: Fingerprint, entries: readonly (string | undefined)[]): string[] {
+  const found = new Map<string, number>();
+  for (const entry of entries) {
+    for (const key of entry?.split(' ') ?? []) {
+      if (key === '' || found.has(key)) continue;
+      const other = decodeFingerprint(key);
+      if (nearDuplicates(other, fingerprint))
+        found.set(key, similarity(other.signature, fingerprint.signature));
     }
   }
-  return best?.label;
+  return [...found].sort((a, b) => b[1] - a[1]).map(([key]) => key);
 }
-
-/** What a report changes: entries to write and to delete in the client's store. */
-export interface StateChange {
-  write: [string, string][];
-  remove: string[];
-}
-
-const REPORT_PREFIX = 'r:';
-const WEIGHT_PREFIX = 'w:';
 
 /** The key a report is stored under: the same fingerprint reported again replaces the earlier label. */
 export function reportKeyOf(fingerprint: Fingerprint): string {
-  return REPORT_PREFIX + encodeFingerprint(fingerprint);
+  return encodeFingerprint(fingerprint);
 }
 
-/** A report and its learning step, against the current state of the client. */
-export function learnFromReport(
-  state: ClientState,
+/** The band index entries with this report added (newest first, at most BAND_ENTRIES per band). */
+export function indexedUnder(
+  fingerprint: Fingerprint,
+  current: readonly (string | undefined)[],
+): [string, string][] {
+  const key = reportKeyOf(fingerprint);
+  return bandKeys(fingerprint.signature).map((band, index) => {
+    const others = (current[index]?.split(' ') ?? []).filter((entry) => entry !== '' && entry !== key);
+    return [band, [key, ...others].slice(0, BAND_ENTRIES).join(' ')];
+  });
+}
+
+/**
+ * The weights a report writes: one PA-I step on the reported text's strongest features, from their current
+ * weights (`current`, in the order of `learnable.features`); none when the text is already beyond its target.
+ */
+export function learningStep(
   learnable: Learnable,
+  current: readonly (string | undefined)[],
   label: FeedbackLabel,
   calibration: Calibration,
-  limits: { maxReports: number; maxWeights: number },
-): StateChange {
-  const key = reportKeyOf(learnable.fingerprint);
-  const change: StateChange = { write: [[key, label]], remove: [] };
-  const others = state.reports.filter((report) => report.key !== key);
-  const excess = others.length + 1 - limits.maxReports;
-  for (const report of others.slice(0, Math.max(0, excess))) change.remove.push(report.key);
-
+): [string, string][] {
   const { features, language } = learnable;
-  const current = learnable.margin + adjustment(state.weights, features);
-  const target = calibration.marginFor(TARGET[label], language);
-  const missing = label === 'spam' ? target - current : current - target;
+  let margin = learnable.margin;
   let norm = 0;
-  for (let k = 0; k < features.values.length; k++) norm += (features.values[k] as number) ** 2;
-  if (missing <= 0 || norm === 0) return change;
+  for (let k = 0; k < features.values.length; k++) {
+    const value = features.values[k] as number;
+    margin += Number(current[k] ?? 0) * value;
+    norm += value ** 2;
+  }
+  const target = calibration.marginFor(TARGET[label], language);
+  const missing = label === 'spam' ? target - margin : margin - target;
+  if (missing <= 0 || norm === 0) return [];
   const step = Math.min(AGGRESSIVENESS, missing / norm) * (label === 'spam' ? 1 : -1);
-  const weights = new Map(state.weights);
-  for (let k = 0; k < features.indices.length; k++) {
-    const index = features.indices[k] as number;
-    weights.set(index, (weights.get(index) ?? 0) + step * (features.values[k] as number));
-  }
-  const dropped = new Set<number>();
-  if (weights.size > limits.maxWeights) {
-    const smallest = [...weights].sort((a, b) => Math.abs(a[1]) - Math.abs(b[1]));
-    for (const [index] of smallest.slice(0, weights.size - limits.maxWeights)) dropped.add(index);
-  }
-  for (let k = 0; k < features.indices.length; k++) {
-    const index = features.indices[k] as number;
-    if (!dropped.has(index)) change.write.push([WEIGHT_PREFIX + index, String(weights.get(index))]);
-  }
-  for (const index of dropped) change.remove.push(WEIGHT_PREFIX + index);
-  return change;
+  return [...features.indices].map((index, k) => [
+    String(index),
+    String(Number(current[k] ?? 0) + step * (features.values[k] as number)),
+  ]);
 }
 
-/** The client's state from its stored entries (oldest first). */
-export function stateOf(entries: readonly (readonly [string, string])[]): ClientState {
-  const state: ClientState = { reports: [], bands: new Map(), weights: new Map() };
-  for (const [key, value] of entries) {
-    if (key.startsWith(WEIGHT_PREFIX)) {
-      state.weights.set(Number(key.slice(WEIGHT_PREFIX.length)), Number(value));
-    } else if (key.startsWith(REPORT_PREFIX)) {
-      const fingerprint = decodeFingerprint(key.slice(REPORT_PREFIX.length));
-      const index = state.reports.push({ key, label: value as FeedbackLabel, fingerprint }) - 1;
-      for (const band of bandKeys(fingerprint.signature)) {
-        const list = state.bands.get(band);
-        if (list) list.push(index);
-        else state.bands.set(band, [index]);
-      }
-    }
-  }
-  return state;
+/** The weights read for a check, by feature index. */
+export function weightsOf(
+  keys: readonly string[],
+  values: readonly (string | undefined)[],
+): Map<number, number> {
+  const weights = new Map<number, number>();
+  values.forEach((value, k) => {
+    if (value !== undefined) weights.set(Number(keys[k]), Number(value));
+  });
+  return weights;
 }
-
-export const EMPTY_STATE: ClientState = { reports: [], bands: new Map(), weights: new Map() };
 
 /** A learnable as stored with a check: JSON with the vectors in base64. */
 export function encodeLearnable(learnable: Learnable): string {

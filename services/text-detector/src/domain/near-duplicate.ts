@@ -11,7 +11,7 @@ import { FNV_OFFSET, FNV_PRIME, mix } from './model/hashing';
  * corpora with scripts/near-duplicates.ts (figures in the text detector's README, "Feedback").
  */
 const SIGNATURE_SIZE = 64;
-const BANDS = 16;
+export const BANDS = 16;
 const ROWS = SIGNATURE_SIZE / BANDS;
 const SHINGLE = 5;
 const NEAR_DUPLICATE_SIMILARITY = 0.6;

@@ -41,6 +41,8 @@ export const REASON_WEIGHTS = {
   TEXT_TEST_FIXTURE: 1,
   TEXT_REPORTED_SPAM: 1,
   TEXT_REPORTED_HAM: 1,
+  // A floor on the score (at least suspicious), not a score of its own.
+  TEXT_CAMPAIGN: 0.5,
   // Notes that change no score.
   TEXT_MODEL_UNFAMILIAR: 0,
   TEXT_LLM_UNAVAILABLE: 0,

@@ -244,6 +244,17 @@ ${values[name] ?? ''}</textarea>
           ['false', 'no'],
         ])}
       </fieldset>
+      <fieldset>
+        <legend>${t(ctx, 'campaigns')}</legend>
+        ${select('campaigns.share', 'campaignShare', [
+          ['true', 'yes'],
+          ['false', 'no'],
+        ])}
+        ${select('campaigns.protect', 'campaignProtect', [
+          ['true', 'yes'],
+          ['false', 'no'],
+        ])}
+      </fieldset>
       <button type="submit">${t(ctx, 'save')}</button>
     </form>`;
 }

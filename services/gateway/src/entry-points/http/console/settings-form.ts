@@ -17,6 +17,8 @@ const SETTINGS_FIELDS = {
   'text.deny_terms': 'list',
   'text.llm_mode': 'choice',
   'hybrid.step_by_step': 'boolean',
+  'campaigns.share': 'boolean',
+  'campaigns.protect': 'boolean',
 } as const;
 export type SettingsField = keyof typeof SETTINGS_FIELDS;
 export type SettingsFormValues = Partial<Record<SettingsField, string>>;

@@ -1,0 +1,30 @@
+import type { ClientSettings } from '@spam-check/contracts';
+import { env } from '@spam-check/service-kit';
+
+/**
+ * Campaigns shared between clients (DESIGN.md §7.1): the operator defaults of the `campaigns` setting, and
+ * how many distinct sharing clients must have reported a signature before it counts for anyone.
+ */
+export const campaignConfigShape = {
+  CAMPAIGN_SHARE_DEFAULT: env.flag(false),
+  CAMPAIGN_PROTECT_DEFAULT: env.flag(false),
+  CAMPAIGN_MIN_CLIENTS: env.positiveInt(2),
+};
+
+export interface CampaignPolicy {
+  /** The client's spam reports count towards the shared campaign memory. */
+  share: boolean;
+  /** The client's checks are judged against the shared campaign memory. */
+  protect: boolean;
+}
+
+/** A client's campaign policy: its own setting, else the operator's default. */
+export function campaignPolicy(
+  settings: ClientSettings,
+  config: { CAMPAIGN_SHARE_DEFAULT: boolean; CAMPAIGN_PROTECT_DEFAULT: boolean },
+): CampaignPolicy {
+  return {
+    share: settings.campaigns?.share ?? config.CAMPAIGN_SHARE_DEFAULT,
+    protect: settings.campaigns?.protect ?? config.CAMPAIGN_PROTECT_DEFAULT,
+  };
+}

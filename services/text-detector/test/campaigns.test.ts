@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { createRpcClient, type RpcClient, type RpcServer } from '@spam-check/amqp-rpc';
+import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
+import { textResultSchema, type TextResult } from '@spam-check/contracts';
+import { createLogger, createMetrics } from '@spam-check/service-kit';
+import { amqpUrl, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { connect } from 'amqplib';
+import { Redis } from 'ioredis';
+import { loadServiceConfig } from '../src/config';
+import { composeTextCheck } from '../src/compose';
+import { startRpcConsumer } from '../src/entry-points/amqp/rpc-consumer';
+import { check, startDetector, type StartedDetector } from './helpers';
+
+// Campaigns shared between clients (DESIGN.md §7.1) on two replicas of the text detector and its RPC
+// consumer, one Redis: what sharing clients report counts for protecting clients only once enough distinct
+// clients reported it, and only keyed hashes are stored.
+const run = randomUUID().slice(0, 8);
+const prefix = `text-campaign-test-${run}:`;
+const env = {
+  REDIS_URL: redisUrl(),
+  TEXT_FEEDBACK_PREFIX: prefix,
+  PRIVACY_HASH_KEY: `campaign-test-key-${randomUUID()}`,
+  TEXT_RPC_QUEUE: `test.text-campaigns.${run}`,
+  CLIENT_SETTINGS_PREFIX: `${prefix}settings:`,
+  CLIENT_SETTINGS_CHANNEL: `${prefix}settings`,
+};
+const ids = {
+  first: `first-${run}`,
+  second: `second-${run}`,
+  poisoner: `poisoner-${run}`,
+  protectedOnly: `protected-${run}`,
+  outside: `outside-${run}`,
+};
+
+/** One campaign, other names, dates and links each time (near-duplicates of each other). */
+const campaign = (name: string, day: string, link: string) => ({
+  title: 'Unterlagen',
+  body:
+    `Hallo ${name}, ich habe dir die Unterlagen für das Treffen am ${day} hochgeladen. Schau bitte ` +
+    `unter ${link} nach und gib mir kurz Bescheid, ob alles passt. Viele Grüße aus dem Büro`,
+});
+const REPORTED = [
+  campaign('Anna', 'Montag', 'https://files-a.example/x1'),
+  campaign('Bernd', 'Dienstag', 'https://files-b.example/y2'),
+];
+const UNSEEN = campaign('Carla', 'Freitag', 'https://files-c.example/z3');
+
+const codes = (result: TextResult) => result.reasons.map((reason) => reason.code);
+
+async function report(url: string, client: string, body: unknown): Promise<number> {
+  const response = await fetch(`${url}/v1/feedback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-client-id': client },
+    body: JSON.stringify(body),
+  });
+  return response.status;
+}
+
+async function checked(url: string, client: string, body: object): Promise<TextResult> {
+  const response = await check(url, body, { 'x-client-id': client });
+  expect(response.status).toBe(200);
+  return textResultSchema.parse(response.body);
+}
+
+describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () => {
+  const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
+  let settings: ClientSettingsStore;
+  let replicas: StartedDetector[] = [];
+  let server: RpcServer;
+  let rpc: RpcClient;
+  let closers: { close: () => Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    settings = await connectClientSettings(redisUrl(), logger, {
+      prefix: env.CLIENT_SETTINGS_PREFIX,
+      channel: env.CLIENT_SETTINGS_CHANNEL,
+    });
+    const both = { campaigns: { share: true, protect: true } };
+    await settings.put(ids.first, both);
+    await settings.put(ids.second, both);
+    await settings.put(ids.poisoner, both);
+    await settings.put(ids.protectedOnly, { campaigns: { protect: true } });
+    replicas = await Promise.all([startDetector(env), startDetector(env)]);
+    const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never', ...env });
+    const composed = await composeTextCheck(config, logger, createMetrics('text-detector'));
+    closers = composed.closers;
+    server = startRpcConsumer({
+      url: amqpUrl(),
+      queue: config.TEXT_RPC_QUEUE,
+      prefetch: config.TEXT_RPC_PREFETCH,
+      logger,
+      languages: config.LANGUAGES,
+      defaultLanguage: config.DEFAULT_LANGUAGE,
+      checkText: composed.checkText,
+      limits: config.limits,
+    });
+    await server.ready();
+    rpc = createRpcClient({ url: amqpUrl(), logger });
+    await rpc.ready();
+  }, 60_000);
+
+  afterAll(async () => {
+    await rpc.close();
+    await server.close();
+    for (const closer of closers) await closer.close();
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    await settings.close();
+    const connection = await connect(amqpUrl());
+    const channel = await connection.createChannel();
+    await channel.deleteQueue(env.TEXT_RPC_QUEUE);
+    await connection.close();
+    const redis = new Redis(redisUrl());
+    await removeKeysUnder(redis, prefix);
+    redis.disconnect();
+  });
+
+  const overRpc = async (client: string, body: object) =>
+    textResultSchema.parse(
+      await rpc.call(env.TEXT_RPC_QUEUE, body, { timeoutMs: 10_000, headers: { 'x-client-id': client } }),
+    );
+
+  it('when one sharing client reports a campaign, nobody else sees a change; when a second one does, protecting clients do, on every replica and over RPC', async () => {
+    const [one, two] = replicas as [StartedDetector, StartedDetector];
+    const before = await checked(one.url, ids.protectedOnly, UNSEEN);
+    expect(codes(before)).not.toContain('TEXT_CAMPAIGN');
+    expect(before.verdict).toBe('ham');
+
+    expect(await report(one.url, ids.first, { ...REPORTED[0], label: 'spam' })).toBe(200);
+    const afterOne = await checked(two.url, ids.protectedOnly, UNSEEN);
+    expect(codes(afterOne)).not.toContain('TEXT_CAMPAIGN');
+    expect(afterOne.score).toBe(before.score);
+
+    expect(await report(two.url, ids.second, { ...REPORTED[1], label: 'spam' })).toBe(200);
+    for (const replica of replicas) {
+      const flagged = await checked(replica.url, ids.protectedOnly, UNSEEN);
+      expect(codes(flagged)[0]).toBe('TEXT_CAMPAIGN');
+      expect(flagged.reasons[0]?.message).toMatch(/2/);
+      expect(['suspicious', 'spam']).toContain(flagged.verdict);
+    }
+    const viaRpc = await overRpc(ids.protectedOnly, UNSEEN);
+    expect(codes(viaRpc)).toContain('TEXT_CAMPAIGN');
+    expect(['suspicious', 'spam']).toContain(viaRpc.verdict);
+
+    // A client that does not protect sees no change.
+    const outside = await checked(two.url, ids.outside, UNSEEN);
+    expect(codes(outside)).not.toContain('TEXT_CAMPAIGN');
+    expect(outside.score).toBe(before.score);
+    expect(codes(await overRpc(ids.outside, UNSEEN))).not.toContain('TEXT_CAMPAIGN');
+
+    // A ham report withdraws the reporter's own contribution: one client left, below the minimum.
+    expect(await report(one.url, ids.second, { ...REPORTED[1], label: 'ham' })).toBe(200);
+    const withdrawn = await checked(one.url, ids.protectedOnly, UNSEEN);
+    expect(codes(withdrawn)).not.toContain('TEXT_CAMPAIGN');
+    expect(withdrawn.score).toBe(before.score);
+  }, 60_000);
+
+  it('when one client reports a thousand ham texts as spam, no other client sees any change', async () => {
+    const hams = Array.from({ length: 1000 }, (_, i) => ({
+      title: `Vereinsnachricht ${i}`,
+      body:
+        `Liebe Mitglieder, das Treffen Nummer ${i} der Gruppe ${(i * 7919) % 1000} findet wie geplant ` +
+        `statt. Thema ${i % 13}: ${['Gartenpflege', 'Kassenbericht', 'Sommerfest', 'Wanderung'][i % 4]}.`,
+    }));
+    const sample = hams.filter((_, i) => i % 100 === 0);
+    const before = await Promise.all(
+      sample.map((text) => checked(replicas[0]!.url, ids.protectedOnly, text)),
+    );
+    for (let i = 0; i < hams.length; i += 4)
+      await Promise.all(
+        hams
+          .slice(i, i + 4)
+          .map(async (text, k) =>
+            expect(await report(replicas[(i + k) % 2]!.url, ids.poisoner, { ...text, label: 'spam' })).toBe(
+              200,
+            ),
+          ),
+      );
+    const after = await Promise.all(sample.map((text) => checked(replicas[1]!.url, ids.protectedOnly, text)));
+    after.forEach((result, i) => {
+      expect(codes(result)).not.toContain('TEXT_CAMPAIGN');
+      expect(result.score).toBe(before[i]!.score);
+    });
+    // The poisoner's own checks do follow its reports.
+    expect(codes(await checked(replicas[1]!.url, ids.poisoner, sample[0]!))).toContain('TEXT_REPORTED_SPAM');
+  }, 300_000);
+
+  it('stores only keyed hashes in the campaign memory: no text, link, name or client id', async () => {
+    const redis = new Redis(redisUrl());
+    try {
+      const keys = await redis.keys(`${prefix}campaign:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys.slice(0, 200)) {
+        expect(key).toMatch(new RegExp(`^${prefix}campaign:\\{[0-9a-f]{64}\\}$`));
+        const fields = await redis.hgetall(key);
+        for (const field of Object.keys(fields)) expect(field).toMatch(/^[0-9a-f]{64}$/);
+        const stored = `${key} ${JSON.stringify(fields)}`;
+        for (const secret of [...Object.values(ids), 'Unterlagen', 'files-a.example', 'Anna'])
+          expect(stored).not.toContain(secret);
+      }
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
