@@ -5,7 +5,7 @@ import {
   latencyField,
   latencyPercentile,
   topReasons,
-} from '../src/domain/usage';
+} from '../../src/domain/usage';
 
 describe('usage arithmetic', () => {
   it('when latencies fall in buckets, p50 and p99 are the upper bounds of the buckets they fall in', () => {

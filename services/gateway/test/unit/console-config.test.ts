@@ -1,5 +1,5 @@
 import { ConfigError } from '@spam-check/service-kit';
-import { loadServiceConfig } from '../src/config';
+import { loadServiceConfig } from '../../src/config';
 
 const production = {
   NODE_ENV: 'production',

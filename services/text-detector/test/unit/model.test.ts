@@ -1,7 +1,7 @@
-import { readModelFile } from '../src/data-access/model-file';
-import { normaliseForModel } from '../src/domain/model/canonical';
-import { FeatureExtractor } from '../src/domain/model/extractor';
-import { unfamiliarity } from '../src/domain/model/familiarity';
+import { readModelFile } from '../../src/data-access/model-file';
+import { normaliseForModel } from '../../src/domain/model/canonical';
+import { FeatureExtractor } from '../../src/domain/model/extractor';
+import { unfamiliarity } from '../../src/domain/model/familiarity';
 
 describe('the model as shipped', () => {
   const model = readModelFile();

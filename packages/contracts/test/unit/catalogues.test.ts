@@ -14,7 +14,10 @@ import {
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const apiReference = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'api-reference.md'), 'utf8');
+const apiReference = readFileSync(
+  join(__dirname, '..', '..', '..', '..', 'docs', 'api-reference.md'),
+  'utf8',
+);
 
 describe('the reason catalogue', () => {
   it.each(REASON_CODES)(

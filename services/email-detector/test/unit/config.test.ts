@@ -1,6 +1,6 @@
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import { ConfigError } from '@spam-check/service-kit';
-import { loadServiceConfig } from '../src/config';
+import { loadServiceConfig } from '../../src/config';
 
 describe('configuration', () => {
   it('has working defaults: DNS on with system resolvers, empty operator lists, the standard queue', () => {

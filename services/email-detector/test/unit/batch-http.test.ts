@@ -1,5 +1,5 @@
 import { mailResultSchema } from '@spam-check/contracts';
-import { startDetector, type StartedDetector } from './support/start-service';
+import { startDetector, type StartedDetector } from '../support/start-service';
 
 async function postBatch(url: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${url}/v1/check/batch`, {

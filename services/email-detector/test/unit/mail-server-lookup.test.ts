@@ -1,5 +1,5 @@
-import { createMailServerLookup } from '../src/data-access/mail-server-lookup';
-import { startLoopbackDnsServer, type LoopbackDnsServer } from './support/dns-server';
+import { createMailServerLookup } from '../../src/data-access/mail-server-lookup';
+import { startLoopbackDnsServer, type LoopbackDnsServer } from '../support/dns-server';
 
 const mx = (exchange: string) => ({ mx: [{ preference: 10, exchange }] });
 

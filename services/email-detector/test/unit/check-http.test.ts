@@ -1,6 +1,6 @@
 import { mailResultSchema, problemSchema } from '@spam-check/contracts';
-import { startLoopbackDnsServer, type LoopbackDnsServer } from './support/dns-server';
-import { startDetector, type StartedDetector } from './support/start-service';
+import { startLoopbackDnsServer, type LoopbackDnsServer } from '../support/dns-server';
+import { startDetector, type StartedDetector } from '../support/start-service';
 
 const mx = (exchange: string) => ({ mx: [{ preference: 10, exchange }] });
 

@@ -1,5 +1,5 @@
 import { textResultSchema } from '@spam-check/contracts';
-import { check, startDetector, type StartedDetector } from './helpers';
+import { check, startDetector, type StartedDetector } from '../helpers';
 
 async function postBatch(url: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${url}/v1/check/batch`, {

@@ -1,5 +1,5 @@
 import type { Introspection } from '@spam-check/contracts';
-import { TokenCache } from '../src/data-access/token-cache';
+import { TokenCache } from '../../src/data-access/token-cache';
 
 const HOUR = 3600_000;
 const active = (client: string, exp = Math.floor(Date.now() / 1000) + 3600): Introspection => ({

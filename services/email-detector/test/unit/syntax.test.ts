@@ -1,4 +1,4 @@
-import { parseAddress, type SyntaxFailure } from '../src/domain/syntax';
+import { parseAddress, type SyntaxFailure } from '../../src/domain/syntax';
 
 /**
  * Sources: [5321] RFC 5321 §4.1.2/§4.5.3.1, [5322] RFC 5322 §3.2/§3.4.1, [3696] RFC 3696 §3 with erratum

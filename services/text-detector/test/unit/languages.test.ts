@@ -1,6 +1,6 @@
 import { textResultSchema, type TextResult } from '@spam-check/contracts';
-import { FakeOpenAi } from './fake-openai';
-import { check, startDetector, type StartedDetector } from './helpers';
+import { FakeOpenAi } from '../fake-openai';
+import { check, startDetector, type StartedDetector } from '../helpers';
 
 /**
  * Issue #11, points 3, 4 and 6: the language of a text is detected; a text outside the model's ground never

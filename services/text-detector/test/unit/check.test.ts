@@ -1,5 +1,5 @@
 import { textResultSchema, type TextResult } from '@spam-check/contracts';
-import { check, startDetector, type StartedDetector } from './helpers';
+import { check, startDetector, type StartedDetector } from '../helpers';
 
 describe('POST /v1/check (local stages)', () => {
   let detector: StartedDetector;

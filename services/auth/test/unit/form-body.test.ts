@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { GATEWAY, basic, introspect, passwordGrant, startAuth, type Harness, json } from './harness';
+import { GATEWAY, basic, introspect, passwordGrant, startAuth, type Harness, json } from '../harness';
 
 /** How the form endpoints read bodies: limits and errors, whichever way the body is encoded. */
 describe('form bodies of the OAuth endpoints', () => {

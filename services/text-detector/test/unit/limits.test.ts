@@ -1,9 +1,9 @@
 import { textResultSchema } from '@spam-check/contracts';
 import { createLogger, createMetrics } from '@spam-check/service-kit';
-import { loadServiceConfig } from '../src/config';
-import { composeTextCheck } from '../src/compose';
-import type { CheckText } from '../src/domain/check-text';
-import { LIMIT_INPUTS } from '../bench/limit-inputs';
+import { loadServiceConfig } from '../../src/config';
+import { composeTextCheck } from '../../src/compose';
+import type { CheckText } from '../../src/domain/check-text';
+import { LIMIT_INPUTS } from '../../bench/limit-inputs';
 
 /**
  * The inputs at the limits of `bench/limit-inputs.ts`. The CPU bound is generous on purpose: it catches
