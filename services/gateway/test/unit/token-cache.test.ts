@@ -13,22 +13,24 @@ const active = (client: string, exp = Math.floor(Date.now() / 1000) + 3600): Int
 });
 
 describe('the token cache', () => {
-  it('when it is full, the oldest entry goes unless it was read since the eviction last passed it', () => {
+  it('when it is full, the least recently used entry goes', () => {
     const cache = new TokenCache(3, HOUR);
     cache.set('a', active('a'));
     cache.set('b', active('b'));
     cache.set('c', active('c'));
-    // New entries count as read: the first eviction passes over all of them once and takes the oldest.
+    // `a` is the oldest but read: the next oldest, unread, goes.
+    expect(cache.get('a')?.active).toBe(true);
     cache.set('d', active('d'));
     expect(cache.size).toBe(3);
-    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toBeUndefined();
+    expect(['a', 'c', 'd'].map((key) => cache.get(key)?.active)).toEqual([true, true, true]);
+  });
 
-    // `b` is now the oldest, but read: it gets a second chance, and the next oldest, unread, goes.
-    expect(cache.get('b')?.active).toBe(true);
-    cache.set('e', active('e'));
-    expect(cache.size).toBe(3);
-    expect(cache.get('c')).toBeUndefined();
-    expect(['b', 'd', 'e'].map((key) => cache.get(key)?.active)).toEqual([true, true, true]);
+  it('when its TTL is 0, it keeps nothing', () => {
+    const cache = new TokenCache(3, 0);
+    cache.set('a', active('a'));
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.size).toBe(0);
   });
 
   it('when many tokens arrive, it never holds more than its bound and keeps the newest', () => {
