@@ -57,7 +57,10 @@ export function formReader(
     }
     if (error instanceof AppError) throw error;
     if ((error as { type?: string } | undefined)?.type === 'entity.too.large')
-      throw new AppError('PAYLOAD_TOO_LARGE', { cause: error, internal: `form body over ${limitBytes} bytes` });
+      throw new AppError('PAYLOAD_TOO_LARGE', {
+        cause: error,
+        internal: `form body over ${limitBytes} bytes`,
+      });
     if (error || typeof body !== 'object' || body === null || Array.isArray(body)) {
       sendOAuthError(
         res,
