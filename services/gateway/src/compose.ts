@@ -219,8 +219,8 @@ function rpcStepByStep({ config, logger }: Context, url: string, closers: Closer
 /**
  * The gateway wired from its configuration, top to bottom: keep-alive agents, the token introspector and its
  * cache (evicted over Redis pub/sub), the stores (rate limits, usage, hybrid checks, client settings), the
- * detector health probes and transports, the app, its readiness and closers. `main.ts` hands it to `runService`; tests call
- * it and serve the app on port 0.
+ * detector health probes and transports, the app, its readiness and closers. `main.ts` hands it to
+ * `runService`; tests call it and serve the app on port 0.
  */
 export async function compose(context: Context): Promise<StartedService> {
   const { config, logger, metrics } = context;

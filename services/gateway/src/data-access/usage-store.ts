@@ -234,9 +234,10 @@ export function redisUsageStore(options: {
       return raw.map((entry) => JSON.parse(entry) as RecentFeedbackEntry);
     },
     async eraseRecentFeedback(clientId) {
-      const [[, count]] = ((await redis.multi().llen(reports(clientId)).del(reports(clientId)).exec()) ?? [
-        [null, 0],
-      ]) as [[unknown, number]];
+      const key = keys.reports(clientId);
+      const [[, count]] = ((await redis.multi().llen(key).del(key).exec()) ?? [[null, 0]]) as [
+        [unknown, number],
+      ];
       return count;
     },
     async recordAdminAction(action) {
