@@ -3,7 +3,7 @@ import type { SubmissionOutcome } from '@spam-check/middleware';
 const escape = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export function page(title: string, content: string): string {
+function page(title: string, content: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head>
 <body><nav><a href="/comments">Comments</a> · <a href="/signup">Sign up</a> · <a href="/contact">Contact</a></nav>
 <h1>${escape(title)}</h1>${content}</body></html>`;
