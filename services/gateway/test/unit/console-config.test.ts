@@ -4,7 +4,7 @@ import { loadServiceConfig } from '../../src/config';
 const production = {
   NODE_ENV: 'production',
   REDIS_URL: 'redis://redis:6379',
-  AMQP_URL: 'amqp://rabbitmq:5672',
+  AMQP_URL: 'amqp://spam-check:an-own-long-password@rabbitmq:5672',
   GATEWAY_CLIENT_ID: 'gateway',
   GATEWAY_CLIENT_SECRET: 'a-gateway-secret-of-our-own-0123',
 };
