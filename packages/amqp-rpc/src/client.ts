@@ -51,84 +51,133 @@ function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Pro
  * call run into its timeout on a connection that died silently. Heartbeats catch the same while idle.
  */
 export function createRpcClient(options: RpcClientOptions): RpcClient {
-  const log = options.logger.child({ component: 'amqp-rpc-client' });
-  const reconnectWaitMs = options.reconnectWaitMs ?? 1000;
-  const probeIntervalMs = options.probeIntervalMs ?? 1000;
-  const probeTimeoutMs = options.probeTimeoutMs ?? 2000;
-  const pending = new Map<string, PendingCall>();
-  const watched = new Map<string, WatchedQueue>();
-  let channel: Channel | undefined;
-  let model: ChannelModel | undefined;
-  let probeChannel: { model: ChannelModel; opening: Promise<Channel> } | undefined;
-  let watchdog: NodeJS.Timeout | undefined;
-  let closed = false;
+  return new Client(options);
+}
 
-  function settle(correlationId: unknown, outcome: (call: PendingCall) => void): boolean {
+class Client implements RpcClient {
+  private readonly log: RpcClientOptions['logger'];
+  private readonly reconnectWaitMs: number;
+  private readonly probeIntervalMs: number;
+  private readonly probeTimeoutMs: number;
+  private readonly pending = new Map<string, PendingCall>();
+  private readonly watched = new Map<string, WatchedQueue>();
+  private readonly connection: ReturnType<typeof createManagedConnection>;
+  private channel: Channel | undefined;
+  private model: ChannelModel | undefined;
+  private probeChannel: { model: ChannelModel; opening: Promise<Channel> } | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: RpcClientOptions) {
+    this.log = options.logger.child({ component: 'amqp-rpc-client' });
+    this.reconnectWaitMs = options.reconnectWaitMs ?? 1000;
+    this.probeIntervalMs = options.probeIntervalMs ?? 1000;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? 2000;
+    this.connection = createManagedConnection({
+      url: options.url,
+      logger: this.log,
+      connectionName: options.connectionName ?? `spam-check-rpc-client-${randomUUID().slice(0, 8)}`,
+      connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+      heartbeatSeconds: options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS,
+      reconnect: options.reconnect,
+      setup: (connected) => this.setup(connected),
+    });
+  }
+
+  async call<T = unknown>(queue: string, payload: unknown, callOptions: RpcCallOptions): Promise<T> {
+    if (this.closed) throw new RpcUnavailableError('RPC client is closed');
+    // Above MAX_TIMEOUT_MS setTimeout fires at once; RabbitMQ closes the channel for an expiration >= 2^32.
+    if (!(callOptions.timeoutMs > 0 && callOptions.timeoutMs <= MAX_TIMEOUT_MS)) {
+      throw new RangeError(`timeoutMs must be in (0, ${MAX_TIMEOUT_MS}], got ${callOptions.timeoutMs}`);
+    }
+    return this.publish<T>(queue, payload, callOptions);
+  }
+
+  ready(): Promise<void> {
+    return this.connection.waitUntilConnected(this.options.readyTimeoutMs ?? 5000);
+  }
+
+  isConnected(): boolean {
+    return this.channel !== undefined && this.connection.isConnected();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.watchdog);
+    this.watchdog = undefined;
+    this.failAll('RPC client closed');
+    await this.connection.close();
+    this.channel = undefined;
+    this.model = undefined;
+  }
+
+  private settle(correlationId: unknown, outcome: (call: PendingCall) => void): boolean {
     if (typeof correlationId !== 'string') return false;
-    const call = pending.get(correlationId);
+    const call = this.pending.get(correlationId);
     if (!call) return false;
-    pending.delete(correlationId);
+    this.pending.delete(correlationId);
     clearTimeout(call.timer);
     outcome(call);
     return true;
   }
 
-  function failAll(reason: string): void {
-    watched.clear();
-    for (const correlationId of [...pending.keys()]) {
-      settle(correlationId, (call) => call.reject(new RpcUnavailableError(reason)));
+  private failAll(reason: string): void {
+    this.watched.clear();
+    for (const correlationId of [...this.pending.keys()]) {
+      this.settle(correlationId, (call) => call.reject(new RpcUnavailableError(reason)));
     }
   }
 
-  function failQueue(queue: string, error: RpcUnavailableError): void {
-    for (const [correlationId, call] of [...pending]) {
-      if (call.queue === queue) settle(correlationId, (found) => found.reject(error));
+  private failQueue(queue: string, error: RpcUnavailableError): void {
+    for (const [correlationId, call] of [...this.pending]) {
+      if (call.queue === queue) this.settle(correlationId, (found) => found.reject(error));
     }
   }
 
   /** Gives up a connection that stopped answering: its replies can no longer arrive. */
-  function abandon(dead: ChannelModel, reason: string): void {
-    if (model !== dead) return;
-    model = undefined;
-    channel = undefined;
-    failAll(reason);
-    connection.restart(dead, reason);
+  private abandon(dead: ChannelModel, reason: string): void {
+    if (this.model !== dead) return;
+    this.model = undefined;
+    this.channel = undefined;
+    this.failAll(reason);
+    this.connection.restart(dead, reason);
   }
 
-  function probeChannelOf(current: ChannelModel): Promise<Channel> {
-    if (probeChannel?.model !== current) {
+  private probeChannelOf(current: ChannelModel): Promise<Channel> {
+    if (this.probeChannel?.model !== current) {
       const opening = current.createChannel().then((opened) => {
         // A passive declare of a missing queue closes the channel (404): the next check opens another.
-        opened.on('error', (error: Error) => log.debug({ err: error }, 'AMQP probe channel closed'));
+        opened.on('error', (error: Error) => this.log.debug({ err: error }, 'AMQP probe channel closed'));
         opened.once('close', () => {
-          if (probeChannel?.opening === opening) probeChannel = undefined;
+          if (this.probeChannel?.opening === opening) this.probeChannel = undefined;
         });
         return opened;
       });
       opening.catch(() => {
-        if (probeChannel?.opening === opening) probeChannel = undefined;
+        if (this.probeChannel?.opening === opening) this.probeChannel = undefined;
       });
-      probeChannel = { model: current, opening };
+      this.probeChannel = { model: current, opening };
     }
-    return probeChannel.opening;
+    return this.probeChannel.opening;
   }
 
-  async function checkQueue(queue: string): Promise<QueueState> {
-    const current = model;
+  private async checkQueue(queue: string): Promise<QueueState> {
+    const current = this.model;
     if (!current) throw new RpcUnavailableError('not connected to the AMQP broker');
     const unanswered = new RpcUnavailableError(
-      `the AMQP broker did not answer a queue check within ${probeTimeoutMs} ms`,
+      `the AMQP broker did not answer a queue check within ${this.probeTimeoutMs} ms`,
     );
     try {
       const { consumerCount } = await within(
-        probeChannelOf(current).then((probe) => probe.checkQueue(queue)),
-        probeTimeoutMs,
+        this.probeChannelOf(current).then((probe) => probe.checkQueue(queue)),
+        this.probeTimeoutMs,
         () => unanswered,
       );
       return consumerCount > 0 ? 'consumed' : 'no_consumer';
     } catch (error) {
       if ((error as { code?: unknown }).code === 404) return 'no_queue';
-      if (error === unanswered) abandon(current, unanswered.message);
+      if (error === unanswered) this.abandon(current, unanswered.message);
       throw error instanceof RpcUnavailableError
         ? error
         : new RpcUnavailableError('AMQP queue check failed', { cause: error });
@@ -139,17 +188,17 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
    * The queue's state: a `consumed` answer younger than `probeIntervalMs` is reused, anything else is checked
    * again, so a consumer that comes back is used at once (one check at a time per queue).
    */
-  function queueState(queue: string, fresh: boolean): Promise<QueueState> {
-    let entry = watched.get(queue);
+  private queueState(queue: string, fresh: boolean): Promise<QueueState> {
+    let entry = this.watched.get(queue);
     if (!entry) {
       entry = { checkedAt: 0 };
-      watched.set(queue, entry);
+      this.watched.set(queue, entry);
     }
     if (entry.checking) return entry.checking;
-    if (!fresh && entry.state === 'consumed' && Date.now() - entry.checkedAt < probeIntervalMs)
+    if (!fresh && entry.state === 'consumed' && Date.now() - entry.checkedAt < this.probeIntervalMs)
       return Promise.resolve(entry.state);
     const target = entry;
-    target.checking = checkQueue(queue)
+    target.checking = this.checkQueue(queue)
       .then((state) => {
         target.state = state;
         target.checkedAt = Date.now();
@@ -161,79 +210,70 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     return target.checking;
   }
 
-  function watchPendingCalls(): void {
-    if (watchdog || closed) return;
-    watchdog = setInterval(() => {
-      const queues = new Set([...pending.values()].map((call) => call.queue));
+  private watchPendingCalls(): void {
+    if (this.watchdog || this.closed) return;
+    this.watchdog = setInterval(() => {
+      const queues = new Set([...this.pending.values()].map((call) => call.queue));
       if (queues.size === 0) {
-        clearInterval(watchdog);
-        watchdog = undefined;
+        clearInterval(this.watchdog);
+        this.watchdog = undefined;
         return;
       }
       for (const queue of queues) {
-        queueState(queue, true).then(
+        this.queueState(queue, true).then(
           (state) => {
-            if (state !== 'consumed') failQueue(queue, queueError(state, queue));
+            if (state !== 'consumed') this.failQueue(queue, queueError(state, queue));
           },
           // A dead connection was abandoned and its calls failed there; a failed check proves nothing.
           () => undefined,
         );
       }
-    }, probeIntervalMs);
-    watchdog.unref();
+    }, this.probeIntervalMs);
+    this.watchdog.unref();
   }
 
-  function onReply(message: ConsumeMessage | null, model: ChannelModel): void {
+  private onReply(message: ConsumeMessage | null, model: ChannelModel): void {
     if (!message) {
-      connection.restart(model, 'reply consumer cancelled by the broker');
+      this.connection.restart(model, 'reply consumer cancelled by the broker');
       return;
     }
     const correlationId: unknown = message.properties.correlationId;
     const reply = decodeReply(message.content);
-    const matched = settle(correlationId, (call) =>
+    const matched = this.settle(correlationId, (call) =>
       reply.ok ? call.resolve(reply.result) : call.reject(new RpcRemoteError(reply.problem)),
     );
-    if (!matched) log.debug({ correlationId }, 'RPC reply matches no pending call (timed out); dropped');
+    if (!matched) this.log.debug({ correlationId }, 'RPC reply matches no pending call (timed out); dropped');
   }
 
-  function onReturn(message: Message): void {
-    settle(message.properties.correlationId, (call) => call.reject(queueError('no_queue', call.queue)));
-  }
-
-  async function setup(connected: ChannelModel): Promise<void> {
+  private async setup(connected: ChannelModel): Promise<void> {
     const opened = await connected.createChannel();
-    opened.on('error', (error: Error) => log.warn({ err: error }, 'AMQP channel error'));
-    opened.on('return', onReturn);
+    opened.on('error', (error: Error) => this.log.warn({ err: error }, 'AMQP channel error'));
+    opened.on('return', (message: Message) =>
+      this.settle(message.properties.correlationId, (call) =>
+        call.reject(queueError('no_queue', call.queue)),
+      ),
+    );
     opened.once('close', () => {
-      if (channel !== opened) return;
-      channel = undefined;
-      model = undefined;
-      failAll('AMQP channel closed before the reply arrived');
+      if (this.channel !== opened) return;
+      this.channel = undefined;
+      this.model = undefined;
+      this.failAll('AMQP channel closed before the reply arrived');
       // Deferred: when the whole connection closes, its own close event comes right after this one.
-      setImmediate(() => connection.restart(connected, 'reply channel closed'));
+      setImmediate(() => this.connection.restart(connected, 'reply channel closed'));
     });
-    await opened.consume(DIRECT_REPLY_TO, (message) => onReply(message, connected), { noAck: true });
-    channel = opened;
-    model = connected;
+    await opened.consume(DIRECT_REPLY_TO, (message) => this.onReply(message, connected), { noAck: true });
+    this.channel = opened;
+    this.model = connected;
   }
 
-  const connection = createManagedConnection({
-    url: options.url,
-    logger: log,
-    connectionName: options.connectionName ?? `spam-check-rpc-client-${randomUUID().slice(0, 8)}`,
-    connectTimeoutMs: options.connectTimeoutMs ?? 5000,
-    heartbeatSeconds: options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS,
-    reconnect: options.reconnect,
-    setup,
-  });
-
-  async function publish<T>(queue: string, payload: unknown, callOptions: RpcCallOptions): Promise<T> {
+  private async publish<T>(queue: string, payload: unknown, callOptions: RpcCallOptions): Promise<T> {
     const deadline = Date.now() + callOptions.timeoutMs;
-    if (!channel) await connection.waitUntilConnected(Math.min(callOptions.timeoutMs, reconnectWaitMs));
+    if (!this.channel)
+      await this.connection.waitUntilConnected(Math.min(callOptions.timeoutMs, this.reconnectWaitMs));
     const timedOut = () => new RpcTimeoutError(`no reply from "${queue}" within ${callOptions.timeoutMs} ms`);
-    const state = await within(queueState(queue, false), deadline - Date.now(), timedOut);
+    const state = await within(this.queueState(queue, false), deadline - Date.now(), timedOut);
     if (state !== 'consumed') throw queueError(state, queue);
-    const target = channel;
+    const target = this.channel;
     if (!target) throw new RpcUnavailableError('not connected to the AMQP broker');
     const remainingMs = Math.ceil(deadline - Date.now());
     if (remainingMs <= 0) throw timedOut();
@@ -242,55 +282,46 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     const correlationId = randomUUID();
 
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => settle(correlationId, (call) => call.reject(timedOut())), remainingMs);
-      pending.set(correlationId, { queue, resolve: resolve as (result: unknown) => void, reject, timer });
-      watchPendingCalls();
-      try {
-        target.sendToQueue(queue, Buffer.from(json), {
-          correlationId,
-          replyTo: DIRECT_REPLY_TO,
-          expiration: String(remainingMs),
-          headers: callOptions.headers ?? {},
-          contentType: 'application/json',
-          deliveryMode: 1,
-          mandatory: true,
-        });
-      } catch (error) {
-        const closedChannel = error instanceof Error && error.name === 'IllegalOperationError';
-        settle(correlationId, (call) =>
-          call.reject(
-            closedChannel
-              ? new RpcUnavailableError('AMQP channel closed', { cause: error })
-              : (error as Error),
-          ),
-        );
-      }
+      const timer = setTimeout(
+        () => this.settle(correlationId, (call) => call.reject(timedOut())),
+        remainingMs,
+      );
+      this.pending.set(correlationId, {
+        queue,
+        resolve: resolve as (result: unknown) => void,
+        reject,
+        timer,
+      });
+      this.watchPendingCalls();
+      this.send(target, queue, json, correlationId, remainingMs, callOptions);
     });
   }
 
-  return {
-    async call<T = unknown>(queue: string, payload: unknown, callOptions: RpcCallOptions): Promise<T> {
-      if (closed) throw new RpcUnavailableError('RPC client is closed');
-      // Above MAX_TIMEOUT_MS setTimeout fires at once; RabbitMQ closes the channel for an expiration >= 2^32.
-      if (!(callOptions.timeoutMs > 0 && callOptions.timeoutMs <= MAX_TIMEOUT_MS)) {
-        throw new RangeError(`timeoutMs must be in (0, ${MAX_TIMEOUT_MS}], got ${callOptions.timeoutMs}`);
-      }
-      return publish<T>(queue, payload, callOptions);
-    },
-
-    ready: () => connection.waitUntilConnected(options.readyTimeoutMs ?? 5000),
-
-    isConnected: () => channel !== undefined && connection.isConnected(),
-
-    async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(watchdog);
-      watchdog = undefined;
-      failAll('RPC client closed');
-      await connection.close();
-      channel = undefined;
-      model = undefined;
-    },
-  };
+  private send(
+    target: Channel,
+    queue: string,
+    json: string,
+    correlationId: string,
+    remainingMs: number,
+    callOptions: RpcCallOptions,
+  ): void {
+    try {
+      target.sendToQueue(queue, Buffer.from(json), {
+        correlationId,
+        replyTo: DIRECT_REPLY_TO,
+        expiration: String(remainingMs),
+        headers: callOptions.headers ?? {},
+        contentType: 'application/json',
+        deliveryMode: 1,
+        mandatory: true,
+      });
+    } catch (error) {
+      const closedChannel = error instanceof Error && error.name === 'IllegalOperationError';
+      this.settle(correlationId, (call) =>
+        call.reject(
+          closedChannel ? new RpcUnavailableError('AMQP channel closed', { cause: error }) : (error as Error),
+        ),
+      );
+    }
+  }
 }

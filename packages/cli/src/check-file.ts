@@ -126,6 +126,25 @@ async function checkBatch(client: SpamCheckClient, emails: string[]): Promise<Ou
   return outcomes;
 }
 
+/** The index of the addresses' column (`--column`, any case); a missing column is a data error. */
+function columnOf(header: string[], options: FileCheckOptions): number {
+  const column = header.findIndex((name) => name.trim().toLowerCase() === options.column.toLowerCase());
+  if (column < 0)
+    throw new CliError(
+      `${options.input} has no column "${options.column}" (columns: ${header.join(', ')}); choose one with --column`,
+      EXIT.DATA,
+    );
+  return column;
+}
+
+function progressBar(): SingleBar {
+  return new SingleBar({
+    format: 'checking {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted}',
+    stream: process.stderr,
+    hideCursor: true,
+  });
+}
+
 /**
  * `spam-check mail --input file.csv --output results.csv`: the addresses of one column, in batches of
  * `batchSize` with up to `concurrency` batches in flight. The output is the input with the result columns
@@ -136,12 +155,7 @@ export async function checkFile(client: SpamCheckClient, options: FileCheckOptio
   const started = Date.now();
   const [header, ...data] = readCsv(options.input, 'input');
   if (!header) throw new CliError(`${options.input} is empty`, EXIT.DATA);
-  const column = header.findIndex((name) => name.trim().toLowerCase() === options.column.toLowerCase());
-  if (column < 0)
-    throw new CliError(
-      `${options.input} has no column "${options.column}" (columns: ${header.join(', ')}); choose one with --column`,
-      EXIT.DATA,
-    );
+  const column = columnOf(header, options);
   const outputHeader = [...header, ...RESULT_COLUMNS];
   const skipped = resumePoint(options.output, outputHeader, data, column);
   const summary: FileSummary = {
@@ -160,13 +174,7 @@ export async function checkFile(client: SpamCheckClient, options: FileCheckOptio
   for (let start = skipped; start < data.length; start += options.batchSize)
     batches.push(data.slice(start, start + options.batchSize));
 
-  const bar = options.progress
-    ? new SingleBar({
-        format: 'checking {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted}',
-        stream: process.stderr,
-        hideCursor: true,
-      })
-    : undefined;
+  const bar = options.progress ? progressBar() : undefined;
   bar?.start(data.length, skipped, { rate: 0 });
 
   const finished = new Map<number, Outcome[]>();

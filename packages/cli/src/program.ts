@@ -66,14 +66,8 @@ function print(
   return result.verdict === 'spam' ? EXIT.SPAM : EXIT.OK;
 }
 
-/** Builds the `spam-check` program; each action resolves to the exit code. */
-export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number) => void): Command {
-  const program = new Command('spam-check')
-    .description('Check e-mail addresses and texts for spam with the spam check API')
-    .showHelpAfterError()
-    .exitOverride();
-  const done = (code: number) => setExitCode(code);
-
+/** `spam-check login`: sign in with the password grant. */
+function loginCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: number) => void): void {
   withCommon(program.command('login'))
     .description(
       'sign in (password grant, or --client-credentials for a server) and keep the tokens (not the password) in the config file',
@@ -132,7 +126,10 @@ export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number)
         );
       done(EXIT.OK);
     });
+}
 
+/** `spam-check logout`: revoke the tokens, forget the config. */
+function logoutCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: number) => void): void {
   withCommon(program.command('logout'))
     .description('revoke the kept tokens and remove the config file')
     .action(async (options: Common) => {
@@ -142,7 +139,10 @@ export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number)
       if (!options.json) process.stdout.write('signed out\n');
       done(EXIT.OK);
     });
+}
 
+/** `spam-check mail`: one address, or a CSV file of them. */
+function mailCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: number) => void): void {
   withCommon(program.command('mail'))
     .description('check one address, or a CSV file of addresses (--input, --output)')
     .argument('[address]', 'the address to check')
@@ -176,7 +176,10 @@ export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number)
         done(summary.failed > 0 ? EXIT.ROWS_FAILED : EXIT.OK);
       },
     );
+}
 
+/** `spam-check text`: one text. */
+function textCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: number) => void): void {
   withCommon(program.command('text'))
     .description('check a text')
     .requiredOption('--title <title>', 'title or subject')
@@ -190,7 +193,10 @@ export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number)
       };
       done(print(options, 'text', await signedInClient(options, env).checkText(request)));
     });
+}
 
+/** `spam-check hybrid`: an address and a text together. */
+function hybridCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: number) => void): void {
   withCommon(program.command('hybrid'))
     .description('check an address and a text together')
     .requiredOption('--email <address>', 'the address')
@@ -220,7 +226,16 @@ export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number)
         done(print(options, 'hybrid', result));
       },
     );
+}
 
+/** Builds the `spam-check` program; each action resolves to the exit code. */
+export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number) => void): Command {
+  const program = new Command('spam-check')
+    .description('Check e-mail addresses and texts for spam with the spam check API')
+    .showHelpAfterError()
+    .exitOverride();
+  for (const add of [loginCommand, logoutCommand, mailCommand, textCommand, hybridCommand])
+    add(program, env, setExitCode);
   return program;
 }
 

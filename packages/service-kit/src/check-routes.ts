@@ -33,7 +33,7 @@ export interface BatchRouteOptions<Item, Result> extends CheckRouteOptions<Item,
 /**
  * A check's result with its `duration_ms` last, as every entry point answers it. `Object.assign` onto a new
  * object rather than `{ ...result, duration_ms }`: on Node 20 a property written after a spread gives each
- * result a hidden class of its own (service-kit README, "Hidden classes").
+ * result a hidden class of its own (service-kit README, "Per-request objects").
  */
 export function withDuration<Result extends object>(
   result: Result,

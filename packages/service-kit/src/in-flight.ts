@@ -16,8 +16,7 @@ class Link {
  * running). With an add and a delete per request the table is replaced every few dozen requests, and once one
  * of those tables is in the old generation (any full collection under load puts it there) the chain from it
  * keeps every later table, and the responses that were in them, alive through each young-generation
- * collection until the next full one. Under load that promoted 1.5-2 MB per scavenge and forced a full
- * collection every few seconds, in every service (service-kit README, "Garbage collection").
+ * collection until the next full one (service-kit README, "Garbage collection").
  */
 export class InFlightResponses implements Iterable<ServerResponse> {
   readonly #head = new Link(undefined);

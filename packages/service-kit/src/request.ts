@@ -20,8 +20,8 @@ const PROBES = new Set(['/livez', '/readyz', '/metrics']);
  * access line, and a pino child (bindings serialised, redaction set up) costs more than the rest of
  * `beginRequest`. A class, so that every context has one shape: a getter defined on each context with
  * `Object.defineProperty` gave every request a hidden class of its own, which made V8's property lookups on
- * contexts megamorphic and kept each request's objects alive through young-generation collections (under
- * load about 2.5 MB promoted per scavenge and 5-7 ms pauses, in every service).
+ * contexts megamorphic and kept each request's objects alive through young-generation collections (README,
+ * "Per-request objects").
  */
 class Context implements RequestContext {
   readonly #logger: Logger;

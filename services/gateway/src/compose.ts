@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createRpcClient, type RpcClient } from '@spam-check/amqp-rpc';
+import { createRpcClient } from '@spam-check/amqp-rpc';
 import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import {
   Counter,
@@ -7,6 +7,7 @@ import {
   createReadiness,
   memoryCheckMemory,
   redisCheckMemory,
+  type CheckMemory,
   type Closer,
   type ServiceContext,
   type StartedService,
@@ -21,14 +22,15 @@ import {
 } from './data-access/console-sessions';
 import type { ServiceConfig } from './config';
 import { httpDetectors } from './data-access/detector-client';
+import { watchDetector } from './data-access/detector-health';
 import { httpBatchTransport, httpTransport, rpcTransport } from './data-access/detectors';
 import { httpPost, upstream, type Upstream } from './data-access/http-post';
-import { createTokenIntrospector } from './data-access/introspection';
+import { createTokenIntrospector, type TokenIntrospector } from './data-access/introspection';
 import { memoryRateLimitStore, redisRateLimitStore } from './data-access/rate-limit-store';
 import { subscribeToRevocations } from './data-access/revocations';
 import { TokenCache } from './data-access/token-cache';
 import { failedTokenLimit } from './domain/failed-token-limit';
-import { watchDetector } from './data-access/detector-health';
+import type { RateLimitStore } from './domain/rate-limit';
 
 /** Readiness of a dependency over HTTP: its `/livez` answers 200 (its own readiness is its business). */
 async function reachable(agent: Upstream, url: string): Promise<void> {
@@ -42,18 +44,27 @@ async function reachable(agent: Upstream, url: string): Promise<void> {
   if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
 }
 
-/**
- * The gateway wired from its configuration, top to bottom: keep-alive agents, the token introspector and its
- * cache (evicted over Redis pub/sub), the Redis stores (rate limits, usage, hybrid checks, client settings),
- * the detector transports, the app, its readiness and closers. `main.ts` hands it to `runService`; tests call
- * it and serve the app on port 0.
- */
-export async function compose({
-  config,
-  logger,
-  metrics,
-}: ServiceContext<ServiceConfig>): Promise<StartedService> {
-  const closers: Closer[] = [];
+type Checks = Record<string, () => Promise<void>>;
+type Context = ServiceContext<ServiceConfig>;
+
+/** One line per development default in use, so that no one runs them in production unawares. */
+function warnAboutDefaults({ config, logger }: Context): void {
+  if (config.embedded.credentials)
+    logger.warn(
+      'GATEWAY_CLIENT_ID / GATEWAY_CLIENT_SECRET not set: using the embedded development credentials',
+    );
+  if (config.embedded.redis)
+    logger.warn(
+      { token_cache_ttl_ms: config.tokenCacheTtlMs },
+      'REDIS_URL not set: rate limits in memory, no revocation channel (token cache kept short)',
+    );
+  if (config.embedded.amqp) logger.warn('AMQP_URL not set: step-by-step hybrid checks run over HTTP');
+  if (config.console.demoClient)
+    logger.warn('CONSOLE_CLIENT_ID / CONSOLE_CLIENT_SECRET not set: the console signs in with demo-admin');
+}
+
+/** Keep-alive pools to auth, each detector and this gateway itself (the console's API calls). */
+function httpAgents(closers: Closer[]) {
   const agents = { auth: upstream(), email: upstream(), text: upstream(), self: upstream() };
   // http-proxy-middleware (the OAuth endpoints) takes a `node:http` agent.
   const proxyAgent = new http.Agent({
@@ -69,28 +80,17 @@ export async function compose({
       await Promise.all(Object.values(agents).map((agent) => agent.destroy()));
     },
   });
+  return { agents, proxyAgent };
+}
 
-  if (config.embedded.credentials)
-    logger.warn(
-      'GATEWAY_CLIENT_ID / GATEWAY_CLIENT_SECRET not set: using the embedded development credentials',
-    );
-  if (config.embedded.redis)
-    logger.warn(
-      { token_cache_ttl_ms: config.tokenCacheTtlMs },
-      'REDIS_URL not set: rate limits in memory, no revocation channel (token cache kept short)',
-    );
-  if (config.embedded.amqp) logger.warn('AMQP_URL not set: step-by-step hybrid checks run over HTTP');
-  if (config.console.demoClient)
-    logger.warn('CONSOLE_CLIENT_ID / CONSOLE_CLIENT_SECRET not set: the console signs in with demo-admin');
-
-  const cache = new TokenCache(config.TOKEN_CACHE_MAX_ENTRIES, config.tokenCacheTtlMs);
-  const introspector = createTokenIntrospector({
+function tokenIntrospector({ config, metrics }: Context, agent: Upstream): TokenIntrospector {
+  return createTokenIntrospector({
     authUrl: config.AUTH_URL,
     clientId: config.gatewayClient.id,
     clientSecret: config.gatewayClient.secret,
     timeoutMs: config.AUTH_TIMEOUT_MS,
-    agent: agents.auth,
-    cache,
+    agent,
+    cache: new TokenCache(config.TOKEN_CACHE_MAX_ENTRIES, config.tokenCacheTtlMs),
     lookups: new Counter({
       name: 'gateway_token_lookups_total',
       help: 'Token validations by outcome (cache_hit, joined, introspected)',
@@ -98,67 +98,89 @@ export async function compose({
       registers: [metrics.registry],
     }),
   });
+}
 
-  const checks: Record<string, () => Promise<void>> = {
-    auth: () => reachable(agents.auth, config.AUTH_URL),
-    'email-detector': () => reachable(agents.email, config.EMAIL_DETECTOR_URL),
-    'text-detector': () => reachable(agents.text, config.TEXT_DETECTOR_URL),
+/** What the gateway keeps: in memory without Redis (embedded mode); settings and usage only with Redis. */
+interface Stores {
+  rateLimits: RateLimitStore;
+  failedTokens: RateLimitStore;
+  hybrids: CheckMemory;
+  consoleSessions: ConsoleSessionStore;
+  settings?: ClientSettingsStore;
+  usage?: UsageStore;
+}
+
+function memoryStores(config: ServiceConfig): Stores {
+  return {
+    rateLimits: memoryRateLimitStore(config.RATE_LIMIT_REQUESTS),
+    failedTokens: memoryRateLimitStore(config.FAILED_TOKEN_LIMIT),
+    hybrids: memoryCheckMemory(config.FEEDBACK_RETENTION_SECONDS),
+    consoleSessions: memoryConsoleSessions(),
   };
+}
 
-  let settings: ClientSettingsStore | undefined;
-  let usage: UsageStore | undefined;
-  let hybrids = memoryCheckMemory(config.FEEDBACK_RETENTION_SECONDS);
-  let rateLimits = memoryRateLimitStore(config.RATE_LIMIT_REQUESTS);
-  let failedTokenStore = memoryRateLimitStore(config.FAILED_TOKEN_LIMIT);
-  let consoleSessionStore: ConsoleSessionStore = memoryConsoleSessions();
-  if (config.REDIS_URL) {
-    // Auto-pipelining (kit default): the rate limit hits of all requests read in one event loop turn go to
-    // Redis in one write (and come back in one read), instead of one write per request.
-    const [connection, subscription] = await Promise.all([
-      connectRedis({ url: config.REDIS_URL, name: 'redis', logger }),
-      connectRedis({ url: config.REDIS_URL, name: 'redis subscriber', logger, subscriber: true }),
-    ]);
-    closers.push(connection.closer, subscription.closer);
-    const redis = connection.client;
-    rateLimits = redisRateLimitStore(redis, config.REDIS_KEY_PREFIX, config.RATE_LIMIT_REQUESTS);
-    consoleSessionStore = redisConsoleSessions(redis, config.REDIS_KEY_PREFIX);
-    hybrids = redisCheckMemory(redis, `${config.REDIS_KEY_PREFIX}hybrid:`, config.FEEDBACK_RETENTION_SECONDS);
-    failedTokenStore = redisRateLimitStore(
-      redis,
-      `${config.REDIS_KEY_PREFIX}failed-tokens:`,
-      config.FAILED_TOKEN_LIMIT,
-    );
-    const revocations = subscribeToRevocations({
-      subscriber: subscription.client,
-      channel: config.REVOCATION_CHANNEL,
-      introspector,
-      logger,
-    });
-    settings = await connectClientSettings(config.REDIS_URL, logger, {
-      prefix: config.CLIENT_SETTINGS_PREFIX,
-      channel: config.CLIENT_SETTINGS_CHANNEL,
-    });
-    const settingsStore = settings;
-    closers.push({ name: 'client settings', close: () => settingsStore.close() });
-    usage = redisUsageStore({
-      redis,
-      prefix: config.REDIS_KEY_PREFIX,
-      logger,
-      lost: new Counter({
-        name: 'gateway_usage_counts_lost_total',
-        help: 'Usage counts (checks, feedback) that Redis did not take, by kind',
-        labelNames: ['kind'] as const,
-        registers: [metrics.registry],
-      }),
-    });
-    const usageStore = usage;
-    closers.unshift({ name: 'usage counts', close: () => usageStore.flush() });
-    checks.redis = connection.check;
-    checks.revocations = async () => {
-      if (!revocations.subscribed()) throw new Error('not subscribed');
-    };
-  }
+/**
+ * The Redis stores, the revocation subscription that evicts the token cache, and their readiness checks.
+ * Auto-pipelining (kit default): the rate limit hits of all requests read in one event loop turn go to
+ * Redis in one write (and come back in one read), instead of one write per request.
+ */
+async function redisStores(
+  { config, logger, metrics }: Context,
+  url: string,
+  introspector: TokenIntrospector,
+  closers: Closer[],
+  checks: Checks,
+): Promise<Stores> {
+  const [connection, subscription] = await Promise.all([
+    connectRedis({ url, name: 'redis', logger }),
+    connectRedis({ url, name: 'redis subscriber', logger, subscriber: true }),
+  ]);
+  closers.push(connection.closer, subscription.closer);
+  const redis = connection.client;
+  const prefix = config.REDIS_KEY_PREFIX;
+  const revocations = subscribeToRevocations({
+    subscriber: subscription.client,
+    channel: config.REVOCATION_CHANNEL,
+    introspector,
+    logger,
+  });
+  const settings = await connectClientSettings(url, logger, {
+    prefix: config.CLIENT_SETTINGS_PREFIX,
+    channel: config.CLIENT_SETTINGS_CHANNEL,
+  });
+  closers.push({ name: 'client settings', close: () => settings.close() });
+  const usage = redisUsageStore({
+    redis,
+    prefix,
+    logger,
+    lost: new Counter({
+      name: 'gateway_usage_counts_lost_total',
+      help: 'Usage counts (checks, feedback) that Redis did not take, by kind',
+      labelNames: ['kind'] as const,
+      registers: [metrics.registry],
+    }),
+  });
+  closers.unshift({ name: 'usage counts', close: () => usage.flush() });
+  checks.redis = connection.check;
+  checks.revocations = async () => {
+    if (!revocations.subscribed()) throw new Error('not subscribed');
+  };
+  return {
+    rateLimits: redisRateLimitStore(redis, prefix, config.RATE_LIMIT_REQUESTS),
+    failedTokens: redisRateLimitStore(redis, `${prefix}failed-tokens:`, config.FAILED_TOKEN_LIMIT),
+    hybrids: redisCheckMemory(redis, `${prefix}hybrid:`, config.FEEDBACK_RETENTION_SECONDS),
+    consoleSessions: redisConsoleSessions(redis, prefix),
+    settings,
+    usage,
+  };
+}
 
+/** Each detector's health, probed in the background so that a detector down gets a fast 503. */
+function detectorHealth(
+  { config, logger }: Context,
+  agents: { email: Upstream; text: Upstream },
+  closers: Closer[],
+) {
   const watch = (name: string, url: string, agent: Upstream) =>
     watchDetector({
       name,
@@ -176,28 +198,51 @@ export async function compose({
     name: 'detector health watch',
     close: async () => Object.values(health).forEach((watched) => watched.stop()),
   });
+  return health;
+}
+
+/** Step-by-step hybrid checks over RabbitMQ RPC, with its readiness check and closer. */
+function rpcStepByStep({ config, logger }: Context, url: string, closers: Closer[], checks: Checks) {
+  const client = createRpcClient({ url, logger });
+  checks.rabbitmq = async () => {
+    if (!client.isConnected()) throw new Error('not connected');
+  };
+  closers.unshift({ name: 'rabbitmq', close: () => client.close() });
+  return rpcTransport({
+    client,
+    emailQueue: config.EMAIL_RPC_QUEUE,
+    textQueue: config.TEXT_RPC_QUEUE,
+    timeoutMs: config.DETECTOR_TIMEOUT_MS,
+  });
+}
+
+/**
+ * The gateway wired from its configuration, top to bottom: keep-alive agents, the token introspector and its
+ * cache (evicted over Redis pub/sub), the stores (rate limits, usage, hybrid checks, client settings), the
+ * detector health probes and transports, the app, its readiness and closers. `main.ts` hands it to
+ * `runService`; tests call it and serve the app on port 0.
+ */
+export async function compose(context: Context): Promise<StartedService> {
+  const { config, logger, metrics } = context;
+  warnAboutDefaults(context);
+  const closers: Closer[] = [];
+  const { agents, proxyAgent } = httpAgents(closers);
+  const introspector = tokenIntrospector(context, agents.auth);
+  const checks: Checks = {
+    auth: () => reachable(agents.auth, config.AUTH_URL),
+    'email-detector': () => reachable(agents.email, config.EMAIL_DETECTOR_URL),
+    'text-detector': () => reachable(agents.text, config.TEXT_DETECTOR_URL),
+  };
+  const stores = config.REDIS_URL
+    ? await redisStores(context, config.REDIS_URL, introspector, closers, checks)
+    : memoryStores(config);
   const detectors = httpDetectors(
     { email: config.EMAIL_DETECTOR_URL, text: config.TEXT_DETECTOR_URL },
     agents,
-    health,
+    detectorHealth(context, agents, closers),
   );
   const overHttp = httpTransport({ ...detectors, timeoutMs: config.DETECTOR_TIMEOUT_MS });
-  let stepByStep = overHttp;
-  let rpc: RpcClient | undefined;
-  if (config.AMQP_URL) {
-    rpc = createRpcClient({ url: config.AMQP_URL, logger });
-    stepByStep = rpcTransport({
-      client: rpc,
-      emailQueue: config.EMAIL_RPC_QUEUE,
-      textQueue: config.TEXT_RPC_QUEUE,
-      timeoutMs: config.DETECTOR_TIMEOUT_MS,
-    });
-    const client = rpc;
-    checks.rabbitmq = async () => {
-      if (!client.isConnected()) throw new Error('not connected');
-    };
-    closers.unshift({ name: 'rabbitmq', close: () => client.close() });
-  }
+  const stepByStep = config.AMQP_URL ? rpcStepByStep(context, config.AMQP_URL, closers, checks) : overHttp;
 
   const readiness = createReadiness(checks);
   const app = createApp({
@@ -206,9 +251,9 @@ export async function compose({
     metrics,
     readiness,
     introspector,
-    rateLimits,
+    rateLimits: stores.rateLimits,
     failedTokens: failedTokenLimit(
-      failedTokenStore,
+      stores.failedTokens,
       config.FAILED_TOKEN_LIMIT,
       config.FAILED_TOKEN_WINDOW_SECONDS,
     ),
@@ -223,11 +268,11 @@ export async function compose({
       timeoutMs: config.AUTH_TIMEOUT_MS,
       agent: agents.auth,
     }),
-    settings,
-    usage,
-    hybrids,
+    settings: stores.settings,
+    usage: stores.usage,
+    hybrids: stores.hybrids,
     batches: httpBatchTransport({ ...detectors, timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS }),
-    consoleSessions: consoleSessionStore,
+    consoleSessions: stores.consoleSessions,
   });
   return { app, readiness, closers };
 }

@@ -1,6 +1,6 @@
 /**
  * Inputs at the limits (title and sub_title 1,000, body 100,000 characters), built to hit the worst case of
- * each regular expression (long runs that almost match). `test/limits.test.ts` checks that each gets a valid
+ * each regular expression (long runs that almost match). `test/unit/limits.test.ts` checks that each gets a valid
  * answer; the bench prints the CPU time of each.
  */
 export interface LimitInput {

@@ -24,7 +24,7 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
 export function createApp(deps: AppDeps): ServiceApp {
   const schema = createRequestSchemas(deps.config.limits).text;
   // Not `{ ...item, ...meta }`: a spread followed by more gives each check a hidden class of its own on Node 20
-  // (service-kit README, "Hidden classes").
+  // (service-kit README, "Per-request objects").
   const check = (item: TextCheckRequest, meta: CheckMeta) => deps.checkText(Object.assign({}, item, meta));
   return createServiceApp({
     ...deps,

@@ -125,7 +125,7 @@ export async function callDetector<S extends z.ZodType>(
       internal: `${detector.name} is down (health watch)`,
     });
   // Written into one object, not merged with spreads: on Node 20 `{ ...a, ...b }` gives each call's headers a
-  // hidden class of their own (service-kit README, "Hidden classes").
+  // hidden class of their own (service-kit README, "Per-request objects").
   const headers: Record<string, string | string[]> =
     'bytes' in call.body ? endToEndHeaders(call.body.from) : {};
   headers['X-Request-Id'] = call.meta.requestId;

@@ -26,12 +26,7 @@ interface InFlight {
   stale: boolean;
 }
 
-/**
- * RFC 7662 introspection at the auth service with the gateway's client credentials, behind a bounded cache.
- * Concurrent requests with one token share one call. The auth service unreachable, failing or too slow is
- * SERVICE_UNAVAILABLE: a token is never accepted without an answer.
- */
-export function createTokenIntrospector(options: {
+interface IntrospectorOptions {
   authUrl: string;
   clientId: string;
   clientSecret: string;
@@ -39,15 +34,15 @@ export function createTokenIntrospector(options: {
   agent: Upstream;
   cache: TokenCache;
   lookups: Counter<'outcome'>;
-}): TokenIntrospector {
-  const { cache } = options;
+}
+
+/** One introspection call; anything but a 200 with a well-formed answer is SERVICE_UNAVAILABLE. */
+function introspectionCall(options: IntrospectorOptions): (token: string) => Promise<Introspection> {
   const url = new URL('/oauth/introspect', options.authUrl);
   const authorization = `Basic ${Buffer.from(
     `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
   ).toString('base64')}`;
-  const inFlight = new Map<string, InFlight>();
-
-  async function ask(token: string): Promise<Introspection> {
+  return async (token) => {
     const answer = await httpPost(url, {
       agent: options.agent,
       timeoutMs: options.timeoutMs,
@@ -77,7 +72,18 @@ export function createTokenIntrospector(options: {
     if (!parsed.success)
       throw new AppError('SERVICE_UNAVAILABLE', { internal: 'introspection answer has an unexpected shape' });
     return parsed.data;
-  }
+  };
+}
+
+/**
+ * RFC 7662 introspection at the auth service with the gateway's client credentials, behind a bounded cache.
+ * Concurrent requests with one token share one call. The auth service unreachable, failing or too slow is
+ * SERVICE_UNAVAILABLE: a token is never accepted without an answer.
+ */
+export function createTokenIntrospector(options: IntrospectorOptions): TokenIntrospector {
+  const { cache } = options;
+  const ask = introspectionCall(options);
+  const inFlight = new Map<string, InFlight>();
 
   return {
     async introspect(token, beforeAsking) {

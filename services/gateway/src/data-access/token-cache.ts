@@ -1,69 +1,43 @@
 import type { Introspection } from '@spam-check/contracts';
-
-interface Entry {
-  value: Introspection;
-  expiresAt: number;
-  /** Read since the eviction last passed it (second chance). */
-  used: boolean;
-}
+import { LRUCache } from 'lru-cache';
 
 /**
  * Introspection results by token hash, bounded in time (the configured TTL, never beyond the token's own
- * expiry) and in size. Over the size bound the oldest entry goes, unless it was read since the eviction last
- * passed it: then it gets a second chance at the back of the queue (the CLOCK approximation of least recently
- * used). A hit only marks its entry: the map is not rewritten per request. Moving every hit to the back
- * (a `delete` and a `set`) replaced the map's table every few requests, and V8 keeps each replaced table of a
- * `Map` linked to its successor, so from one table in the old generation on, every later one stayed alive
- * through young-generation collections (see `InFlightResponses` in the service kit).
+ * expiry) and in size (the least recently used entry goes first). `lru-cache` keeps its order in typed arrays:
+ * a hit rewrites no `Map`, which matters on a per-request path (service-kit README, "Garbage collection").
+ * Expired entries go when they are next read, on no timer.
  */
 export class TokenCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Introspection> | undefined;
 
   constructor(
-    private readonly maxEntries: number,
+    maxEntries: number,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // A TTL of 0 switches the cache off (every token is introspected).
+    if (ttlMs > 0) this.entries = new LRUCache({ max: maxEntries, ttlResolution: 0, perf: { now } });
+  }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries?.size ?? 0;
   }
 
   get(key: string): Introspection | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    entry.used = true;
-    return entry.value;
+    return this.entries?.get(key);
   }
 
   set(key: string, value: Introspection): void {
-    if (this.ttlMs <= 0) return;
-    const now = this.now();
-    const tokenExpiry = value.active ? value.exp * 1000 : Infinity;
-    const expiresAt = Math.min(now + this.ttlMs, tokenExpiry);
-    if (expiresAt <= now) return;
-    this.entries.delete(key);
-    // A new entry counts as read: it is not the one to go when older entries are passed over.
-    this.entries.set(key, { value, expiresAt, used: true });
-    while (this.entries.size > this.maxEntries) {
-      const [oldest, entry] = this.entries.entries().next().value!;
-      this.entries.delete(oldest);
-      if (entry.used && entry.expiresAt > now) {
-        entry.used = false;
-        this.entries.set(oldest, entry);
-      }
-    }
+    const ttl = Math.min(this.ttlMs, value.active ? value.exp * 1000 - this.now() : Infinity);
+    // lru-cache serves an entry until its age is over its TTL; ours is gone at its TTL, as a token at its `exp`.
+    if (ttl > 1) this.entries?.set(key, value, { ttl: ttl - 1 });
   }
 
   delete(key: string): void {
-    this.entries.delete(key);
+    this.entries?.delete(key);
   }
 
   clear(): void {
-    this.entries.clear();
+    this.entries?.clear();
   }
 }

@@ -64,6 +64,110 @@ export interface UsageStore {
   stats(clientId: string, from: Date, to: Date, interval: 'hour' | 'day'): Promise<ClientStats>;
 }
 
+type UsageKeys = ReturnType<typeof usageKeys>;
+
+function usageKeys(prefix: string) {
+  return {
+    hourly: (clientId: string, at: Date) => `${prefix}usage:${clientId}:h:${hourKey(at)}`,
+    daily: (clientId: string, at: Date) => `${prefix}usage:${clientId}:d:${dayKey(at)}`,
+    actions: (clientId: string) => `${prefix}admin-actions:${clientId}`,
+    reports: (clientId: string) => `${prefix}feedback-recent:${clientId}`,
+  };
+}
+
+/** Adds an hour's summed counts to the hourly and daily hashes, in one pipeline; rejects when Redis refuses. */
+async function writeCounts(redis: Redis, keys: UsageKeys, batch: PendingCounts): Promise<void> {
+  const at = new Date(batch.hour * HOUR_MS);
+  const pipeline = redis.pipeline();
+  for (const [clientId, tally] of batch.clients) {
+    const hour = keys.hourly(clientId, at);
+    for (const [field, count] of tally.hour) pipeline.hincrby(hour, field, count);
+    pipeline.expire(hour, RETENTION_SECONDS);
+    if (tally.reasons.size === 0) continue;
+    const day = keys.daily(clientId, at);
+    for (const [code, count] of tally.reasons) pipeline.hincrby(day, reasonField(code), count);
+    pipeline.expire(day, RETENTION_SECONDS);
+  }
+  const results = (await pipeline.exec()) ?? [];
+  for (const [error] of results) if (error) throw error;
+}
+
+/** A client's statistics from its hourly and daily hashes (as numbers) and its recent admin actions. */
+function summarise(
+  request: { clientId: string; from: Date; to: Date; interval: 'hour' | 'day'; starts: Date[] },
+  hourCounts: Counts[],
+  dayCounts: Counts[],
+  actions: string[],
+): ClientStats {
+  const perInterval = request.interval === 'hour' ? 1 : 24;
+  const totals: Counts = {};
+  const series = request.starts.map((start, i) => {
+    const counts = hourCounts
+      .slice(i * perInterval, (i + 1) * perInterval)
+      .reduce<Counts>((sum, hour) => addCounts(sum, hour), {});
+    addCounts(totals, counts);
+    return {
+      start: start.toISOString(),
+      checks: {
+        mail: verdictCounts(counts, 'mail'),
+        text: verdictCounts(counts, 'text'),
+        hybrid: verdictCounts(counts, 'hybrid'),
+      },
+    };
+  });
+  const dayTotals = dayCounts.reduce<Counts>((sum, day) => addCounts(sum, day), {});
+  const latency = (kind: CheckKind) => ({
+    p50: latencyPercentile(totals, kind, 50),
+    p99: latencyPercentile(totals, kind, 99),
+  });
+  return {
+    client_id: request.clientId,
+    from: request.from.toISOString(),
+    to: request.to.toISOString(),
+    interval: request.interval,
+    series,
+    totals: {
+      mail: verdictCounts(totals, 'mail'),
+      text: verdictCounts(totals, 'text'),
+      hybrid: verdictCounts(totals, 'hybrid'),
+    },
+    top_reasons: topReasons(dayTotals, TOP_REASONS),
+    feedback: { spam: dayTotals[feedbackField('spam')] ?? 0, ham: dayTotals[feedbackField('ham')] ?? 0 },
+    latency_ms: Object.fromEntries(
+      CHECK_KINDS.map((kind) => [kind, latency(kind)]),
+    ) as ClientStats['latency_ms'],
+    recent_admin_actions: actions.map((raw) => JSON.parse(raw) as AdminAction),
+  };
+}
+
+const numbers = (hash: unknown): Counts =>
+  Object.fromEntries(Object.entries((hash ?? {}) as Record<string, string>).map(([k, v]) => [k, Number(v)]));
+
+/** A client's statistics: its hashes over the period and its admin actions, read in one pipeline. */
+async function readStats(
+  redis: Redis,
+  keys: UsageKeys,
+  request: { clientId: string; from: Date; to: Date; interval: 'hour' | 'day' },
+): Promise<ClientStats> {
+  const { clientId, from, to, interval } = request;
+  const starts = intervalStarts(from, to, interval);
+  const hours = starts.flatMap((start) => hoursOf(start, interval));
+  const days = intervalStarts(from, to, 'day');
+  const pipeline = redis.pipeline();
+  for (const hour of hours) pipeline.hgetall(keys.hourly(clientId, hour));
+  for (const day of days) pipeline.hgetall(keys.daily(clientId, day));
+  pipeline.lrange(keys.actions(clientId), 0, RECENT_ACTIONS - 1);
+  const results = (await pipeline.exec()) ?? [];
+  for (const [error] of results) if (error) throw error;
+  const values = results.map(([, value]) => value);
+  return summarise(
+    { ...request, starts },
+    values.slice(0, hours.length).map(numbers),
+    values.slice(hours.length, hours.length + days.length).map(numbers),
+    (values.at(-1) ?? []) as string[],
+  );
+}
+
 /**
  * Per-client usage in Redis (see README "Usage statistics" for the layout and its memory bound): one hash per
  * client and UTC hour (checks per kind and verdict, latency histogram per kind), one per client and UTC day
@@ -76,20 +180,11 @@ export function redisUsageStore(options: {
   logger: Logger;
   lost: Counter<'kind'>;
 }): UsageStore {
-  const { redis, prefix, logger } = options;
-  const hourly = (clientId: string, at: Date) => `${prefix}usage:${clientId}:h:${hourKey(at)}`;
-  const daily = (clientId: string, at: Date) => `${prefix}usage:${clientId}:d:${dayKey(at)}`;
-  const actions = (clientId: string) => `${prefix}admin-actions:${clientId}`;
-  const reports = (clientId: string) => `${prefix}feedback-recent:${clientId}`;
-
-  const fireAndForget = (kind: string, clientId: string, run: () => Promise<unknown>) => {
-    run().catch((error: unknown) => {
-      options.lost.inc({ kind });
-      logger.warn(
-        { err: error, client_id: clientId, lost: kind },
-        'usage count lost (Redis did not take it)',
-      );
-    });
+  const { redis, logger } = options;
+  const keys = usageKeys(options.prefix);
+  const lost = (kind: string, count: number, error: unknown, about: object) => {
+    options.lost.inc({ kind }, count);
+    logger.warn({ err: error, ...about }, 'usage count lost (Redis did not take it)');
   };
 
   let pending: PendingCounts | undefined;
@@ -100,27 +195,12 @@ export function redisUsageStore(options: {
     const batch = pending;
     pending = undefined;
     if (!batch) return;
-    const at = new Date(batch.hour * HOUR_MS);
-    const pipeline = redis.pipeline();
-    for (const [clientId, tally] of batch.clients) {
-      const hour = hourly(clientId, at);
-      for (const [field, count] of tally.hour) pipeline.hincrby(hour, field, count);
-      pipeline.expire(hour, RETENTION_SECONDS);
-      if (tally.reasons.size === 0) continue;
-      const day = daily(clientId, at);
-      for (const [code, count] of tally.reasons) pipeline.hincrby(day, reasonField(code), count);
-      pipeline.expire(day, RETENTION_SECONDS);
-    }
-    try {
-      const results = (await pipeline.exec()) ?? [];
-      for (const [error] of results) if (error) throw error;
-    } catch (error) {
-      options.lost.inc({ kind: 'check' }, batch.checks);
-      logger.warn(
-        { err: error, lost_checks: batch.checks, client_ids: [...batch.clients.keys()] },
-        'usage count lost (Redis did not take it)',
-      );
-    }
+    await writeCounts(redis, keys, batch).catch((error: unknown) =>
+      lost('check', batch.checks, error, {
+        lost_checks: batch.checks,
+        client_ids: [...batch.clients.keys()],
+      }),
+    );
   };
 
   return {
@@ -134,32 +214,34 @@ export function redisUsageStore(options: {
     },
     flush,
     recordFeedback(clientId, report) {
-      fireAndForget('feedback', clientId, async () => {
-        const day = daily(clientId, new Date());
-        const recent = reports(clientId);
-        const results = await redis
-          .pipeline()
-          .hincrby(day, feedbackField(report.label), 1)
-          .expire(day, RETENTION_SECONDS)
-          .lpush(recent, JSON.stringify(report))
-          .ltrim(recent, 0, RECENT_FEEDBACK - 1)
-          .expire(recent, RETENTION_SECONDS)
-          .exec();
-        for (const [error] of results ?? []) if (error) throw error;
-      });
+      const day = keys.daily(clientId, new Date());
+      const recent = keys.reports(clientId);
+      redis
+        .pipeline()
+        .hincrby(day, feedbackField(report.label), 1)
+        .expire(day, RETENTION_SECONDS)
+        .lpush(recent, JSON.stringify(report))
+        .ltrim(recent, 0, RECENT_FEEDBACK - 1)
+        .expire(recent, RETENTION_SECONDS)
+        .exec()
+        .then((results) => {
+          for (const [error] of results ?? []) if (error) throw error;
+        })
+        .catch((error: unknown) => lost('feedback', 1, error, { client_id: clientId, lost: 'feedback' }));
     },
     async recentFeedback(clientId, limit) {
-      const raw = await redis.lrange(reports(clientId), 0, Math.min(limit, RECENT_FEEDBACK) - 1);
+      const raw = await redis.lrange(keys.reports(clientId), 0, Math.min(limit, RECENT_FEEDBACK) - 1);
       return raw.map((entry) => JSON.parse(entry) as RecentFeedbackEntry);
     },
     async eraseRecentFeedback(clientId) {
-      const [[, count]] = ((await redis.multi().llen(reports(clientId)).del(reports(clientId)).exec()) ?? [
-        [null, 0],
-      ]) as [[unknown, number]];
+      const key = keys.reports(clientId);
+      const [[, count]] = ((await redis.multi().llen(key).del(key).exec()) ?? [[null, 0]]) as [
+        [unknown, number],
+      ];
       return count;
     },
     async recordAdminAction(action) {
-      const key = actions(action.client_id);
+      const key = keys.actions(action.client_id);
       await redis
         .multi()
         .lpush(key, JSON.stringify(action))
@@ -167,66 +249,7 @@ export function redisUsageStore(options: {
         .expire(key, RETENTION_SECONDS)
         .exec();
     },
-    async stats(clientId, from, to, interval) {
-      const starts = intervalStarts(from, to, interval);
-      const hours = starts.flatMap((start) => hoursOf(start, interval));
-      const days = intervalStarts(from, to, 'day');
-      const pipeline = redis.pipeline();
-      for (const hour of hours) pipeline.hgetall(hourly(clientId, hour));
-      for (const day of days) pipeline.hgetall(daily(clientId, day));
-      pipeline.lrange(actions(clientId), 0, RECENT_ACTIONS - 1);
-      const results = (await pipeline.exec()) ?? [];
-      for (const [error] of results) if (error) throw error;
-      const values = results.map(([, value]) => value);
-      const numbers = (hash: unknown): Counts =>
-        Object.fromEntries(
-          Object.entries((hash ?? {}) as Record<string, string>).map(([k, v]) => [k, Number(v)]),
-        );
-      const hourCounts = values.slice(0, hours.length).map(numbers);
-      const dayCounts = values.slice(hours.length, hours.length + days.length).map(numbers);
-      const perInterval = interval === 'hour' ? 1 : 24;
-
-      const totals: Counts = {};
-      const series = starts.map((start, i) => {
-        const counts = hourCounts
-          .slice(i * perInterval, (i + 1) * perInterval)
-          .reduce<Counts>((sum, hour) => addCounts(sum, hour), {});
-        addCounts(totals, counts);
-        return {
-          start: start.toISOString(),
-          checks: {
-            mail: verdictCounts(counts, 'mail'),
-            text: verdictCounts(counts, 'text'),
-            hybrid: verdictCounts(counts, 'hybrid'),
-          },
-        };
-      });
-      const dayTotals = dayCounts.reduce<Counts>((sum, day) => addCounts(sum, day), {});
-      const latency = (kind: CheckKind) => ({
-        p50: latencyPercentile(totals, kind, 50),
-        p99: latencyPercentile(totals, kind, 99),
-      });
-      return {
-        client_id: clientId,
-        from: from.toISOString(),
-        to: to.toISOString(),
-        interval,
-        series,
-        totals: {
-          mail: verdictCounts(totals, 'mail'),
-          text: verdictCounts(totals, 'text'),
-          hybrid: verdictCounts(totals, 'hybrid'),
-        },
-        top_reasons: topReasons(dayTotals, TOP_REASONS),
-        feedback: { spam: dayTotals[feedbackField('spam')] ?? 0, ham: dayTotals[feedbackField('ham')] ?? 0 },
-        latency_ms: Object.fromEntries(
-          CHECK_KINDS.map((kind) => [kind, latency(kind)]),
-        ) as ClientStats['latency_ms'],
-        recent_admin_actions: ((values.at(-1) ?? []) as string[]).map(
-          (raw) => JSON.parse(raw) as AdminAction,
-        ),
-      };
-    },
+    stats: (clientId, from, to, interval) => readStats(redis, keys, { clientId, from, to, interval }),
   };
 }
 

@@ -61,7 +61,7 @@ export function hybridCheck(
           });
         });
         // Not `{ id, ...verdict, request_id, ... }`: on Node 20 that gives each result a hidden class of its own
-        // (service-kit README, "Hidden classes").
+        // (service-kit README, "Per-request objects").
         const result: HybridResult = Object.assign({ id }, verdict, {
           request_id: context.requestId,
           duration_ms: elapsedMs(context),

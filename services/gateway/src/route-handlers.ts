@@ -1,0 +1,245 @@
+import {
+  ADMIN_SCOPE,
+  createBatchSchemas,
+  createRequestSchemas,
+  mailResultSchema,
+  textResultSchema,
+  type Verdict,
+} from '@spam-check/contracts';
+import {
+  Counter,
+  elapsedMs,
+  jsonBodyParser,
+  parseBody,
+  requestContext,
+  type DirectRoute,
+  type RequestContext,
+} from '@spam-check/service-kit';
+import type { RequestHandler, Response, Router } from 'express';
+import type { z } from 'zod';
+import type { AppDeps } from './app';
+import { consoleApi } from './data-access/console-api';
+import { consoleTokenClient } from './data-access/console-tokens';
+import type { HttpDetector } from './data-access/detector-client';
+import { createDataEraser } from './data-access/erasure';
+import { llmEndpointReader } from './data-access/llm-endpoint';
+import type { Caller } from './domain/authorization';
+import { adminRouter } from './entry-points/http/admin-routes';
+import { authenticate, bearerAuthentication, callerOf } from './entry-points/http/authenticate';
+import { batchCheck } from './entry-points/http/batch-check';
+import type { ConsoleDeps } from './entry-points/http/console/router';
+import { consoleSessions } from './entry-points/http/console/session';
+import { detectorCheck } from './entry-points/http/detector-check';
+import { feedback } from './entry-points/http/feedback';
+import { hybridCheck } from './entry-points/http/hybrid-check';
+import { oauthProxy } from './entry-points/http/oauth-proxy';
+import { clientRateLimit, rateLimit } from './entry-points/http/rate-limit';
+
+type Counted = { verdict: Verdict; reasons: { code: string }[] };
+
+function validate(schema: z.ZodType): RequestHandler {
+  return (req, res, next) => {
+    req.body = parseBody(schema, req.body, requestContext(res).language);
+    next();
+  };
+}
+
+/** What every API route is guarded by: a bearer token (with `spam:admin` for the admin API), a rate limit. */
+function guards(deps: AppDeps) {
+  const { config } = deps;
+  const refusals = new Counter({
+    name: 'gateway_auth_refusals_total',
+    help: 'Check requests refused by token validation, by problem code',
+    labelNames: ['code'] as const,
+    registers: [deps.metrics.registry],
+  });
+  const bearer = (scope?: string) =>
+    bearerAuthentication(deps.introspector, deps.failedTokens, refusals, config.TRUSTED_PROXY_HOPS, scope);
+  const checkCaller = bearer();
+  const limitClient = clientRateLimit(
+    deps.rateLimits,
+    config.RATE_LIMIT_REQUESTS,
+    config.RATE_LIMIT_WINDOW_SECONDS,
+  );
+  return {
+    checkCaller,
+    limitClient,
+    authenticated: authenticate(checkCaller),
+    authenticatedAdmin: authenticate(bearer(ADMIN_SCOPE)),
+    limited: rateLimit(limitClient),
+  };
+}
+
+/** Usage counting: a check counts once, a batch once per checked item with the item's own duration. */
+function usageCounters(deps: AppDeps) {
+  const record = (clientId: string, kind: 'mail' | 'text', result: Counted, durationMs: number) =>
+    deps.usage?.recordCheck({
+      clientId,
+      kind,
+      verdict: result.verdict,
+      reasons: result.reasons.map((reason) => reason.code),
+      durationMs,
+    });
+  return {
+    check: (kind: 'mail' | 'text') => (caller: Caller, context: RequestContext, result: Counted) =>
+      record(caller.clientId, kind, result, elapsedMs(context)),
+    items: (kind: 'mail' | 'text') => (res: Response, results: (Counted & { duration_ms: number })[]) => {
+      for (const result of results) record(callerOf(res).clientId, kind, result, result.duration_ms);
+    },
+  };
+}
+
+/** The mail and text checks: kit direct routes, their bodies forwarded as bytes. */
+function detectorChecks(
+  deps: AppDeps,
+  guard: ReturnType<typeof guards>,
+  count: ReturnType<typeof usageCounters>,
+) {
+  const check = <S extends z.ZodType<Counted>>(
+    path: string,
+    detector: HttpDetector,
+    schema: S,
+    kind: 'mail' | 'text',
+  ) =>
+    detectorCheck({
+      path,
+      detector,
+      schema,
+      timeoutMs: deps.config.DETECTOR_TIMEOUT_MS,
+      maxBodyBytes: deps.config.MAX_BODY_BYTES,
+      authenticate: guard.checkCaller,
+      rateLimit: guard.limitClient,
+      onResult: count.check(kind),
+    });
+  return {
+    mail: (path: string) => check(path, deps.detectors.email, mailResultSchema, 'mail'),
+    text: (path: string) => check(path, deps.detectors.text, textResultSchema, 'text'),
+  };
+}
+
+/** The batch checks: rate limited by their number of items, so after the body is read. */
+function batchChecks(deps: AppDeps, count: ReturnType<typeof usageCounters>) {
+  const schemas = createBatchSchemas(deps.config.limits);
+  const limit = {
+    store: deps.rateLimits,
+    limit: deps.config.RATE_LIMIT_REQUESTS,
+    windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
+  };
+  return {
+    mail: batchCheck(
+      {
+        field: 'emails',
+        envelope: schemas.mail.envelope,
+        item: schemas.mail.item,
+        check: (emails, meta) =>
+          deps.batches.checkMails(
+            emails.map((item) => (typeof item === 'string' ? { email: item } : item)),
+            meta,
+          ),
+        onResults: count.items('mail'),
+      },
+      limit,
+    ),
+    text: batchCheck(
+      {
+        field: 'items',
+        envelope: schemas.text.envelope,
+        item: schemas.text.item,
+        check: (items, meta) => deps.batches.checkTexts(items, meta),
+        onResults: count.items('text'),
+      },
+      limit,
+    ),
+  };
+}
+
+/** The operator console's dependencies, or undefined when it has no OAuth client (switched off). */
+function consoleDeps(deps: AppDeps): ConsoleDeps | undefined {
+  const { config } = deps;
+  if (!config.console.client) return undefined;
+  const tokens = consoleTokenClient({
+    authUrl: config.AUTH_URL,
+    agent: deps.agents.auth,
+    timeoutMs: config.AUTH_TIMEOUT_MS,
+    client: config.console.client,
+  });
+  return {
+    languages: config.LANGUAGES,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+    sessions: consoleSessions(deps.consoleSessions, tokens, config.console, deps.logger),
+    tokens,
+    api: consoleApi(deps.agents.self, config.AUTH_TIMEOUT_MS + config.DETECTOR_TIMEOUT_MS),
+    limits: config.limits,
+    transports: deps.transports,
+    settings: deps.settings,
+    llmEndpoint: llmEndpointReader({
+      url: config.TEXT_DETECTOR_URL,
+      agent: deps.detectors.text.agent,
+      timeoutMs: config.DETECTOR_TIMEOUT_MS,
+    }),
+  };
+}
+
+export interface RouteHandlers {
+  /** A `spam:check` bearer token, and the client's rate limit. */
+  authenticated: RequestHandler;
+  limited: RequestHandler;
+  checks: { mail: (path: string) => DirectRoute; text: (path: string) => DirectRoute };
+  batches: { mail: RequestHandler; text: RequestHandler };
+  jsonBody: RequestHandler;
+  batchBody: RequestHandler;
+  /** The hybrid check's body validated, then the check. */
+  hybrid: [RequestHandler, RequestHandler];
+  feedback: RequestHandler;
+  oauth: RequestHandler;
+  admin: Router;
+  console: ConsoleDeps | undefined;
+}
+
+/** Each route's handlers, built once from the service's dependencies; `createApp` puts them on their paths. */
+export function routeHandlers(deps: AppDeps): RouteHandlers {
+  const { config } = deps;
+  const guard = guards(deps);
+  const count = usageCounters(deps);
+  return {
+    authenticated: guard.authenticated,
+    limited: guard.limited,
+    checks: detectorChecks(deps, guard, count),
+    batches: batchChecks(deps, count),
+    jsonBody: jsonBodyParser(config.MAX_BODY_BYTES),
+    batchBody: jsonBodyParser(config.MAX_BATCH_BODY_BYTES),
+    hybrid: [
+      validate(createRequestSchemas(config.limits).hybrid),
+      hybridCheck(deps.transports, deps.hybrids, deps.settings, deps.usage),
+    ],
+    feedback: feedback({
+      detectors: deps.detectors,
+      hybrids: deps.hybrids,
+      usage: deps.usage,
+      limits: config.limits,
+      timeoutMs: config.DETECTOR_TIMEOUT_MS,
+    }),
+    oauth: oauthProxy({
+      authUrl: config.AUTH_URL,
+      agent: deps.proxyAgent,
+      timeoutMs: config.AUTH_TIMEOUT_MS,
+      trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+    }),
+    admin: adminRouter({
+      guards: [guard.authenticatedAdmin, guard.limited],
+      authAdmin: deps.authAdmin,
+      settings: deps.settings,
+      usage: deps.usage,
+      erase: createDataEraser({
+        detectors: deps.detectors,
+        hybrids: deps.hybrids,
+        usage: deps.usage,
+        settings: deps.settings,
+        timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS,
+      }),
+      maxBodyBytes: config.MAX_BODY_BYTES,
+    }),
+    console: consoleDeps(deps),
+  };
+}
