@@ -187,12 +187,13 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
   });
 
   it('when a field is wrong, its message is in the language of the path, from the gateway and from a detector', async () => {
-    const expected = {
-      '/deapi': /^Ungültige Eingabe: erwartet string/,
-      '/frapi': /^Entrée invalide : chaîne de caractères attendu/,
-      '/api': /^Invalid input: expected string/,
+    // A mail batch item is an address or {email, context}: for neither, zod names no expected type.
+    const expected: Record<string, [RegExp, RegExp]> = {
+      '/deapi': [/^Ungültige Eingabe: erwartet string/, /^Ungültige Eingabe/],
+      '/frapi': [/^Entrée invalide : chaîne de caractères attendu/, /^Entrée invalide/],
+      '/api': [/^Invalid input: expected string/, /^Invalid input/],
     };
-    for (const [prefix, message] of Object.entries(expected)) {
+    for (const [prefix, [message, itemMessage]] of Object.entries(expected)) {
       // The mail body goes to the e-mail detector unparsed (it validates); a batch is validated by the gateway.
       const single = await postJson(`${stack.gateway}${prefix}/v1/spam/mail`, token, { email: 5 });
       const batch = await postJson(`${stack.gateway}${prefix}/v1/spam/mail/batch`, token, { emails: [5] });
@@ -203,7 +204,7 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
       expect(batch.status).toBe(200);
       const item = (batch.body as { results: { error: { errors: { path: string; message: string }[] } }[] })
         .results[0];
-      expect(item?.error.errors).toEqual([{ path: 'emails.0', message: expect.stringMatching(message) }]);
+      expect(item?.error.errors).toEqual([{ path: 'emails.0', message: expect.stringMatching(itemMessage) }]);
     }
   });
 
