@@ -32,6 +32,7 @@ describe('the OpenAPI document', () => {
         '/api/v1/admin/clients/{id}/settings',
         '/api/v1/admin/clients/{id}/stats',
         '/api/v1/admin/clients/{id}/feedback',
+        '/api/v1/admin/erasure',
       ].sort(),
     );
     const mail = document.components.schemas.MailCheckRequest as { required: string[]; properties: object };
