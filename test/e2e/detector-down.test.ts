@@ -73,6 +73,19 @@ describe('a stalled detector, end to end', () => {
   };
   const textCheck = () =>
     postJson(`${stack.gateway}/api/v1/spam/text`, token, { title: 'Hallo', body: 'Danke für den Artikel.' });
+  /**
+   * The first check the gateway lets through: on a loaded machine its probes may have found the detector busy
+   * twice in a row just before (then it is refused for a moment, as it should be), so the tests start from a
+   * detector the gateway sees answering.
+   */
+  const answering = async () => {
+    for (let tries = 0; tries < 30; tries++) {
+      const answer = await textCheck();
+      if (answer.status === 200) return answer;
+      await delay(500);
+    }
+    return textCheck();
+  };
   const paused = async <T>(act: () => Promise<T>): Promise<T> => {
     const detector = stack.services['text-detector'].child;
     detector.kill('SIGSTOP');
@@ -87,18 +100,19 @@ describe('a stalled detector, end to end', () => {
   };
 
   it('when the text detector is stalled, a text check gets 503 with Retry-After within 1 s', async () => {
-    expect((await textCheck()).status).toBe(200);
+    expect((await answering()).status).toBe(200);
     const { answer, ms } = await paused(() => timed(textCheck));
     expect(answer.status).toBe(503);
     expect(answer.body.code).toBe('SERVICE_UNAVAILABLE');
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(ms).toBeLessThan(1000);
-    // Back: the next check is answered again.
-    expect((await textCheck()).status).toBe(200);
+    // Back: checks are answered again.
+    expect((await answering()).status).toBe(200);
   }, 60_000);
 
   it('when feedback on a hybrid check meets a stalled text detector, neither part is applied and it is 503 with Retry-After', async () => {
     const email = `anna@zorblax-${run}.example`;
+    expect((await answering()).status).toBe(200);
     const hybrid = await postJson(`${stack.gateway}/api/v1/spam/hybrid-check`, token, {
       email,
       title: 'Hallo',
