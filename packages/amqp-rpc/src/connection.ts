@@ -50,6 +50,46 @@ function withHeartbeat(url: string, seconds: number): string {
   return parsed.toString();
 }
 
+/** The wait before the next attempt: doubling from `initialDelayMs` per failed attempt, capped, with jitter. */
+function backoffDelay(attempt: number, initialDelayMs: number, maxDelayMs: number): number {
+  const base = Math.min(maxDelayMs / (1 + JITTER), initialDelayMs * 2 ** attempt);
+  return Math.round(base * (1 + JITTER * (2 * Math.random() - 1)));
+}
+
+function openConnection(url: string, options: ConnectionOptions): Promise<ChannelModel> {
+  return connect(url, {
+    timeout: options.connectTimeoutMs,
+    // Without it, Nagle's algorithm and delayed ACKs add ~40 ms to a lone request/reply.
+    noDelay: true,
+    clientProperties: { connection_name: options.connectionName },
+  });
+}
+
+/** Callers waiting for a connection; each is answered once: connected, closed, or out of time. */
+function connectionWaiters() {
+  const waiters = new Set<(connected: boolean) => void>();
+  return {
+    settle(connected: boolean): void {
+      for (const waiter of waiters) waiter(connected);
+      waiters.clear();
+    },
+    wait(waitMs: number): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(settle);
+          reject(new RpcUnavailableError(`not connected to the AMQP broker within ${waitMs} ms`));
+        }, waitMs);
+        const settle = (connected: boolean): void => {
+          clearTimeout(timer);
+          if (connected) resolve();
+          else reject(new RpcUnavailableError('AMQP connection is closed'));
+        };
+        waiters.add(settle);
+      });
+    },
+  };
+}
+
 /**
  * One AMQP connection that reconnects with capped exponential backoff after any drop, forever, until
  * `close()`. amqplib's own recovery is not used: setup (channels, consumers) must be redone per connection
@@ -66,17 +106,11 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
   let closed = false;
   let connecting: Promise<void> | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
-  const waiters = new Set<(connected: boolean) => void>();
-
-  function settleWaiters(connected: boolean): void {
-    for (const waiter of waiters) waiter(connected);
-    waiters.clear();
-  }
+  const waiters = connectionWaiters();
 
   function scheduleReconnect(): void {
     if (closed || current || connecting || retryTimer) return;
-    const base = Math.min(maxDelayMs / (1 + JITTER), initialDelayMs * 2 ** attempt);
-    const delay = Math.round(base * (1 + JITTER * (2 * Math.random() - 1)));
+    const delay = backoffDelay(attempt, initialDelayMs, maxDelayMs);
     attempt += 1;
     log.debug({ attempt, delay }, 'AMQP reconnect scheduled');
     retryTimer = setTimeout(() => {
@@ -95,12 +129,7 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
   async function establish(): Promise<void> {
     let model: ChannelModel | undefined;
     try {
-      model = await connect(url, {
-        timeout: options.connectTimeoutMs,
-        // Without it, Nagle's algorithm and delayed ACKs add ~40 ms to a lone request/reply.
-        noDelay: true,
-        clientProperties: { connection_name: options.connectionName },
-      });
+      model = await openConnection(url, options);
       const self = model;
       let dropped = false;
       self.on('error', (error: Error) => log.warn({ err: error }, 'AMQP connection error'));
@@ -118,7 +147,7 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
       current = self;
       if (attempt > 0) log.info({ attempts: attempt }, 'AMQP reconnected');
       attempt = 0;
-      settleWaiters(true);
+      waiters.settle(true);
     } catch (error) {
       if (!closed) log.warn({ err: error, attempt }, 'AMQP connection attempt failed');
       await model?.close().catch(() => undefined);
@@ -133,18 +162,7 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
     waitUntilConnected(waitMs) {
       if (current) return Promise.resolve();
       if (closed) return Promise.reject(new RpcUnavailableError('AMQP connection is closed'));
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(settle);
-          reject(new RpcUnavailableError(`not connected to the AMQP broker within ${waitMs} ms`));
-        }, waitMs);
-        const settle = (connected: boolean): void => {
-          clearTimeout(timer);
-          if (connected) resolve();
-          else reject(new RpcUnavailableError('AMQP connection is closed'));
-        };
-        waiters.add(settle);
-      });
+      return waiters.wait(waitMs);
     },
 
     restart(model, reason) {
@@ -161,7 +179,7 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
       closed = true;
       clearTimeout(retryTimer);
       retryTimer = undefined;
-      settleWaiters(false);
+      waiters.settle(false);
       await connecting;
       const model = current;
       current = undefined;
