@@ -119,18 +119,22 @@ function undoUnlessDelivered(
   return true;
 }
 
-function invalidRequest(detail: string): OAuthFailure {
-  return { status: 400, error: 'invalid_request', description: 'invalid_request', detail };
-}
-
-/** The password grant: one reserved login attempt per username and IP, kept only when the password was wrong. */
-async function password(
+/** One grant type: answers with tokens or through `fail`; `signal` aborts when the client goes away. */
+type Grant = (
   deps: TokenEndpointDeps,
   req: Request,
   res: Response,
   client: ClientRecord,
   fail: Fail,
-) {
+  signal: AbortSignal,
+) => Promise<void>;
+
+function invalidRequest(detail: string): OAuthFailure {
+  return { status: 400, error: 'invalid_request', description: 'invalid_request', detail };
+}
+
+/** The password grant: one reserved login attempt per username and IP, kept only when the password was wrong. */
+const password: Grant = async (deps, req, res, client, fail) => {
   const body = req.body as Record<string, unknown>;
   const username = typeof body.username === 'string' && body.username !== '' ? body.username : undefined;
   const ip = clientAddress(req, deps.trustedProxyHops);
@@ -150,16 +154,10 @@ async function password(
   await verdict?.attempt.succeeded();
   deps.metrics.issued.inc({ grant: 'password' });
   sendTokens(res, pair, deps.lifetimes);
-}
+};
 
 /** RFC 6749 §4.4: the client acts as itself; no user, no refresh token, never `spam:admin` (§7.2). */
-async function clientCredentials(
-  deps: TokenEndpointDeps,
-  req: Request,
-  res: Response,
-  client: ClientRecord,
-  fail: Fail,
-) {
+const clientCredentials: Grant = async (deps, req, res, client, fail) => {
   const body = req.body as Record<string, unknown>;
   const requested = typeof body.scope === 'string' ? body.scope.split(' ').filter(Boolean) : undefined;
   const scope = requested?.some((token) => !SCOPE_TOKEN.test(token))
@@ -169,17 +167,10 @@ async function clientCredentials(
   const pair = await deps.tokens.issue(client.id, undefined, scope, false);
   deps.metrics.issued.inc({ grant: 'client_credentials' });
   sendTokens(res, pair, deps.lifetimes);
-}
+};
 
 /** The refresh grant: rotates while the client is still connected; a refused refresh consumes nothing. */
-async function refresh(
-  deps: TokenEndpointDeps,
-  req: Request,
-  res: Response,
-  client: ClientRecord,
-  fail: Fail,
-  signal: AbortSignal,
-) {
+const refresh: Grant = async (deps, req, res, client, fail, signal) => {
   const { log } = requestContext(res);
   const body = req.body as Record<string, unknown>;
   const presented = body.refresh_token;
@@ -205,7 +196,14 @@ async function refresh(
   if (!undoUnlessDelivered(outcome.tokens, signal, log)) return;
   deps.metrics.issued.inc({ grant: 'refresh_token' });
   sendTokens(res, outcome.tokens, deps.lifetimes);
-}
+};
+
+type ClientGrant = (typeof CLIENT_GRANTS)[number];
+const GRANTS: Record<ClientGrant, Grant> = {
+  password,
+  client_credentials: clientCredentials,
+  refresh_token: refresh,
+};
 
 /**
  * POST /oauth/token. Rules, in order: the grant type is one we offer; the client authenticates by exactly
@@ -234,9 +232,7 @@ export function tokenEndpoint(deps: TokenEndpointDeps): RequestHandler {
       if (!client) return;
       if (!client.grants.includes(grant))
         return fail({ status: 400, error: 'unauthorized_client', description: 'unauthorized_client' });
-      if (grant === 'password') await password(deps, req, res, client, fail);
-      else if (grant === 'client_credentials') await clientCredentials(deps, req, res, client, fail);
-      else await refresh(deps, req, res, client, fail, signal);
+      await GRANTS[grant as ClientGrant](deps, req, res, client, fail, signal);
     } catch (error) {
       const failure = oauthFailure(error);
       if (!failure) return next(error);
