@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { clientStatsSchema, hybridResultSchema, recentFeedbackSchema } from '@spam-check/contracts';
 import {
   freePort,
@@ -12,7 +9,7 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { amqpUrl, keysUnder, redisUrl, removeKeysUnder, writeBootstrapFile } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request, type HttpResult } from './client';
 
@@ -39,20 +36,16 @@ describe('the admin API, end to end over HTTP', () => {
 
   beforeAll(async () => {
     const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'admin-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-          { id: other.client, secret: other.secret, grants: ['password'], scopes: ['spam:check'] },
-        ],
-        users: [
-          { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
-          { username: plainUser.username, password: plainUser.password },
-        ],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+        { id: other.client, secret: other.secret, grants: ['password'], scopes: ['spam:check'] },
+      ],
+      users: [
+        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
+        { username: plainUser.username, password: plainUser.password },
+      ],
+    });
     const env = {
       LOG_LEVEL: 'info',
       REDIS_URL: redisUrl(),

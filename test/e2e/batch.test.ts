@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   mailBatchResultSchema,
   mailResultSchema,
@@ -9,7 +6,7 @@ import {
   textBatchResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -31,22 +28,18 @@ describe('batch checks, end to end over HTTP', () => {
 
   beforeAll(async () => {
     const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'batch-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          ...[main, limited].map((c) => ({
-            id: c.client,
-            secret: c.secret,
-            grants: ['password'],
-            scopes: ['spam:check'],
-          })),
-          { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
-        ],
-        users: [{ username: main.username, password: main.password }],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        ...[main, limited].map((c) => ({
+          id: c.client,
+          secret: c.secret,
+          grants: ['password'],
+          scopes: ['spam:check'],
+        })),
+        { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
+      ],
+      users: [{ username: main.username, password: main.password }],
+    });
     stack = await startStack(
       {
         REDIS_URL: redisUrl(),

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, writeBootstrapFile } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, type HttpResult } from './client';
 import { removeRunKeys } from './redis-keys';
@@ -27,17 +24,13 @@ describe('a stalled detector, end to end', () => {
 
   beforeAll(async () => {
     const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'detector-down-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          { id: credentials.client, secret: credentials.secret },
-          { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
-        ],
-        users: [{ username: credentials.username, password: credentials.password }],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        { id: credentials.client, secret: credentials.secret },
+        { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
+      ],
+      users: [{ username: credentials.username, password: credentials.password }],
+    });
     stack = await startStack(
       {
         REDIS_URL: redisUrl(),

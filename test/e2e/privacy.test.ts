@@ -1,7 +1,4 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   clientStatsSchema,
   erasureResultSchema,
@@ -9,7 +6,7 @@ import {
   mailResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, keysUnder, redisUrl, writeBootstrapFile } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
@@ -77,7 +74,6 @@ describe('privacy, end to end', () => {
 
   beforeAll(async () => {
     redis = new Redis(redisUrl());
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'privacy-')), 'bootstrap.json');
     const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
     const checker = (who: typeof first) => ({
       id: who.client,
@@ -85,22 +81,19 @@ describe('privacy, end to end', () => {
       grants: ['password'],
       scopes: ['spam:check'],
     });
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          checker(first),
-          checker(second),
-          { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-          { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
-        ],
-        users: [
-          { username: first.username, password: first.password },
-          { username: second.username, password: second.password },
-          { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
-        ],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        checker(first),
+        checker(second),
+        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+        { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
+      ],
+      users: [
+        { username: first.username, password: first.password },
+        { username: second.username, password: second.password },
+        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
+      ],
+    });
     stack = await startStack(
       {
         REDIS_URL: redisUrl(),

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { hybridResultSchema } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -22,22 +19,18 @@ describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
 
   beforeAll(async () => {
     const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'e2e-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          {
-            id: credentials.client,
-            secret: credentials.secret,
-            grants: ['password', 'refresh_token'],
-            scopes: ['spam:check'],
-          },
-          { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
-        ],
-        users: [{ username: credentials.username, password: credentials.password }],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        {
+          id: credentials.client,
+          secret: credentials.secret,
+          grants: ['password', 'refresh_token'],
+          scopes: ['spam:check'],
+        },
+        { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
+      ],
+      users: [{ username: credentials.username, password: credentials.password }],
+    });
     stack = await startStack({
       REDIS_URL: redisUrl(),
       AMQP_URL: amqpUrl(),

@@ -1,9 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   freePort,
   spawnService,
@@ -12,7 +9,7 @@ import {
   type ServiceName,
   type ServiceProcess,
 } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -50,21 +47,17 @@ describe('when the gateway Redis stops answering, checks are still answered and 
   beforeAll(async () => {
     const redisPort = await freePort();
     redis = await startRedis(redisPort);
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'usage-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          {
-            id: credentials.client,
-            secret: credentials.secret,
-            grants: ['password'],
-            scopes: ['spam:check'],
-          },
-        ],
-        users: [{ username: credentials.username, password: credentials.password }],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        {
+          id: credentials.client,
+          secret: credentials.secret,
+          grants: ['password'],
+          scopes: ['spam:check'],
+        },
+      ],
+      users: [{ username: credentials.username, password: credentials.password }],
+    });
     const names: ServiceName[] = ['auth', 'email-detector', 'text-detector', 'gateway'];
     const ports = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await freePort()])));
     const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };

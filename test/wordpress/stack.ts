@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import {
   clientStatsSchema,
   recentFeedbackSchema,
@@ -9,7 +8,7 @@ import {
   type RecentFeedback,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, request } from '../e2e/client';
 import { removeRunKeys } from '../e2e/redis-keys';
 
@@ -39,27 +38,22 @@ export async function startWordPressStack(): Promise<WordPressStack> {
     password: randomBytes(12).toString('hex'),
   };
   const gateway = { id: `gateway-${run}`, secret: randomBytes(24).toString('hex') };
-  const folder = mkdtempSync(join(tmpdir(), 'wordpress-stack-'));
-  const bootstrap = join(folder, 'bootstrap.json');
-  writeFileSync(
-    bootstrap,
-    JSON.stringify({
-      clients: [
-        { id: client.id, secret: client.secret, grants: ['client_credentials'], scopes: ['spam:check'] },
-        {
-          id: operator.client,
-          secret: operator.secret,
-          grants: ['password'],
-          scopes: ['spam:check', 'spam:admin'],
-        },
-        { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
-      ],
-      users: [{ username: operator.username, password: operator.password, scopes: ['spam:admin'] }],
-    }),
-  );
+  const bootstrap = writeBootstrapFile({
+    clients: [
+      { id: client.id, secret: client.secret, grants: ['client_credentials'], scopes: ['spam:check'] },
+      {
+        id: operator.client,
+        secret: operator.secret,
+        grants: ['password'],
+        scopes: ['spam:check', 'spam:admin'],
+      },
+      { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
+    ],
+    users: [{ username: operator.username, password: operator.password, scopes: ['spam:admin'] }],
+  });
   const removeRun = async () => {
     await removeRunKeys(prefix);
-    rmSync(folder, { recursive: true, force: true });
+    rmSync(dirname(bootstrap), { recursive: true, force: true });
   };
   // A stack that failed to start has stopped its services; what its auth wrote is removed all the same.
   const stack = await startStack(

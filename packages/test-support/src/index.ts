@@ -3,3 +3,4 @@ export { launchBrowser, screenshotPath } from './browser';
 export { TcpProxy } from './tcp-proxy';
 export { keysUnder, removeKeysUnder } from './redis-keys';
 export { runFixture } from './fixture';
+export { writeBootstrapFile, type BootstrapAccounts } from './bootstrap-file';
