@@ -4,3 +4,4 @@ export { TcpProxy } from './tcp-proxy';
 export { keysUnder, removeKeysUnder } from './redis-keys';
 export { runFixture } from './fixture';
 export { writeBootstrapFile, type BootstrapAccounts } from './bootstrap-file';
+export { reportFeedback } from './detector-feedback';
