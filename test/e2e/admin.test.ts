@@ -9,9 +9,10 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl, removeKeysUnder, writeBootstrapFile } from '@spam-check/test-support';
+import { amqpUrl, keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request, type HttpResult } from './client';
+import { runStackEnv } from './run-env';
 
 const clientIds = (body: { clients: { id: string }[] }) => body.clients.map((client) => client.id);
 const errorPaths = (body: { errors: { path: string }[] }) => body.errors.map((error) => error.path);
@@ -35,8 +36,7 @@ describe('the admin API, end to end over HTTP', () => {
   let adminToken: string;
 
   beforeAll(async () => {
-    const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = writeBootstrapFile({
+    const runEnv = runStackEnv(`admin-${run}:`, {
       clients: [
         { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
         { id: other.client, secret: other.secret, grants: ['password'], scopes: ['spam:check'] },
@@ -50,16 +50,7 @@ describe('the admin API, end to end over HTTP', () => {
       LOG_LEVEL: 'info',
       REDIS_URL: redisUrl(),
       AMQP_URL: amqpUrl(),
-      AUTH_BOOTSTRAP_FILE: bootstrap,
-      AUTH_REDIS_PREFIX: `admin-${run}:auth:`,
-      REDIS_KEY_PREFIX: `admin-${run}:gateway:`,
-      // The detectors' feedback records and reports too, so that `afterAll` removes everything the run wrote.
-      EMAIL_FEEDBACK_PREFIX: `admin-${run}:email-feedback:`,
-      TEXT_FEEDBACK_PREFIX: `admin-${run}:text-feedback:`,
-      GATEWAY_CLIENT_ID: gatewayClient.id,
-      GATEWAY_CLIENT_SECRET: gatewayClient.secret,
-      AUTH_REVOCATION_CHANNEL: `admin-${run}:revocations`,
-      REVOCATION_CHANNEL: `admin-${run}:revocations`,
+      ...runEnv,
       EMAIL_RPC_QUEUE: `admin-${run}.email`,
       TEXT_RPC_QUEUE: `admin-${run}.text`,
       EMAIL_DNS_CHECK: 'off',

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl, writeBootstrapFile } from '@spam-check/test-support';
+import { redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, type HttpResult } from './client';
 import { removeRunKeys } from './redis-keys';
+import { runStackEnv } from './run-env';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -23,27 +24,16 @@ describe('a stalled detector, end to end', () => {
   let token: string;
 
   beforeAll(async () => {
-    const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = writeBootstrapFile({
-      clients: [
-        { id: credentials.client, secret: credentials.secret },
-        { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
-      ],
+    const runEnv = runStackEnv(`down-${run}:`, {
+      clients: [{ id: credentials.client, secret: credentials.secret }],
       users: [{ username: credentials.username, password: credentials.password }],
     });
     stack = await startStack(
       {
         REDIS_URL: redisUrl(),
         AMQP_URL: undefined,
-        AUTH_BOOTSTRAP_FILE: bootstrap,
-        AUTH_REDIS_PREFIX: `down-${run}:auth:`,
-        REDIS_KEY_PREFIX: `down-${run}:gateway:`,
+        ...runEnv,
         EMAIL_FEEDBACK_PREFIX: emailFeedback,
-        TEXT_FEEDBACK_PREFIX: `down-${run}:text-feedback:`,
-        AUTH_REVOCATION_CHANNEL: `down-${run}:revocations`,
-        REVOCATION_CHANNEL: `down-${run}:revocations`,
-        GATEWAY_CLIENT_ID: gatewayClient.id,
-        GATEWAY_CLIENT_SECRET: gatewayClient.secret,
         AUTH_SCRYPT_COST: '1024',
       },
       { readyTimeoutMs: 150_000 },

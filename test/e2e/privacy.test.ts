@@ -6,10 +6,11 @@ import {
   mailResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl, writeBootstrapFile } from '@spam-check/test-support';
+import { amqpUrl, keysUnder, redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
+import { runStackEnv } from './run-env';
 
 // Privacy (DESIGN.md §7.5) through the gateway with the real services, Redis and RabbitMQ: what traffic with
 // known addresses leaves in Redis, and the erasure of an address, of a client, and of a deleted client.
@@ -74,19 +75,17 @@ describe('privacy, end to end', () => {
 
   beforeAll(async () => {
     redis = new Redis(redisUrl());
-    const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
     const checker = (who: typeof first) => ({
       id: who.client,
       secret: who.secret,
       grants: ['password'],
       scopes: ['spam:check'],
     });
-    const bootstrap = writeBootstrapFile({
+    const runEnv = runStackEnv(prefix, {
       clients: [
         checker(first),
         checker(second),
         { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-        { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
       ],
       users: [
         { username: first.username, password: first.password },
@@ -99,20 +98,12 @@ describe('privacy, end to end', () => {
         REDIS_URL: redisUrl(),
         AMQP_URL: amqpUrl(),
         PRIVACY_HASH_KEY: hashKey,
-        AUTH_BOOTSTRAP_FILE: bootstrap,
-        AUTH_REDIS_PREFIX: `${prefix}auth:`,
+        ...runEnv,
         // Auth's provisioning at start, and the gateway's calls to auth (scrypt of a new client's secret),
         // must not give up on a loaded machine (defaults 500 ms and 2 s).
         AUTH_REDIS_TIMEOUT_MS: '5000',
         AUTH_TIMEOUT_MS: '10000',
-        REDIS_KEY_PREFIX: `${prefix}gateway:`,
-        EMAIL_FEEDBACK_PREFIX: `${prefix}email-feedback:`,
-        TEXT_FEEDBACK_PREFIX: `${prefix}text-feedback:`,
         TEXT_LLM_CACHE_PREFIX: `${prefix}text-llm:`,
-        GATEWAY_CLIENT_ID: gateway.id,
-        GATEWAY_CLIENT_SECRET: gateway.secret,
-        AUTH_REVOCATION_CHANNEL: `${prefix}revocations`,
-        REVOCATION_CHANNEL: `${prefix}revocations`,
         EMAIL_RPC_QUEUE: `privacy-${run}.email`,
         TEXT_RPC_QUEUE: `privacy-${run}.text`,
         EMAIL_DNS_CHECK: 'off',

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hybridResultSchema } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl, writeBootstrapFile } from '@spam-check/test-support';
+import { amqpUrl, redisUrl } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
+import { runStackEnv } from './run-env';
 
 // The stack with its real dependencies: tokens in Redis, revocations over Redis pub/sub, step-by-step
 // hybrid checks over RabbitMQ RPC. Every name is unique to this run, so it shares Redis and RabbitMQ safely.
@@ -18,8 +19,7 @@ describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = writeBootstrapFile({
+    const runEnv = runStackEnv(`e2e-${run}:`, {
       clients: [
         {
           id: credentials.client,
@@ -27,22 +27,13 @@ describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
           grants: ['password', 'refresh_token'],
           scopes: ['spam:check'],
         },
-        { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
       ],
       users: [{ username: credentials.username, password: credentials.password }],
     });
     stack = await startStack({
       REDIS_URL: redisUrl(),
       AMQP_URL: amqpUrl(),
-      AUTH_BOOTSTRAP_FILE: bootstrap,
-      AUTH_REDIS_PREFIX: `e2e-${run}:auth:`,
-      REDIS_KEY_PREFIX: `e2e-${run}:gateway:`,
-      EMAIL_FEEDBACK_PREFIX: `e2e-${run}:email-feedback:`,
-      TEXT_FEEDBACK_PREFIX: `e2e-${run}:text-feedback:`,
-      GATEWAY_CLIENT_ID: gateway.id,
-      GATEWAY_CLIENT_SECRET: gateway.secret,
-      AUTH_REVOCATION_CHANNEL: `e2e-${run}:revocations`,
-      REVOCATION_CHANNEL: `e2e-${run}:revocations`,
+      ...runEnv,
       EMAIL_RPC_QUEUE: `e2e-${run}.email`,
       TEXT_RPC_QUEUE: `e2e-${run}.text`,
       EMAIL_DNS_CHECK: 'off',
