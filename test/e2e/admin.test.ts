@@ -9,10 +9,9 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { amqpUrl, keysUnder, redisUrl, removeKeysUnder, runStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request, type HttpResult } from './client';
-import { runStackEnv } from './run-env';
 
 const clientIds = (body: { clients: { id: string }[] }) => body.clients.map((client) => client.id);
 const errorPaths = (body: { errors: { path: string }[] }) => body.errors.map((error) => error.path);

@@ -6,10 +6,9 @@ import {
   textBatchResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, runStackEnv } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
-import { runStackEnv } from './run-env';
 
 const LIMIT = 1500;
 

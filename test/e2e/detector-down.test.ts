@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, runStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, type HttpResult } from './client';
 import { removeRunKeys } from './redis-keys';
-import { runStackEnv } from './run-env';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

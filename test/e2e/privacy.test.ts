@@ -6,11 +6,10 @@ import {
   mailResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, keysUnder, redisUrl, runStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
-import { runStackEnv } from './run-env';
 
 // Privacy (DESIGN.md §7.5) through the gateway with the real services, Redis and RabbitMQ: what traffic with
 // known addresses leaves in Redis, and the erasure of an address, of a client, and of a deleted client.

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hybridResultSchema } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, runStackEnv } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
-import { runStackEnv } from './run-env';
 
 // The stack with its real dependencies: tokens in Redis, revocations over Redis pub/sub, step-by-step
 // hybrid checks over RabbitMQ RPC. Every name is unique to this run, so it shares Redis and RabbitMQ safely.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { writeBootstrapFile, type BootstrapAccounts } from '@spam-check/test-support';
+import { writeBootstrapFile, type BootstrapAccounts } from './bootstrap-file';
 
 /**
  * What every stack test gives its services so that runs on the shared Redis stay apart and
