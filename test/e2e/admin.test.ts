@@ -9,7 +9,14 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl, removeKeysUnder, runStackEnv } from '@spam-check/test-support';
+import {
+  amqpUrl,
+  keysUnder,
+  redisUrl,
+  removeKeysUnder,
+  runAccount,
+  runStackEnv,
+} from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request, type HttpResult } from './client';
 
@@ -21,12 +28,7 @@ const reasonCodes = (body: { reasons: { code: string }[] }) => body.reasons.map(
 // processes, all four detectors consuming the same RPC queues; the real auth service, Redis and RabbitMQ.
 describe('the admin API, end to end over HTTP', () => {
   const run = randomUUID().slice(0, 8);
-  const admin = {
-    client: `admin-${run}`,
-    secret: `secret-${randomUUID()}`,
-    username: `root-${run}`,
-    password: `pw-${randomUUID()}`,
-  };
+  const admin = runAccount(`admin-${run}`);
   const plainUser = { username: `user-${run}`, password: `pw-${randomUUID()}` };
   const other = { client: `other-${run}`, secret: `secret-${randomUUID()}` };
   let stack: Stack;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl, runStackEnv } from '@spam-check/test-support';
+import { redisUrl, runAccount, runStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, type HttpResult } from './client';
 import { removeRunKeys } from './redis-keys';
@@ -12,12 +12,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // goes to both parts or to none. The four services as separate processes over the shared Redis.
 describe('a stalled detector, end to end', () => {
   const run = randomUUID().slice(0, 8);
-  const credentials = {
-    client: `down-${run}`,
-    secret: `secret-${randomUUID()}`,
-    username: `user-${run}`,
-    password: `pw-${randomUUID()}`,
-  };
+  const credentials = runAccount(`down-${run}`);
   const emailFeedback = `down-${run}:email-feedback:`;
   let stack: Stack;
   let token: string;

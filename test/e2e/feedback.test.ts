@@ -7,7 +7,7 @@ import {
   textResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl, writeBootstrapFile } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, runAccount, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, postJson } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -31,12 +31,7 @@ const VARIANT = {
 
 function setUp(mode: 'redis' | 'embedded') {
   const run = randomUUID().slice(0, 8);
-  const user = (name: string) => ({
-    client: `${name}-${run}`,
-    secret: `secret-${randomUUID()}`,
-    username: `${name}-user-${run}`,
-    password: `pw-${randomUUID()}`,
-  });
+  const user = (name: string) => runAccount(`${name}-${run}`);
   const first = user('first');
   const second = user('second');
   const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };

@@ -6,7 +6,7 @@ import {
   mailResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl, runStackEnv } from '@spam-check/test-support';
+import { amqpUrl, keysUnder, redisUrl, runAccount, runStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
@@ -45,12 +45,7 @@ describe('privacy, end to end', () => {
   const run = randomUUID().slice(0, 8);
   const prefix = `privacy-${run}:`;
   const hashKey = randomUUID() + randomUUID();
-  const account = (name: string) => ({
-    client: `${name}-${run}`,
-    secret: `secret-${randomUUID()}`,
-    username: `${name}-user-${run}`,
-    password: `pw-${randomUUID()}`,
-  });
+  const account = (name: string) => runAccount(`${name}-${run}`);
   const admin = account('admin');
   const first = account('first');
   const second = account('second');

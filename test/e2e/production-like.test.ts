@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hybridResultSchema } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl, runStackEnv } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, runAccount, runStackEnv } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -9,12 +9,7 @@ import { removeRunKeys } from './redis-keys';
 // hybrid checks over RabbitMQ RPC. Every name is unique to this run, so it shares Redis and RabbitMQ safely.
 describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
   const run = randomUUID().slice(0, 8);
-  const credentials = {
-    client: `e2e-client-${run}`,
-    secret: `secret-${randomUUID()}`,
-    username: `e2e-${run}`,
-    password: `pw-${randomUUID()}`,
-  };
+  const credentials = runAccount(`e2e-client-${run}`);
   let stack: Stack;
 
   beforeAll(async () => {

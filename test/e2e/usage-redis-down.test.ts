@@ -9,7 +9,7 @@ import {
   type ServiceName,
   type ServiceProcess,
 } from '@spam-check/process-kit';
-import { redisUrl, writeBootstrapFile } from '@spam-check/test-support';
+import { redisUrl, runAccount, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -34,12 +34,7 @@ async function startRedis(port: number): Promise<ChildProcess> {
 // check is still answered, and the count that was lost is logged. Auth keeps the shared Redis.
 describe('when the gateway Redis stops answering, checks are still answered and the lost counts logged', () => {
   const run = randomUUID().slice(0, 8);
-  const credentials = {
-    client: `c-${run}`,
-    secret: `s-${randomUUID()}`,
-    username: `u-${run}`,
-    password: `p-${randomUUID()}`,
-  };
+  const credentials = runAccount(`usage-${run}`);
   let redis: ChildProcess;
   let services: ServiceProcess[] = [];
   let gateway: ServiceProcess;

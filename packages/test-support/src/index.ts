@@ -5,4 +5,4 @@ export { keysUnder, removeKeysUnder } from './redis-keys';
 export { runFixture } from './fixture';
 export { writeBootstrapFile, type BootstrapAccounts } from './bootstrap-file';
 export { reportFeedback } from './detector-feedback';
-export { runStackEnv } from './run-env';
+export { runAccount, runStackEnv } from './run-env';

@@ -22,3 +22,13 @@ export function runStackEnv(prefix: string, accounts: BootstrapAccounts) {
     REVOCATION_CHANNEL: `${prefix}revocations`,
   };
 }
+
+/** A confidential client and a user of its own, named after `name` (unique to the run), with fresh secrets. */
+export function runAccount(name: string) {
+  return {
+    client: name,
+    secret: `secret-${randomUUID()}`,
+    username: `${name}-user`,
+    password: `pw-${randomUUID()}`,
+  };
+}
