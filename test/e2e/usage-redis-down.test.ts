@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import {
@@ -9,26 +9,9 @@ import {
   type ServiceName,
   type ServiceProcess,
 } from '@spam-check/process-kit';
-import { redisUrl, runAccount, writeBootstrapFile } from '@spam-check/test-support';
+import { redisUrl, runAccount, startRedisServer, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
-
-/** A redis-server of this test's own (never the shared one): it is frozen with SIGSTOP below. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    '/usr/bin/redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', ''],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (let i = 0; i < 100 && !/Ready to accept connections/.test(output); i++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  if (!/Ready to accept connections/.test(output)) throw new Error(`redis-server did not start:\n${output}`);
-  return child;
-}
 
 // Usage counting (DESIGN.md §6.3 stats) must never slow or fail a check: the gateway's Redis freezes, the
 // check is still answered, and the count that was lost is logged. Auth keeps the shared Redis.
@@ -41,7 +24,8 @@ describe('when the gateway Redis stops answering, checks are still answered and 
 
   beforeAll(async () => {
     const redisPort = await freePort();
-    redis = await startRedis(redisPort);
+    // Its own redis-server (never the shared one): it is frozen with SIGSTOP below.
+    redis = await startRedisServer(redisPort);
     const bootstrap = writeBootstrapFile({
       clients: [
         {

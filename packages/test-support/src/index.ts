@@ -6,3 +6,4 @@ export { runFixture } from './fixture';
 export { writeBootstrapFile, type BootstrapAccounts } from './bootstrap-file';
 export { reportFeedback } from './detector-feedback';
 export { runAccount, runStackEnv } from './run-env';
+export { startRedisServer } from './redis-server';
