@@ -17,6 +17,7 @@ import {
   FREE,
   NO_SUGGESTION as TESTED_NO_SUGGESTION,
   TYPOS,
+  WIDELY_USED,
 } from '../../services/email-detector/test/unit/rules/labelled-domains.ts';
 
 const DIR = process.argv[2] ?? '/tmp/mailcmp';
@@ -34,18 +35,10 @@ export const NO_SUGGESTION = [
   'gmx.li',
   'hotmail.it',
   'outlook.es',
-  'mailbox.org',
-  'posteo.de',
-  'vodafone.de',
-  'numericable.fr',
-  'club-internet.fr',
-  'hispeed.ch',
-  'sunrise.ch',
-  'comcast.net',
   'qq.com',
   '163.com',
   'naver.com',
-  'fastmail.com',
+  ...WIDELY_USED.filter((domain) => !FREE.includes(domain)),
   'gmx.net',
   'gmx.ch',
   't-online.de',
