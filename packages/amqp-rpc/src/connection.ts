@@ -50,10 +50,37 @@ function withHeartbeat(url: string, seconds: number): string {
   return parsed.toString();
 }
 
-/** The wait before the next attempt: doubling from `initialDelayMs` per failed attempt, capped, with jitter. */
-function backoffDelay(attempt: number, initialDelayMs: number, maxDelayMs: number): number {
-  const base = Math.min(maxDelayMs / (1 + JITTER), initialDelayMs * 2 ** attempt);
-  return Math.round(base * (1 + JITTER * (2 * Math.random() - 1)));
+/**
+ * The next attempt after a drop or a failed attempt: one pending at a time, after a wait doubling from
+ * `initialDelayMs` per failed attempt, capped at `maxDelayMs`, with jitter.
+ */
+function retryScheduler(log: Logger, options: ReconnectOptions = {}) {
+  const initialDelayMs = options.initialDelayMs ?? 100;
+  const maxDelayMs = options.maxDelayMs ?? 5000;
+  let attempt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    attempt: () => attempt,
+    pending: () => timer !== undefined,
+    schedule(run: () => void): void {
+      const base = Math.min(maxDelayMs / (1 + JITTER), initialDelayMs * 2 ** attempt);
+      const delay = Math.round(base * (1 + JITTER * (2 * Math.random() - 1)));
+      attempt += 1;
+      log.debug({ attempt, delay }, 'AMQP reconnect scheduled');
+      timer = setTimeout(() => {
+        timer = undefined;
+        run();
+      }, delay);
+    },
+    succeeded(): void {
+      if (attempt > 0) log.info({ attempts: attempt }, 'AMQP reconnected');
+      attempt = 0;
+    },
+    cancel(): void {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
 }
 
 function openConnection(url: string, options: ConnectionOptions): Promise<ChannelModel> {
@@ -97,26 +124,17 @@ function connectionWaiters() {
  */
 export function createManagedConnection(options: ConnectionOptions): ManagedConnection {
   const log = options.logger;
-  const initialDelayMs = options.reconnect?.initialDelayMs ?? 100;
-  const maxDelayMs = options.reconnect?.maxDelayMs ?? 5000;
   const url = withHeartbeat(options.url, options.heartbeatSeconds);
 
   let current: ChannelModel | undefined;
-  let attempt = 0;
   let closed = false;
   let connecting: Promise<void> | undefined;
-  let retryTimer: NodeJS.Timeout | undefined;
+  const retries = retryScheduler(log, options.reconnect);
   const waiters = connectionWaiters();
 
   function scheduleReconnect(): void {
-    if (closed || current || connecting || retryTimer) return;
-    const delay = backoffDelay(attempt, initialDelayMs, maxDelayMs);
-    attempt += 1;
-    log.debug({ attempt, delay }, 'AMQP reconnect scheduled');
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      start();
-    }, delay);
+    if (closed || current || connecting || retries.pending()) return;
+    retries.schedule(start);
   }
 
   function start(): void {
@@ -145,11 +163,10 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
       if (closed) throw new RpcUnavailableError('closed while connecting');
       if (dropped) throw new RpcUnavailableError('connection dropped during setup');
       current = self;
-      if (attempt > 0) log.info({ attempts: attempt }, 'AMQP reconnected');
-      attempt = 0;
+      retries.succeeded();
       waiters.settle(true);
     } catch (error) {
-      if (!closed) log.warn({ err: error, attempt }, 'AMQP connection attempt failed');
+      if (!closed) log.warn({ err: error, attempt: retries.attempt() }, 'AMQP connection attempt failed');
       await model?.close().catch(() => undefined);
     }
   }
@@ -158,13 +175,11 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
 
   return {
     isConnected: () => current !== undefined,
-
     waitUntilConnected(waitMs) {
       if (current) return Promise.resolve();
       if (closed) return Promise.reject(new RpcUnavailableError('AMQP connection is closed'));
       return waiters.wait(waitMs);
     },
-
     restart(model, reason) {
       if (closed || current !== model) return;
       log.warn({ reason }, 'AMQP connection restarted');
@@ -173,12 +188,10 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
       model.close().catch(() => undefined);
       scheduleReconnect();
     },
-
     async close() {
       if (closed) return;
       closed = true;
-      clearTimeout(retryTimer);
-      retryTimer = undefined;
+      retries.cancel();
       waiters.settle(false);
       await connecting;
       const model = current;

@@ -73,6 +73,14 @@ function inFlightDeliveries(log: Logger, drainTimeoutMs: number) {
   };
 }
 
+/** Unacknowledged deliveries at a time: a positive integer, 10 unless given. */
+function prefetchOf(options: RpcServerOptions): number {
+  const prefetch = options.prefetch ?? 10;
+  if (!Number.isInteger(prefetch) || prefetch < 1)
+    throw new RangeError('prefetch must be a positive integer');
+  return prefetch;
+}
+
 /**
  * Consumes one queue with `prefetch` unacknowledged deliveries. Every delivery is settled exactly once:
  * acked after its reply is published (also when the handler threw: the reply then carries the problem),
@@ -81,9 +89,7 @@ function inFlightDeliveries(log: Logger, drainTimeoutMs: number) {
  */
 export function createRpcServer(options: RpcServerOptions): RpcServer {
   const log = options.logger.child({ component: 'amqp-rpc-server', queue: options.queue });
-  const prefetch = options.prefetch ?? 10;
-  if (!Number.isInteger(prefetch) || prefetch < 1)
-    throw new RangeError('prefetch must be a positive integer');
+  const prefetch = prefetchOf(options);
   const inFlight = inFlightDeliveries(log, options.drainTimeoutMs ?? 10_000);
   let consumer: { channel: Channel; tag: string } | undefined;
   let closed = false;
@@ -143,9 +149,7 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
 
   return {
     ready: () => connection.waitUntilConnected(options.readyTimeoutMs ?? 5000),
-
     isConnected: () => consumer !== undefined && connection.isConnected(),
-
     async close() {
       if (closed) return;
       closed = true;

@@ -223,8 +223,8 @@ const FEEDBACK_LIMIT_PARAMETER = {
   schema: { type: 'integer', minimum: 1, maximum: 50, default: 20 },
 };
 
-/** The administration API (DESIGN.md §6.3). */
-function adminPaths() {
+/** The administration API's clients and their settings (DESIGN.md §6.3). */
+function adminClientPaths() {
   const withId = { parameters: [CLIENT_ID_PARAMETER] };
   return {
     '/api/v1/admin/clients': {
@@ -269,6 +269,12 @@ function adminPaths() {
         { ...withId, request: 'ClientSettings', errors: BODY_ERRORS },
       ),
     },
+  };
+}
+
+/** The administration API's usage, feedback and erasure (DESIGN.md §6.3, §7.5). */
+function adminDataPaths() {
+  return {
     '/api/v1/admin/clients/{id}/stats': {
       get: adminOperation(
         'Usage of a client: checks per kind and verdict, top reasons, feedback, latency, recent admin actions',
@@ -307,6 +313,11 @@ function adminPaths() {
       ),
     },
   };
+}
+
+/** The administration API (DESIGN.md §6.3). */
+function adminPaths() {
+  return { ...adminClientPaths(), ...adminDataPaths() };
 }
 
 function oauthOperation(summary: string, request: SchemaName, ok: object) {
