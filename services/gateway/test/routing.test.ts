@@ -1,6 +1,12 @@
 import http from 'node:http';
 import { brotliCompressSync, deflateSync, gunzipSync, gzipSync } from 'node:zlib';
-import { freePort, startService, stopService, type ServiceProcess } from '@spam-check/process-kit';
+import {
+  freePort,
+  spawnService,
+  stopService,
+  waitForReady,
+  type ServiceProcess,
+} from '@spam-check/process-kit';
 import { ERROR_CATALOGUE, ERROR_CODES, SUPPORTED_LANGUAGES, type Language } from '@spam-check/contracts';
 import {
   json,
@@ -422,10 +428,11 @@ describe('gateway in front of the real detectors: their validation, in the langu
       AMQP_URL: undefined,
       ...limits,
     };
-    detectors = await Promise.all([
-      startService('email-detector', env, await freePort()),
-      startService('text-detector', env, await freePort()),
-    ]);
+    detectors = [
+      spawnService('email-detector', env, await freePort()),
+      spawnService('text-detector', env, await freePort()),
+    ];
+    await Promise.all(detectors.map((detector) => waitForReady(detector)));
     gateway = await startGatewayForTest({
       AUTH_URL: auth.url,
       EMAIL_DETECTOR_URL: detectors[0]!.url,
