@@ -13,6 +13,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { FREE_PROVIDERS as KEPT_FREE } from '../../services/email-detector/src/domain/free-provider.ts';
 import { suggestDomain as keptSuggest } from '../../services/email-detector/src/domain/typo.ts';
+import {
+  FREE,
+  NO_SUGGESTION as TESTED_NO_SUGGESTION,
+  TYPOS,
+  WIDELY_USED,
+} from '../../services/email-detector/test/unit/rules/labelled-domains.ts';
 
 const DIR = process.argv[2] ?? '/tmp/mailcmp';
 const require = createRequire(join(DIR, 'package.json'));
@@ -22,60 +28,17 @@ const { disposableEmailBlocklistSet } = createRequire(
 )('disposable-email-domains-js');
 const disposable = disposableEmailBlocklistSet();
 
-// Labelled set built from the e-mail detector's tests (rules.test.ts, check-http.test.ts).
-export const TYPOS = [
-  ['gmial.com', 'gmail.com'],
-  ['gmai.com', 'gmail.com'],
-  ['gmaill.com', 'gmail.com'],
-  ['gmail.con', 'gmail.com'],
-  ['gmail.cm', 'gmail.com'],
-  ['gmail.co', 'gmail.com'],
-  ['hotmial.fr', 'hotmail.fr'],
-  ['hotmal.com', 'hotmail.com'],
-  ['hotmail.frr', 'hotmail.fr'],
-  ['yaho.fr', 'yahoo.fr'],
-  ['outlok.de', 'outlook.de'],
-  ['tonline.de', 't-online.de'],
-  ['orage.fr', 'orange.fr'],
-  ['wandoo.fr', 'wanadoo.fr'],
-  ['lapsote.net', 'laposte.net'],
-  ['googlemial.com', 'googlemail.com'],
-  ['icoud.com', 'icloud.com'],
-];
 // Must get no suggestion: the tests' "gets no suggestion" list, the widely used providers of both tests, and
 // the other domains the tests check (test domains, disposable ones).
 export const NO_SUGGESTION = [
-  'gmail.com',
-  'gmx.at',
-  'gmx.de',
-  'web.de',
-  'gmail.fr',
-  'hotmail.es',
-  'yahoo.es',
-  'laposte.fr',
-  'cloud.com',
-  'mail.com',
-  'email.de',
-  'example.com',
-  'orange.be',
-  'freenet.de',
-  'free.fr',
-  'wem.de',
+  ...TESTED_NO_SUGGESTION,
   'gmx.li',
   'hotmail.it',
   'outlook.es',
-  'mailbox.org',
-  'posteo.de',
-  'vodafone.de',
-  'numericable.fr',
-  'club-internet.fr',
-  'hispeed.ch',
-  'sunrise.ch',
-  'comcast.net',
   'qq.com',
   '163.com',
   'naver.com',
-  'fastmail.com',
+  ...WIDELY_USED.filter((domain) => !FREE.includes(domain)),
   'gmx.net',
   'gmx.ch',
   't-online.de',
@@ -98,18 +61,9 @@ export const NO_SUGGESTION = [
   'example.org',
   'does-not-exist.example',
 ];
-// Free providers that must be flagged: the detector's documented list plus the free ones among the tests'
-// widely used providers.
-export const EXTRA_FREE = [
-  'yahoo.es',
-  'hotmail.it',
-  'hotmail.es',
-  'outlook.es',
-  'qq.com',
-  '163.com',
-  'naver.com',
-  'gmx.li',
-];
+// Free providers that must be flagged beyond the former list: the ones the tests' labelled set added since
+// (its tail from yahoo.es on).
+export const EXTRA_FREE = FREE.slice(FREE.indexOf('yahoo.es'));
 // Must not be flagged free: disposable and typo domains of the tests, test and company domains.
 export const NOT_FREE = [
   'mailinator.com',
@@ -123,99 +77,12 @@ export const NOT_FREE = [
   ...TYPOS.map(([typo]) => typo),
 ];
 
-/** The former hand-written list (commit a91cff0): the providers the tests expect to be free. */
-const FORMER_FREE = [
-  'gmail.com',
-  'googlemail.com',
-  'yahoo.com',
-  'yahoo.fr',
-  'yahoo.de',
-  'yahoo.co.uk',
-  'ymail.com',
-  'rocketmail.com',
-  'outlook.com',
-  'outlook.fr',
-  'outlook.de',
-  'outlook.at',
-  'hotmail.com',
-  'hotmail.fr',
-  'hotmail.de',
-  'hotmail.co.uk',
-  'hotmail.ch',
-  'hotmail.be',
-  'live.com',
-  'live.fr',
-  'live.de',
-  'live.be',
-  'msn.com',
-  'aol.com',
-  'aol.de',
-  'aol.fr',
-  'icloud.com',
-  'me.com',
-  'mac.com',
-  'mail.com',
-  'email.com',
-  'protonmail.com',
-  'protonmail.ch',
-  'proton.me',
-  'pm.me',
-  'tutanota.com',
-  'tutanota.de',
-  'tuta.io',
-  'zoho.com',
-  'yandex.com',
-  'yandex.ru',
-  'mail.ru',
-  'gmx.com',
-  'gmx.de',
-  'gmx.net',
-  'gmx.at',
-  'gmx.ch',
-  'web.de',
-  't-online.de',
-  'freenet.de',
-  'online.de',
-  'arcor.de',
-  'email.de',
-  'bluewin.ch',
-  'gmx.fr',
-  'orange.fr',
-  'wanadoo.fr',
-  'free.fr',
-  'laposte.net',
-  'sfr.fr',
-  'neuf.fr',
-  'bbox.fr',
-  'skynet.be',
-  'telenet.be',
-];
+/** The former hand-written list (commit a91cff0): the tests' free providers without those added since. */
+const FORMER_FREE = FREE.filter((domain) => !EXTRA_FREE.includes(domain));
+/** The German- and French-speaking providers, the former list's tail from gmx.de on. */
+const OVERLAY_FR_DE = FORMER_FREE.slice(FORMER_FREE.indexOf('gmx.de'));
 
-const OVERLAY_FR_DE = [
-  'web.de',
-  'gmx.de',
-  'gmx.net',
-  'gmx.at',
-  'gmx.ch',
-  'gmx.fr',
-  't-online.de',
-  'freenet.de',
-  'online.de',
-  'arcor.de',
-  'email.de',
-  'bluewin.ch',
-  'orange.fr',
-  'wanadoo.fr',
-  'free.fr',
-  'laposte.net',
-  'sfr.fr',
-  'neuf.fr',
-  'bbox.fr',
-  'skynet.be',
-  'telenet.be',
-];
-
-const positives = [...new Set([...FORMER_FREE, ...EXTRA_FREE])];
+const positives = FREE;
 function freeRow(name, has, size) {
   const misses = positives.filter((d) => !has(d));
   const falses = NOT_FREE.filter(has);

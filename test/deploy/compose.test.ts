@@ -1,28 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { secretProblems } from '@spam-check/service-kit';
 import { bootstrapSchema } from '../../services/auth/src/domain/accounts';
 import { effectiveInstructions, envOf, parseDockerfile } from './dockerfile';
 import { ROOT, interpolate, parseEnvFile, parseYamlFile, readText } from './files';
 import type { ComposeFile } from './manifests';
 import { SERVICES, environmentProblems, serviceNamed, type Env } from './services';
+import { writeBootstrapFile } from '@spam-check/test-support';
 
 const secret = () => randomBytes(24).toString('hex');
 
 /** The .env an operator writes from deploy/compose.env.example: own secrets and an own bootstrap file. */
 function operatorEnv(): Record<string, string> {
-  const bootstrap = join(mkdtempSync(join(tmpdir(), 'compose-bootstrap-')), 'bootstrap.json');
-  writeFileSync(
-    bootstrap,
-    JSON.stringify({
-      clients: [
-        { id: 'shop', secret: secret(), grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
-      ],
-      users: [{ username: 'shop-backend', password: secret() }],
-    }),
-  );
+  const bootstrap = writeBootstrapFile({
+    clients: [
+      { id: 'shop', secret: secret(), grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+    ],
+    users: [{ username: 'shop-backend', password: secret() }],
+  });
   return {
     ...parseEnvFile('deploy/compose.env.example'),
     REDIS_PASSWORD: secret(),

@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { clientStatsSchema, hybridResultSchema, recentFeedbackSchema } from '@spam-check/contracts';
 import {
   freePort,
@@ -12,7 +9,14 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import {
+  amqpUrl,
+  keysUnder,
+  redisUrl,
+  removeKeysUnder,
+  runAccount,
+  runStackEnv,
+} from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request, type HttpResult } from './client';
 
@@ -24,12 +28,7 @@ const reasonCodes = (body: { reasons: { code: string }[] }) => body.reasons.map(
 // processes, all four detectors consuming the same RPC queues; the real auth service, Redis and RabbitMQ.
 describe('the admin API, end to end over HTTP', () => {
   const run = randomUUID().slice(0, 8);
-  const admin = {
-    client: `admin-${run}`,
-    secret: `secret-${randomUUID()}`,
-    username: `root-${run}`,
-    password: `pw-${randomUUID()}`,
-  };
+  const admin = runAccount(`admin-${run}`);
   const plainUser = { username: `user-${run}`, password: `pw-${randomUUID()}` };
   const other = { client: `other-${run}`, secret: `secret-${randomUUID()}` };
   let stack: Stack;
@@ -38,35 +37,21 @@ describe('the admin API, end to end over HTTP', () => {
   let adminToken: string;
 
   beforeAll(async () => {
-    const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'admin-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-          { id: other.client, secret: other.secret, grants: ['password'], scopes: ['spam:check'] },
-        ],
-        users: [
-          { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
-          { username: plainUser.username, password: plainUser.password },
-        ],
-      }),
-    );
+    const runEnv = runStackEnv(`admin-${run}:`, {
+      clients: [
+        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+        { id: other.client, secret: other.secret, grants: ['password'], scopes: ['spam:check'] },
+      ],
+      users: [
+        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
+        { username: plainUser.username, password: plainUser.password },
+      ],
+    });
     const env = {
       LOG_LEVEL: 'info',
       REDIS_URL: redisUrl(),
       AMQP_URL: amqpUrl(),
-      AUTH_BOOTSTRAP_FILE: bootstrap,
-      AUTH_REDIS_PREFIX: `admin-${run}:auth:`,
-      REDIS_KEY_PREFIX: `admin-${run}:gateway:`,
-      // The detectors' feedback records and reports too, so that `afterAll` removes everything the run wrote.
-      EMAIL_FEEDBACK_PREFIX: `admin-${run}:email-feedback:`,
-      TEXT_FEEDBACK_PREFIX: `admin-${run}:text-feedback:`,
-      GATEWAY_CLIENT_ID: gatewayClient.id,
-      GATEWAY_CLIENT_SECRET: gatewayClient.secret,
-      AUTH_REVOCATION_CHANNEL: `admin-${run}:revocations`,
-      REVOCATION_CHANNEL: `admin-${run}:revocations`,
+      ...runEnv,
       EMAIL_RPC_QUEUE: `admin-${run}.email`,
       TEXT_RPC_QUEUE: `admin-${run}.text`,
       EMAIL_DNS_CHECK: 'off',

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, writeBootstrapFile } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { postJson, request, type HttpResult } from './client';
 import { removeRunKeys } from './redis-keys';
@@ -30,18 +27,14 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
   let stack: Stack<'auth' | 'email-detector' | 'gateway'>;
 
   beforeAll(async () => {
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'attacker-costs-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          { id: client.id, secret: client.secret },
-          { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
-          { id: admin.id, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-        ],
-        users: [user, { username: admin.username, password: admin.password, scopes: ['spam:admin'] }],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        { id: client.id, secret: client.secret },
+        { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
+        { id: admin.id, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+      ],
+      users: [user, { username: admin.username, password: admin.password, scopes: ['spam:admin'] }],
+    });
     stack = await startStack(
       {
         REDIS_URL: redisUrl(),

@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   mailBatchResultSchema,
   mailResultSchema,
@@ -9,7 +6,7 @@ import {
   textBatchResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, runStackEnv } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -30,37 +27,22 @@ describe('batch checks, end to end over HTTP', () => {
   let token: string;
 
   beforeAll(async () => {
-    const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'batch-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          ...[main, limited].map((c) => ({
-            id: c.client,
-            secret: c.secret,
-            grants: ['password'],
-            scopes: ['spam:check'],
-          })),
-          { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
-        ],
-        users: [{ username: main.username, password: main.password }],
-      }),
-    );
+    const runEnv = runStackEnv(`batch-${run}:`, {
+      clients: [
+        ...[main, limited].map((c) => ({
+          id: c.client,
+          secret: c.secret,
+          grants: ['password'],
+          scopes: ['spam:check'],
+        })),
+      ],
+      users: [{ username: main.username, password: main.password }],
+    });
     stack = await startStack(
       {
         REDIS_URL: redisUrl(),
         AMQP_URL: undefined,
-        AUTH_BOOTSTRAP_FILE: bootstrap,
-        AUTH_REDIS_PREFIX: `batch-${run}:auth:`,
-        REDIS_KEY_PREFIX: `batch-${run}:gateway:`,
-        // The detectors' feedback records too: `afterAll` removes everything under `batch-${run}:`.
-        EMAIL_FEEDBACK_PREFIX: `batch-${run}:email-feedback:`,
-        TEXT_FEEDBACK_PREFIX: `batch-${run}:text-feedback:`,
-        AUTH_REVOCATION_CHANNEL: `batch-${run}:revocations`,
-        REVOCATION_CHANNEL: `batch-${run}:revocations`,
-        GATEWAY_CLIENT_ID: gateway.id,
-        GATEWAY_CLIENT_SECRET: gateway.secret,
+        ...runEnv,
         EMAIL_DNS_CHECK: 'off',
         OPENAI_API_KEY: undefined,
         RATE_LIMIT_REQUESTS: String(LIMIT),

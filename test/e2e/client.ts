@@ -17,22 +17,32 @@ export async function request(url: string, init: RequestInit = {}): Promise<Http
   return { status: response.status, headers: response.headers, body };
 }
 
-export async function obtainToken(
+/** POST to the token endpoint with the client's HTTP Basic authentication. */
+function tokenRequest(
   gateway: string,
-  prefix = '',
-  credentials = { client: 'demo-client', secret: 'demo-secret', username: 'demo', password: 'demo-password' },
+  prefix: string,
+  client: { client: string; secret: string },
+  form: Record<string, string>,
 ): Promise<HttpResult> {
   return request(`${gateway}${prefix}oauth/token`, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${credentials.client}:${credentials.secret}`).toString('base64')}`,
+      authorization: `Basic ${Buffer.from(`${client.client}:${client.secret}`).toString('base64')}`,
     },
-    body: new URLSearchParams({
-      grant_type: 'password',
-      username: credentials.username,
-      password: credentials.password,
-    }),
+    body: new URLSearchParams(form),
+  });
+}
+
+export async function obtainToken(
+  gateway: string,
+  prefix = '',
+  credentials = { client: 'demo-client', secret: 'demo-secret', username: 'demo', password: 'demo-password' },
+): Promise<HttpResult> {
+  return tokenRequest(gateway, prefix, credentials, {
+    grant_type: 'password',
+    username: credentials.username,
+    password: credentials.password,
   });
 }
 
@@ -42,14 +52,7 @@ export async function obtainServerToken(
   prefix = '',
   credentials = { client: 'demo-client', secret: 'demo-secret' },
 ): Promise<HttpResult> {
-  return request(`${gateway}${prefix}oauth/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${credentials.client}:${credentials.secret}`).toString('base64')}`,
-    },
-    body: new URLSearchParams({ grant_type: 'client_credentials' }),
-  });
+  return tokenRequest(gateway, prefix, credentials, { grant_type: 'client_credentials' });
 }
 
 export function postJson(

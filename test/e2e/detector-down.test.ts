@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, runAccount, runStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, type HttpResult } from './client';
 import { removeRunKeys } from './redis-keys';
@@ -15,42 +12,22 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // goes to both parts or to none. The four services as separate processes over the shared Redis.
 describe('a stalled detector, end to end', () => {
   const run = randomUUID().slice(0, 8);
-  const credentials = {
-    client: `down-${run}`,
-    secret: `secret-${randomUUID()}`,
-    username: `user-${run}`,
-    password: `pw-${randomUUID()}`,
-  };
+  const credentials = runAccount(`down-${run}`);
   const emailFeedback = `down-${run}:email-feedback:`;
   let stack: Stack;
   let token: string;
 
   beforeAll(async () => {
-    const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'detector-down-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          { id: credentials.client, secret: credentials.secret },
-          { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
-        ],
-        users: [{ username: credentials.username, password: credentials.password }],
-      }),
-    );
+    const runEnv = runStackEnv(`down-${run}:`, {
+      clients: [{ id: credentials.client, secret: credentials.secret }],
+      users: [{ username: credentials.username, password: credentials.password }],
+    });
     stack = await startStack(
       {
         REDIS_URL: redisUrl(),
         AMQP_URL: undefined,
-        AUTH_BOOTSTRAP_FILE: bootstrap,
-        AUTH_REDIS_PREFIX: `down-${run}:auth:`,
-        REDIS_KEY_PREFIX: `down-${run}:gateway:`,
+        ...runEnv,
         EMAIL_FEEDBACK_PREFIX: emailFeedback,
-        TEXT_FEEDBACK_PREFIX: `down-${run}:text-feedback:`,
-        AUTH_REVOCATION_CHANNEL: `down-${run}:revocations`,
-        REVOCATION_CHANNEL: `down-${run}:revocations`,
-        GATEWAY_CLIENT_ID: gatewayClient.id,
-        GATEWAY_CLIENT_SECRET: gatewayClient.secret,
         AUTH_SCRYPT_COST: '1024',
       },
       { readyTimeoutMs: 150_000 },

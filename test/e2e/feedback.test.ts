@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   feedbackResultSchema,
   hybridResultSchema,
@@ -10,7 +7,7 @@ import {
   textResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, runAccount, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, postJson } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -34,12 +31,7 @@ const VARIANT = {
 
 function setUp(mode: 'redis' | 'embedded') {
   const run = randomUUID().slice(0, 8);
-  const user = (name: string) => ({
-    client: `${name}-${run}`,
-    secret: `secret-${randomUUID()}`,
-    username: `${name}-user-${run}`,
-    password: `pw-${randomUUID()}`,
-  });
+  const user = (name: string) => runAccount(`${name}-${run}`);
   const first = user('first');
   const second = user('second');
   const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
@@ -48,24 +40,20 @@ function setUp(mode: 'redis' | 'embedded') {
   };
 
   beforeAll(async () => {
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'feedback-')), 'bootstrap.json');
     const client = (account: typeof first) => ({
       id: account.client,
       secret: account.secret,
       grants: ['password'],
       scopes: ['spam:check'],
     });
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          client(first),
-          client(second),
-          { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
-        ],
-        users: [first, second].map(({ username, password }) => ({ username, password })),
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        client(first),
+        client(second),
+        { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
+      ],
+      users: [first, second].map(({ username, password }) => ({ username, password })),
+    });
     const infrastructure =
       mode === 'redis'
         ? {

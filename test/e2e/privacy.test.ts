@@ -1,7 +1,4 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   clientStatsSchema,
   erasureResultSchema,
@@ -9,7 +6,7 @@ import {
   mailResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, keysUnder, redisUrl, runAccount, runStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
@@ -48,12 +45,7 @@ describe('privacy, end to end', () => {
   const run = randomUUID().slice(0, 8);
   const prefix = `privacy-${run}:`;
   const hashKey = randomUUID() + randomUUID();
-  const account = (name: string) => ({
-    client: `${name}-${run}`,
-    secret: `secret-${randomUUID()}`,
-    username: `${name}-user-${run}`,
-    password: `pw-${randomUUID()}`,
-  });
+  const account = (name: string) => runAccount(`${name}-${run}`);
   const admin = account('admin');
   const first = account('first');
   const second = account('second');
@@ -77,49 +69,35 @@ describe('privacy, end to end', () => {
 
   beforeAll(async () => {
     redis = new Redis(redisUrl());
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'privacy-')), 'bootstrap.json');
-    const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
     const checker = (who: typeof first) => ({
       id: who.client,
       secret: who.secret,
       grants: ['password'],
       scopes: ['spam:check'],
     });
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          checker(first),
-          checker(second),
-          { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-          { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
-        ],
-        users: [
-          { username: first.username, password: first.password },
-          { username: second.username, password: second.password },
-          { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
-        ],
-      }),
-    );
+    const runEnv = runStackEnv(prefix, {
+      clients: [
+        checker(first),
+        checker(second),
+        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+      ],
+      users: [
+        { username: first.username, password: first.password },
+        { username: second.username, password: second.password },
+        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
+      ],
+    });
     stack = await startStack(
       {
         REDIS_URL: redisUrl(),
         AMQP_URL: amqpUrl(),
         PRIVACY_HASH_KEY: hashKey,
-        AUTH_BOOTSTRAP_FILE: bootstrap,
-        AUTH_REDIS_PREFIX: `${prefix}auth:`,
+        ...runEnv,
         // Auth's provisioning at start, and the gateway's calls to auth (scrypt of a new client's secret),
         // must not give up on a loaded machine (defaults 500 ms and 2 s).
         AUTH_REDIS_TIMEOUT_MS: '5000',
         AUTH_TIMEOUT_MS: '10000',
-        REDIS_KEY_PREFIX: `${prefix}gateway:`,
-        EMAIL_FEEDBACK_PREFIX: `${prefix}email-feedback:`,
-        TEXT_FEEDBACK_PREFIX: `${prefix}text-feedback:`,
         TEXT_LLM_CACHE_PREFIX: `${prefix}text-llm:`,
-        GATEWAY_CLIENT_ID: gateway.id,
-        GATEWAY_CLIENT_SECRET: gateway.secret,
-        AUTH_REVOCATION_CHANNEL: `${prefix}revocations`,
-        REVOCATION_CHANNEL: `${prefix}revocations`,
         EMAIL_RPC_QUEUE: `privacy-${run}.email`,
         TEXT_RPC_QUEUE: `privacy-${run}.text`,
         EMAIL_DNS_CHECK: 'off',

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { hybridResultSchema } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, runAccount, runStackEnv } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -12,44 +9,25 @@ import { removeRunKeys } from './redis-keys';
 // hybrid checks over RabbitMQ RPC. Every name is unique to this run, so it shares Redis and RabbitMQ safely.
 describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
   const run = randomUUID().slice(0, 8);
-  const credentials = {
-    client: `e2e-client-${run}`,
-    secret: `secret-${randomUUID()}`,
-    username: `e2e-${run}`,
-    password: `pw-${randomUUID()}`,
-  };
+  const credentials = runAccount(`e2e-client-${run}`);
   let stack: Stack;
 
   beforeAll(async () => {
-    const gateway = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'e2e-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          {
-            id: credentials.client,
-            secret: credentials.secret,
-            grants: ['password', 'refresh_token'],
-            scopes: ['spam:check'],
-          },
-          { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
-        ],
-        users: [{ username: credentials.username, password: credentials.password }],
-      }),
-    );
+    const runEnv = runStackEnv(`e2e-${run}:`, {
+      clients: [
+        {
+          id: credentials.client,
+          secret: credentials.secret,
+          grants: ['password', 'refresh_token'],
+          scopes: ['spam:check'],
+        },
+      ],
+      users: [{ username: credentials.username, password: credentials.password }],
+    });
     stack = await startStack({
       REDIS_URL: redisUrl(),
       AMQP_URL: amqpUrl(),
-      AUTH_BOOTSTRAP_FILE: bootstrap,
-      AUTH_REDIS_PREFIX: `e2e-${run}:auth:`,
-      REDIS_KEY_PREFIX: `e2e-${run}:gateway:`,
-      EMAIL_FEEDBACK_PREFIX: `e2e-${run}:email-feedback:`,
-      TEXT_FEEDBACK_PREFIX: `e2e-${run}:text-feedback:`,
-      GATEWAY_CLIENT_ID: gateway.id,
-      GATEWAY_CLIENT_SECRET: gateway.secret,
-      AUTH_REVOCATION_CHANNEL: `e2e-${run}:revocations`,
-      REVOCATION_CHANNEL: `e2e-${run}:revocations`,
+      ...runEnv,
       EMAIL_RPC_QUEUE: `e2e-${run}.email`,
       TEXT_RPC_QUEUE: `e2e-${run}.text`,
       EMAIL_DNS_CHECK: 'off',

@@ -1,9 +1,6 @@
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { freePort, spawnService, type ServiceName } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, writeBootstrapFile } from '@spam-check/test-support';
 
 /** Starts a service in production mode and waits for it to exit on its own (bounded: it must not serve). */
 async function refusal(
@@ -58,24 +55,20 @@ describe('production mode refuses secrets published in this repository and short
   });
 
   it('auth exits at start when its bootstrap file holds a published secret or a short password', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'production-secrets-')), 'bootstrap.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        clients: [
-          {
-            id: 'shop',
-            secret: 'compose-demo-secret',
-            grants: ['password', 'refresh_token'],
-            scopes: ['spam:check'],
-          },
-        ],
-        users: [
-          { username: 'dev-user', password: 'dev-demo-password' },
-          { username: 'short-user', password: 'abc' },
-        ],
-      }),
-    );
+    const file = writeBootstrapFile({
+      clients: [
+        {
+          id: 'shop',
+          secret: 'compose-demo-secret',
+          grants: ['password', 'refresh_token'],
+          scopes: ['spam:check'],
+        },
+      ],
+      users: [
+        { username: 'dev-user', password: 'dev-demo-password' },
+        { username: 'short-user', password: 'abc' },
+      ],
+    });
     const { code, output } = await refusal('auth', {
       AUTH_BOOTSTRAP_FILE: file,
       AUTH_REDIS_PREFIX: `production-secrets-${Date.now()}:`,

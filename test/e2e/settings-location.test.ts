@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  freePort,
-  spawnService,
-  stopService,
-  waitForReady,
-  type ServiceProcess,
-} from '@spam-check/process-kit';
+import { freePort, startService, stopService, type ServiceProcess } from '@spam-check/process-kit';
 import { redisUrl } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { postJson } from './client';
@@ -23,7 +17,7 @@ describe('client settings under a prefix and channel of their own', () => {
 
   beforeAll(async () => {
     redis = new Redis(redisUrl());
-    detector = spawnService(
+    detector = await startService(
       'text-detector',
       {
         LOG_LEVEL: 'warn',
@@ -35,8 +29,8 @@ describe('client settings under a prefix and channel of their own', () => {
         CLIENT_SETTINGS_CHANNEL: location.channel,
       },
       await freePort(),
+      { timeoutMs: 150_000 },
     );
-    await waitForReady(detector, { timeoutMs: 150_000 });
   }, 180_000);
 
   afterAll(async () => {

@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   freePort,
   spawnService,
@@ -9,7 +6,7 @@ import {
   waitForReady,
   type ServiceProcess,
 } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, writeBootstrapFile } from '@spam-check/test-support';
 import { request, type HttpResult } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -24,17 +21,13 @@ describe('the token endpoint through the gateway, under faults', () => {
 
   beforeAll(async () => {
     const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'token-faults-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          { id: client.id, secret: client.secret },
-          { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
-        ],
-        users: [user],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        { id: client.id, secret: client.secret },
+        { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
+      ],
+      users: [user],
+    });
     const [authPort, gatewayPort, managementPort] = await Promise.all([freePort(), freePort(), freePort()]);
     const shared = {
       LOG_LEVEL: 'warn',

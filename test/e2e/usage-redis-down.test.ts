@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   freePort,
   spawnService,
@@ -12,59 +9,34 @@ import {
   type ServiceName,
   type ServiceProcess,
 } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, runAccount, startRedisServer, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
-
-/** A redis-server of this test's own (never the shared one): it is frozen with SIGSTOP below. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    '/usr/bin/redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', ''],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (let i = 0; i < 100 && !/Ready to accept connections/.test(output); i++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  if (!/Ready to accept connections/.test(output)) throw new Error(`redis-server did not start:\n${output}`);
-  return child;
-}
 
 // Usage counting (DESIGN.md §6.3 stats) must never slow or fail a check: the gateway's Redis freezes, the
 // check is still answered, and the count that was lost is logged. Auth keeps the shared Redis.
 describe('when the gateway Redis stops answering, checks are still answered and the lost counts logged', () => {
   const run = randomUUID().slice(0, 8);
-  const credentials = {
-    client: `c-${run}`,
-    secret: `s-${randomUUID()}`,
-    username: `u-${run}`,
-    password: `p-${randomUUID()}`,
-  };
+  const credentials = runAccount(`usage-${run}`);
   let redis: ChildProcess;
   let services: ServiceProcess[] = [];
   let gateway: ServiceProcess;
 
   beforeAll(async () => {
     const redisPort = await freePort();
-    redis = await startRedis(redisPort);
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'usage-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          {
-            id: credentials.client,
-            secret: credentials.secret,
-            grants: ['password'],
-            scopes: ['spam:check'],
-          },
-        ],
-        users: [{ username: credentials.username, password: credentials.password }],
-      }),
-    );
+    // Its own redis-server (never the shared one): it is frozen with SIGSTOP below.
+    redis = await startRedisServer(redisPort);
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        {
+          id: credentials.client,
+          secret: credentials.secret,
+          grants: ['password'],
+          scopes: ['spam:check'],
+        },
+      ],
+      users: [{ username: credentials.username, password: credentials.password }],
+    });
     const names: ServiceName[] = ['auth', 'email-detector', 'text-detector', 'gateway'];
     const ports = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await freePort()])));
     const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import {
   clientStatsSchema,
   recentFeedbackSchema,
@@ -9,7 +8,7 @@ import {
   type RecentFeedback,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, runStackEnv } from '@spam-check/test-support';
 import { obtainToken, request } from '../e2e/client';
 import { removeRunKeys } from '../e2e/redis-keys';
 
@@ -38,45 +37,30 @@ export async function startWordPressStack(): Promise<WordPressStack> {
     username: `operator-${run}`,
     password: randomBytes(12).toString('hex'),
   };
-  const gateway = { id: `gateway-${run}`, secret: randomBytes(24).toString('hex') };
-  const folder = mkdtempSync(join(tmpdir(), 'wordpress-stack-'));
-  const bootstrap = join(folder, 'bootstrap.json');
-  writeFileSync(
-    bootstrap,
-    JSON.stringify({
-      clients: [
-        { id: client.id, secret: client.secret, grants: ['client_credentials'], scopes: ['spam:check'] },
-        {
-          id: operator.client,
-          secret: operator.secret,
-          grants: ['password'],
-          scopes: ['spam:check', 'spam:admin'],
-        },
-        { id: gateway.id, secret: gateway.secret, grants: [], scopes: ['auth:introspect'] },
-      ],
-      users: [{ username: operator.username, password: operator.password, scopes: ['spam:admin'] }],
-    }),
-  );
+  const runEnv = runStackEnv(prefix, {
+    clients: [
+      { id: client.id, secret: client.secret, grants: ['client_credentials'], scopes: ['spam:check'] },
+      {
+        id: operator.client,
+        secret: operator.secret,
+        grants: ['password'],
+        scopes: ['spam:check', 'spam:admin'],
+      },
+    ],
+    users: [{ username: operator.username, password: operator.password, scopes: ['spam:admin'] }],
+  });
   const removeRun = async () => {
     await removeRunKeys(prefix);
-    rmSync(folder, { recursive: true, force: true });
+    rmSync(dirname(runEnv.AUTH_BOOTSTRAP_FILE), { recursive: true, force: true });
   };
   // A stack that failed to start has stopped its services; what its auth wrote is removed all the same.
   const stack = await startStack(
     {
       REDIS_URL: redisUrl(),
       AMQP_URL: amqpUrl(),
-      AUTH_REDIS_PREFIX: `${prefix}auth:`,
-      REDIS_KEY_PREFIX: `${prefix}gateway:`,
-      EMAIL_FEEDBACK_PREFIX: `${prefix}email-feedback:`,
-      TEXT_FEEDBACK_PREFIX: `${prefix}text-feedback:`,
-      AUTH_REVOCATION_CHANNEL: `${prefix}revocations`,
-      REVOCATION_CHANNEL: `${prefix}revocations`,
       EMAIL_RPC_QUEUE: `wp-${run}.email`,
       TEXT_RPC_QUEUE: `wp-${run}.text`,
-      AUTH_BOOTSTRAP_FILE: bootstrap,
-      GATEWAY_CLIENT_ID: gateway.id,
-      GATEWAY_CLIENT_SECRET: gateway.secret,
+      ...runEnv,
       EMAIL_DNS_CHECK: 'off',
       OPENAI_API_KEY: undefined,
       // A person in this test takes a little over a second to fill the form (below, a bot).

@@ -51,38 +51,90 @@ function withHeartbeat(url: string, seconds: number): string {
 }
 
 /**
+ * The next attempt after a drop or a failed attempt: one pending at a time, after a wait doubling from
+ * `initialDelayMs` per failed attempt, capped at `maxDelayMs`, with jitter.
+ */
+function retryScheduler(log: Logger, options: ReconnectOptions = {}) {
+  const initialDelayMs = options.initialDelayMs ?? 100;
+  const maxDelayMs = options.maxDelayMs ?? 5000;
+  let attempt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    attempt: () => attempt,
+    pending: () => timer !== undefined,
+    schedule(run: () => void): void {
+      const base = Math.min(maxDelayMs / (1 + JITTER), initialDelayMs * 2 ** attempt);
+      const delay = Math.round(base * (1 + JITTER * (2 * Math.random() - 1)));
+      attempt += 1;
+      log.debug({ attempt, delay }, 'AMQP reconnect scheduled');
+      timer = setTimeout(() => {
+        timer = undefined;
+        run();
+      }, delay);
+    },
+    succeeded(): void {
+      if (attempt > 0) log.info({ attempts: attempt }, 'AMQP reconnected');
+      attempt = 0;
+    },
+    cancel(): void {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+function openConnection(url: string, options: ConnectionOptions): Promise<ChannelModel> {
+  return connect(url, {
+    timeout: options.connectTimeoutMs,
+    // Without it, Nagle's algorithm and delayed ACKs add ~40 ms to a lone request/reply.
+    noDelay: true,
+    clientProperties: { connection_name: options.connectionName },
+  });
+}
+
+/** Callers waiting for a connection; each is answered once: connected, closed, or out of time. */
+function connectionWaiters() {
+  const waiters = new Set<(connected: boolean) => void>();
+  return {
+    settle(connected: boolean): void {
+      for (const waiter of waiters) waiter(connected);
+      waiters.clear();
+    },
+    wait(waitMs: number): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(settle);
+          reject(new RpcUnavailableError(`not connected to the AMQP broker within ${waitMs} ms`));
+        }, waitMs);
+        const settle = (connected: boolean): void => {
+          clearTimeout(timer);
+          if (connected) resolve();
+          else reject(new RpcUnavailableError('AMQP connection is closed'));
+        };
+        waiters.add(settle);
+      });
+    },
+  };
+}
+
+/**
  * One AMQP connection that reconnects with capped exponential backoff after any drop, forever, until
  * `close()`. amqplib's own recovery is not used: setup (channels, consumers) must be redone per connection
  * and callers need to know at once when there is no usable connection.
  */
 export function createManagedConnection(options: ConnectionOptions): ManagedConnection {
   const log = options.logger;
-  const initialDelayMs = options.reconnect?.initialDelayMs ?? 100;
-  const maxDelayMs = options.reconnect?.maxDelayMs ?? 5000;
   const url = withHeartbeat(options.url, options.heartbeatSeconds);
 
   let current: ChannelModel | undefined;
-  let attempt = 0;
   let closed = false;
   let connecting: Promise<void> | undefined;
-  let retryTimer: NodeJS.Timeout | undefined;
-  const waiters = new Set<(connected: boolean) => void>();
-
-  function settleWaiters(connected: boolean): void {
-    for (const waiter of waiters) waiter(connected);
-    waiters.clear();
-  }
+  const retries = retryScheduler(log, options.reconnect);
+  const waiters = connectionWaiters();
 
   function scheduleReconnect(): void {
-    if (closed || current || connecting || retryTimer) return;
-    const base = Math.min(maxDelayMs / (1 + JITTER), initialDelayMs * 2 ** attempt);
-    const delay = Math.round(base * (1 + JITTER * (2 * Math.random() - 1)));
-    attempt += 1;
-    log.debug({ attempt, delay }, 'AMQP reconnect scheduled');
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      start();
-    }, delay);
+    if (closed || current || connecting || retries.pending()) return;
+    retries.schedule(start);
   }
 
   function start(): void {
@@ -95,12 +147,7 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
   async function establish(): Promise<void> {
     let model: ChannelModel | undefined;
     try {
-      model = await connect(url, {
-        timeout: options.connectTimeoutMs,
-        // Without it, Nagle's algorithm and delayed ACKs add ~40 ms to a lone request/reply.
-        noDelay: true,
-        clientProperties: { connection_name: options.connectionName },
-      });
+      model = await openConnection(url, options);
       const self = model;
       let dropped = false;
       self.on('error', (error: Error) => log.warn({ err: error }, 'AMQP connection error'));
@@ -116,11 +163,10 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
       if (closed) throw new RpcUnavailableError('closed while connecting');
       if (dropped) throw new RpcUnavailableError('connection dropped during setup');
       current = self;
-      if (attempt > 0) log.info({ attempts: attempt }, 'AMQP reconnected');
-      attempt = 0;
-      settleWaiters(true);
+      retries.succeeded();
+      waiters.settle(true);
     } catch (error) {
-      if (!closed) log.warn({ err: error, attempt }, 'AMQP connection attempt failed');
+      if (!closed) log.warn({ err: error, attempt: retries.attempt() }, 'AMQP connection attempt failed');
       await model?.close().catch(() => undefined);
     }
   }
@@ -129,24 +175,11 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
 
   return {
     isConnected: () => current !== undefined,
-
     waitUntilConnected(waitMs) {
       if (current) return Promise.resolve();
       if (closed) return Promise.reject(new RpcUnavailableError('AMQP connection is closed'));
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(settle);
-          reject(new RpcUnavailableError(`not connected to the AMQP broker within ${waitMs} ms`));
-        }, waitMs);
-        const settle = (connected: boolean): void => {
-          clearTimeout(timer);
-          if (connected) resolve();
-          else reject(new RpcUnavailableError('AMQP connection is closed'));
-        };
-        waiters.add(settle);
-      });
+      return waiters.wait(waitMs);
     },
-
     restart(model, reason) {
       if (closed || current !== model) return;
       log.warn({ reason }, 'AMQP connection restarted');
@@ -155,13 +188,11 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
       model.close().catch(() => undefined);
       scheduleReconnect();
     },
-
     async close() {
       if (closed) return;
       closed = true;
-      clearTimeout(retryTimer);
-      retryTimer = undefined;
-      settleWaiters(false);
+      retries.cancel();
+      waiters.settle(false);
       await connecting;
       const model = current;
       current = undefined;

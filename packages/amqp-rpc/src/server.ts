@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { Logger } from 'pino';
 import { createManagedConnection, DEFAULT_HEARTBEAT_SECONDS } from './connection';
 import { headersAsStrings } from './headers';
 import { encodeReply, INTERNAL_PROBLEM, problemFromError, type RpcReply } from './reply';
@@ -15,6 +16,71 @@ function parsePayload(content: Buffer): unknown {
   }
 }
 
+/** The reply to one request: the handler's result, the problem it threw, or an internal problem. */
+async function replyFor(
+  handler: RpcServerOptions['handler'],
+  payload: unknown,
+  headers: Record<string, string>,
+  log: Logger,
+  correlationId: string,
+): Promise<RpcReply> {
+  try {
+    return { ok: true, result: await handler(payload, headers) };
+  } catch (error) {
+    const problem = problemFromError(error);
+    if (problem) return { ok: false, problem };
+    log.error({ err: error, correlationId }, 'RPC handler failed');
+    return { ok: false, problem: INTERNAL_PROBLEM };
+  }
+}
+
+/** Publishes the reply, then acks the delivery or rejects it without requeue. */
+function sendReply(channel: Channel, message: ConsumeMessage, envelope: RpcReply, ack: boolean, log: Logger) {
+  const { correlationId, replyTo } = message.properties as { correlationId: string; replyTo: string };
+  try {
+    channel.sendToQueue(replyTo, encodeReply(envelope), { correlationId, contentType: 'application/json' });
+    if (ack) channel.ack(message);
+    else channel.reject(message, false);
+  } catch (error) {
+    // The channel is gone: the broker requeues the unacked delivery for the next consumer.
+    log.warn({ err: error, correlationId }, 'RPC reply not sent; the broker will redeliver the request');
+  }
+}
+
+/** Deliveries being handled, so that `close()` can wait for them, at most `drainTimeoutMs`. */
+function inFlightDeliveries(log: Logger, drainTimeoutMs: number) {
+  const inFlight = new Set<Promise<void>>();
+  return {
+    track(work: Promise<void>): void {
+      const tracked = work.catch((error: unknown) => log.error({ err: error }, 'RPC delivery not settled'));
+      inFlight.add(tracked);
+      void tracked.finally(() => inFlight.delete(tracked));
+    },
+    async drain(): Promise<void> {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          log.warn(
+            { running: inFlight.size },
+            'RPC handlers still running at close; their requests are requeued',
+          );
+          resolve();
+        }, drainTimeoutMs);
+      });
+      await Promise.race([Promise.allSettled([...inFlight]), timeout]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Unacknowledged deliveries at a time: a positive integer, 10 unless given. */
+function prefetchOf(options: RpcServerOptions): number {
+  const prefetch = options.prefetch ?? 10;
+  if (!Number.isInteger(prefetch) || prefetch < 1)
+    throw new RangeError('prefetch must be a positive integer');
+  return prefetch;
+}
+
 /**
  * Consumes one queue with `prefetch` unacknowledged deliveries. Every delivery is settled exactly once:
  * acked after its reply is published (also when the handler threw: the reply then carries the problem),
@@ -23,35 +89,10 @@ function parsePayload(content: Buffer): unknown {
  */
 export function createRpcServer(options: RpcServerOptions): RpcServer {
   const log = options.logger.child({ component: 'amqp-rpc-server', queue: options.queue });
-  const prefetch = options.prefetch ?? 10;
-  if (!Number.isInteger(prefetch) || prefetch < 1)
-    throw new RangeError('prefetch must be a positive integer');
-  const inFlight = new Set<Promise<void>>();
+  const prefetch = prefetchOf(options);
+  const inFlight = inFlightDeliveries(log, options.drainTimeoutMs ?? 10_000);
   let consumer: { channel: Channel; tag: string } | undefined;
   let closed = false;
-
-  async function reply(payload: unknown, headers: Record<string, string>, correlationId: string) {
-    try {
-      return { ok: true, result: await options.handler(payload, headers) } satisfies RpcReply;
-    } catch (error) {
-      const problem = problemFromError(error);
-      if (problem) return { ok: false, problem } satisfies RpcReply;
-      log.error({ err: error, correlationId }, 'RPC handler failed');
-      return { ok: false, problem: INTERNAL_PROBLEM } satisfies RpcReply;
-    }
-  }
-
-  function send(channel: Channel, message: ConsumeMessage, envelope: RpcReply, ack: boolean): void {
-    const { correlationId, replyTo } = message.properties as { correlationId: string; replyTo: string };
-    try {
-      channel.sendToQueue(replyTo, encodeReply(envelope), { correlationId, contentType: 'application/json' });
-      if (ack) channel.ack(message);
-      else channel.reject(message, false);
-    } catch (error) {
-      // The channel is gone: the broker requeues the unacked delivery for the next consumer.
-      log.warn({ err: error, correlationId }, 'RPC reply not sent; the broker will redeliver the request');
-    }
-  }
 
   async function handle(channel: Channel, message: ConsumeMessage): Promise<void> {
     const { correlationId, replyTo } = message.properties as { correlationId?: unknown; replyTo?: unknown };
@@ -63,22 +104,13 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     const payload = parsePayload(message.content);
     if (payload === MALFORMED) {
       log.warn({ correlationId, bytes: message.content.length }, 'RPC request is not JSON; rejected');
-      send(
-        channel,
-        message,
-        { ok: false, problem: { ...INTERNAL_PROBLEM, detail: 'malformed RPC request' } },
-        false,
-      );
+      const problem = { ...INTERNAL_PROBLEM, detail: 'malformed RPC request' };
+      sendReply(channel, message, { ok: false, problem }, false, log);
       return;
     }
-    const envelope = await reply(payload, headersAsStrings(message.properties.headers), correlationId);
-    send(channel, message, envelope, true);
-  }
-
-  function track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => log.error({ err: error }, 'RPC delivery not settled'));
-    inFlight.add(tracked);
-    void tracked.finally(() => inFlight.delete(tracked));
+    const headers = headersAsStrings(message.properties.headers);
+    const envelope = await replyFor(options.handler, payload, headers, log, correlationId);
+    sendReply(channel, message, envelope, true, log);
   }
 
   async function setup(model: ChannelModel): Promise<void> {
@@ -96,7 +128,7 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     const { consumerTag } = await channel.consume(
       options.queue,
       (message) => {
-        if (message) track(handle(channel, message));
+        if (message) inFlight.track(handle(channel, message));
         else connection.restart(model, 'consumer cancelled by the broker (queue deleted?)');
       },
       { noAck: false },
@@ -115,32 +147,15 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     setup,
   });
 
-  async function drain(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        log.warn(
-          { running: inFlight.size },
-          'RPC handlers still running at close; their requests are requeued',
-        );
-        resolve();
-      }, options.drainTimeoutMs ?? 10_000);
-    });
-    await Promise.race([Promise.allSettled([...inFlight]), timeout]);
-    clearTimeout(timer);
-  }
-
   return {
     ready: () => connection.waitUntilConnected(options.readyTimeoutMs ?? 5000),
-
     isConnected: () => consumer !== undefined && connection.isConnected(),
-
     async close() {
       if (closed) return;
       closed = true;
       const active = consumer;
       if (active) await active.channel.cancel(active.tag).catch(() => undefined);
-      await drain();
+      await inFlight.drain();
       // Closing the channel first flushes replies and acks still buffered in amqplib; a bare connection
       // close would discard them.
       const draining = consumer;

@@ -193,8 +193,38 @@ const BODY_ERRORS: Record<string, ErrorCode[]> = {
   '415': ['UNSUPPORTED_MEDIA_TYPE'],
 };
 
-/** The administration API (DESIGN.md §6.3). */
-function adminPaths() {
+const STATS_QUERY_PARAMETERS = [
+  {
+    name: 'from',
+    in: 'query',
+    required: false,
+    description: 'Start, ISO 8601; default `to` minus 7 days; at most 31 days before `to`.',
+    schema: { type: 'string', format: 'date-time' },
+  },
+  {
+    name: 'to',
+    in: 'query',
+    required: false,
+    description: 'End, ISO 8601; default now.',
+    schema: { type: 'string', format: 'date-time' },
+  },
+  {
+    name: 'interval',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', enum: ['hour', 'day'], default: 'day' },
+  },
+];
+const FEEDBACK_LIMIT_PARAMETER = {
+  name: 'limit',
+  in: 'query',
+  required: false,
+  description: 'How many reports (1..50).',
+  schema: { type: 'integer', minimum: 1, maximum: 50, default: 20 },
+};
+
+/** The administration API's clients and their settings (DESIGN.md §6.3). */
+function adminClientPaths() {
   const withId = { parameters: [CLIENT_ID_PARAMETER] };
   return {
     '/api/v1/admin/clients': {
@@ -239,34 +269,18 @@ function adminPaths() {
         { ...withId, request: 'ClientSettings', errors: BODY_ERRORS },
       ),
     },
+  };
+}
+
+/** The administration API's usage, feedback and erasure (DESIGN.md §6.3, §7.5). */
+function adminDataPaths() {
+  return {
     '/api/v1/admin/clients/{id}/stats': {
       get: adminOperation(
         'Usage of a client: checks per kind and verdict, top reasons, feedback, latency, recent admin actions',
         { status: '200', description: 'The statistics (UTC intervals).', schema: 'ClientStats' },
         {
-          parameters: [
-            CLIENT_ID_PARAMETER,
-            {
-              name: 'from',
-              in: 'query',
-              required: false,
-              description: 'Start, ISO 8601; default `to` minus 7 days; at most 31 days before `to`.',
-              schema: { type: 'string', format: 'date-time' },
-            },
-            {
-              name: 'to',
-              in: 'query',
-              required: false,
-              description: 'End, ISO 8601; default now.',
-              schema: { type: 'string', format: 'date-time' },
-            },
-            {
-              name: 'interval',
-              in: 'query',
-              required: false,
-              schema: { type: 'string', enum: ['hour', 'day'], default: 'day' },
-            },
-          ],
+          parameters: [CLIENT_ID_PARAMETER, ...STATS_QUERY_PARAMETERS],
           errors: { '400': ['VALIDATION_FAILED'] },
         },
       ),
@@ -293,21 +307,17 @@ function adminPaths() {
           schema: 'RecentFeedback',
         },
         {
-          parameters: [
-            CLIENT_ID_PARAMETER,
-            {
-              name: 'limit',
-              in: 'query',
-              required: false,
-              description: 'How many reports (1..50).',
-              schema: { type: 'integer', minimum: 1, maximum: 50, default: 20 },
-            },
-          ],
+          parameters: [CLIENT_ID_PARAMETER, FEEDBACK_LIMIT_PARAMETER],
           errors: { '400': ['VALIDATION_FAILED'] },
         },
       ),
     },
   };
+}
+
+/** The administration API (DESIGN.md §6.3). */
+function adminPaths() {
+  return { ...adminClientPaths(), ...adminDataPaths() };
 }
 
 function oauthOperation(summary: string, request: SchemaName, ok: object) {
@@ -336,134 +346,150 @@ function oauthOperation(summary: string, request: SchemaName, ok: object) {
   };
 }
 
-/** The OpenAPI 3.1 document of the public API, generated from the zod schemas of this package. */
-export function buildOpenApiDocument(version = '1.0.0') {
+function apiInfo(version: string) {
   return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Spam check API',
-      version,
-      description: [
-        'Decides whether an e-mail address, a text, or both are spam, and explains why.',
-        'Every path may be preceded by a language code: `/deapi/v1/spam/mail` or `/de/api/v1/spam/mail`;',
-        'the language picks the language of human-readable messages. Unknown prefixes are 404.',
-        "A site's server gets its token with `grant_type=client_credentials` (no user, no refresh token).",
-        'Checks may carry the form `context` (`honeypot`, `seconds_to_submit`, `user_agent`): a filled honeypot',
-        'is spam (`FORM_HONEYPOT_FILLED`), a submission faster than the configured minimum',
-        '(`FORM_SUBMITTED_TOO_FAST`) or from an automation user agent (`FORM_BOT_USER_AGENT`) at least',
-        'suspicious; the context is never stored.',
-        `Reason codes: ${Object.keys(REASON_CATALOGUE).join(', ')}.`,
-      ].join(' '),
+    title: 'Spam check API',
+    version,
+    description: [
+      'Decides whether an e-mail address, a text, or both are spam, and explains why.',
+      'Every path may be preceded by a language code: `/deapi/v1/spam/mail` or `/de/api/v1/spam/mail`;',
+      'the language picks the language of human-readable messages. Unknown prefixes are 404.',
+      "A site's server gets its token with `grant_type=client_credentials` (no user, no refresh token).",
+      'Checks may carry the form `context` (`honeypot`, `seconds_to_submit`, `user_agent`): a filled honeypot',
+      'is spam (`FORM_HONEYPOT_FILLED`), a submission faster than the configured minimum',
+      '(`FORM_SUBMITTED_TOO_FAST`) or from an automation user agent (`FORM_BOT_USER_AGENT`) at least',
+      'suspicious; the context is never stored.',
+      `Reason codes: ${Object.keys(REASON_CATALOGUE).join(', ')}.`,
+    ].join(' '),
+  };
+}
+
+function apiTags() {
+  return [
+    { name: 'Checks', description: 'Verdicts on an e-mail address, a text, or both (scope `spam:check`).' },
+    { name: 'Batch checks', description: 'Up to 1,000 addresses or 100 texts in one request.' },
+    {
+      name: 'Feedback',
+      description: 'Report a wrong verdict; learnt at once, for the reporting client only.',
     },
-    tags: [
-      { name: 'Checks', description: 'Verdicts on an e-mail address, a text, or both (scope `spam:check`).' },
-      { name: 'Batch checks', description: 'Up to 1,000 addresses or 100 texts in one request.' },
+    {
+      name: 'Tokens',
+      description:
+        'OAuth 2.0 password and refresh_token grants (form-encoded) for confidential first-party clients; ' +
+        'revocation (RFC 7009). "Authorize" on this page uses the password grant.',
+    },
+    { name: 'Administration', description: 'Clients, their settings and usage (scope `spam:admin`).' },
+  ];
+}
+
+/** The checks, feedback and token paths (the administration API is in `adminPaths`). */
+function publicPaths() {
+  return {
+    '/api/v1/spam/mail': checkOperation(
+      'Checks',
+      'Check an e-mail address',
+      'MailCheckRequest',
+      'MailResult',
+    ),
+    '/api/v1/spam/text': checkOperation(
+      'Checks',
+      'Check a text (title, body, optional subtitle)',
+      'TextCheckRequest',
+      'TextResult',
+    ),
+    '/api/v1/spam/hybrid-check': checkOperation(
+      'Checks',
+      'Check an e-mail address and a text together',
+      'HybridCheckRequest',
+      'HybridResult',
       {
-        name: 'Feedback',
-        description: 'Report a wrong verdict; learnt at once, for the reporting client only.',
+        parameters: [
+          { $ref: '#/components/parameters/RequestId' },
+          { $ref: '#/components/parameters/StepByStep' },
+        ],
       },
+    ),
+    '/api/v1/spam/feedback': checkOperation(
+      'Feedback',
+      'Report a verdict as wrong (by check id, address or text); learnt at once, for this client only',
+      'FeedbackRequest',
+      'FeedbackResult',
+      { description: '404 `CHECK_NOT_FOUND`: the check id is unknown, expired or of another client.' },
+    ),
+    '/api/v1/spam/mail/batch': checkOperation(
+      'Batch checks',
+      `Check 1 to ${BATCH_LIMITS.mailItems} e-mail addresses`,
+      'MailBatchRequest',
+      'MailBatchResult',
+      { description: BATCH_DESCRIPTION },
+    ),
+    '/api/v1/spam/text/batch': checkOperation(
+      'Batch checks',
+      `Check 1 to ${BATCH_LIMITS.textItems} texts`,
+      'TextBatchRequest',
+      'TextBatchResult',
+      { description: BATCH_DESCRIPTION },
+    ),
+    '/oauth/token': oauthOperation(
+      "Obtain or refresh tokens (client_credentials for a site's server; password and refresh_token for a user)",
+      'TokenRequest',
       {
-        name: 'Tokens',
+        description: 'Tokens. Sent with `Cache-Control: no-store`.',
+        content: { 'application/json': { schema: ref('TokenResponse') } },
+      },
+    ),
+    '/oauth/revoke': oauthOperation('Revoke an access or refresh token (RFC 7009)', 'RevokeRequest', {
+      description: 'Revoked, or the token was unknown.',
+    }),
+  };
+}
+
+function apiComponents() {
+  return {
+    schemas: componentSchemas(),
+    parameters: {
+      RequestId: {
+        name: 'X-Request-Id',
+        in: 'header',
+        required: false,
+        description: 'Correlation id; generated when absent and always echoed in the response.',
+        schema: { type: 'string', maxLength: 128 },
+      },
+      StepByStep: {
+        name: 'X-Internal-Step-By-Step',
+        in: 'header',
+        required: false,
         description:
-          'OAuth 2.0 password and refresh_token grants (form-encoded) for confidential first-party clients; ' +
-          'revocation (RFC 7009). "Authorize" on this page uses the password grant.',
+          'true/1/yes/on: e-mail first, text only if the e-mail is not spam. false/0/no/off/empty: both at once.',
+        schema: { type: 'string' },
       },
-      { name: 'Administration', description: 'Clients, their settings and usage (scope `spam:admin`).' },
-    ],
-    servers: [{ url: '/' }, ...SUPPORTED_LANGUAGES.map((language) => ({ url: `/${language}` }))],
-    paths: {
-      '/api/v1/spam/mail': checkOperation(
-        'Checks',
-        'Check an e-mail address',
-        'MailCheckRequest',
-        'MailResult',
-      ),
-      '/api/v1/spam/text': checkOperation(
-        'Checks',
-        'Check a text (title, body, optional subtitle)',
-        'TextCheckRequest',
-        'TextResult',
-      ),
-      '/api/v1/spam/hybrid-check': checkOperation(
-        'Checks',
-        'Check an e-mail address and a text together',
-        'HybridCheckRequest',
-        'HybridResult',
-        {
-          parameters: [
-            { $ref: '#/components/parameters/RequestId' },
-            { $ref: '#/components/parameters/StepByStep' },
-          ],
-        },
-      ),
-      '/api/v1/spam/feedback': checkOperation(
-        'Feedback',
-        'Report a verdict as wrong (by check id, address or text); learnt at once, for this client only',
-        'FeedbackRequest',
-        'FeedbackResult',
-        { description: '404 `CHECK_NOT_FOUND`: the check id is unknown, expired or of another client.' },
-      ),
-      '/api/v1/spam/mail/batch': checkOperation(
-        'Batch checks',
-        `Check 1 to ${BATCH_LIMITS.mailItems} e-mail addresses`,
-        'MailBatchRequest',
-        'MailBatchResult',
-        { description: BATCH_DESCRIPTION },
-      ),
-      '/api/v1/spam/text/batch': checkOperation(
-        'Batch checks',
-        `Check 1 to ${BATCH_LIMITS.textItems} texts`,
-        'TextBatchRequest',
-        'TextBatchResult',
-        { description: BATCH_DESCRIPTION },
-      ),
-      '/oauth/token': oauthOperation(
-        "Obtain or refresh tokens (client_credentials for a site's server; password and refresh_token for a user)",
-        'TokenRequest',
-        {
-          description: 'Tokens. Sent with `Cache-Control: no-store`.',
-          content: { 'application/json': { schema: ref('TokenResponse') } },
-        },
-      ),
-      '/oauth/revoke': oauthOperation('Revoke an access or refresh token (RFC 7009)', 'RevokeRequest', {
-        description: 'Revoked, or the token was unknown.',
-      }),
-      ...adminPaths(),
     },
-    components: {
-      schemas: componentSchemas(),
-      parameters: {
-        RequestId: {
-          name: 'X-Request-Id',
-          in: 'header',
-          required: false,
-          description: 'Correlation id; generated when absent and always echoed in the response.',
-          schema: { type: 'string', maxLength: 128 },
-        },
-        StepByStep: {
-          name: 'X-Internal-Step-By-Step',
-          in: 'header',
-          required: false,
-          description:
-            'true/1/yes/on: e-mail first, text only if the e-mail is not spam. false/0/no/off/empty: both at once.',
-          schema: { type: 'string' },
-        },
-      },
-      securitySchemes: {
-        oauth2: {
-          type: 'oauth2',
-          flows: {
-            password: {
-              tokenUrl: '/oauth/token',
-              refreshUrl: '/oauth/token',
-              scopes: {
-                'spam:check': 'Run checks.',
-                'spam:admin': 'Manage clients, their settings, and read their usage (the admin API).',
-              },
+    securitySchemes: {
+      oauth2: {
+        type: 'oauth2',
+        flows: {
+          password: {
+            tokenUrl: '/oauth/token',
+            refreshUrl: '/oauth/token',
+            scopes: {
+              'spam:check': 'Run checks.',
+              'spam:admin': 'Manage clients, their settings, and read their usage (the admin API).',
             },
           },
         },
       },
     },
+  };
+}
+
+/** The OpenAPI 3.1 document of the public API, generated from the zod schemas of this package. */
+export function buildOpenApiDocument(version = '1.0.0') {
+  return {
+    openapi: '3.1.0',
+    info: apiInfo(version),
+    tags: apiTags(),
+    servers: [{ url: '/' }, ...SUPPORTED_LANGUAGES.map((language) => ({ url: `/${language}` }))],
+    paths: { ...publicPaths(), ...adminPaths() },
+    components: apiComponents(),
   };
 }

@@ -6,6 +6,7 @@ export {
   REPO_ROOT,
   SERVICES,
   spawnService,
+  startService,
   stopService,
   waitForReady,
   type ServiceName,

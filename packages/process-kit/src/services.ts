@@ -118,3 +118,23 @@ export async function stopService(service: ServiceProcess): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
+
+/**
+ * `spawnService`, then `waitForReady`: the service, ready. One that never gets ready is stopped before the
+ * error is thrown, so that a failed start leaves no process behind.
+ */
+export async function startService(
+  name: ServiceName,
+  env: Record<string, string | undefined>,
+  port: number,
+  options: SpawnOptions & ReadyOptions = {},
+): Promise<ServiceProcess> {
+  const service = spawnService(name, env, port, options);
+  try {
+    await waitForReady(service, options);
+  } catch (error) {
+    await stopService(service);
+    throw error;
+  }
+  return service;
+}

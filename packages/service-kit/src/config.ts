@@ -116,7 +116,7 @@ export const checkLimitsShape = {
   MAX_BATCH_BODY_BYTES: env.positiveInt(BATCH_LIMITS.bodyBytes),
 };
 
-type CheckLimitsConfig = { MAX_BODY_BYTES: number } & {
+export type CheckLimitsConfig = { MAX_BODY_BYTES: number } & {
   [K in keyof typeof checkLimitsShape]: number;
 };
 

@@ -254,6 +254,70 @@ export function memoryClientMap(cap: number, retentionSeconds?: number, now = ()
   };
 }
 
+type ClientMapKeys = ReturnType<typeof clientMapKeys>;
+
+function clientMapKeys(prefix: string, client: string) {
+  return {
+    entries: `${prefix}{${client}}:entries`,
+    order: `${prefix}{${client}}:order`,
+    version: `${prefix}{${client}}:version`,
+  };
+}
+
+/** Deletes the client's entries written before `cutoff` and bumps its version when there were any. */
+async function pruneExpired(redis: Redis, keys: ClientMapKeys, cutoff: number): Promise<void> {
+  const expired = await redis.zrangebyscore(keys.order, '-inf', `(${cutoff}`);
+  if (expired.length === 0) return;
+  await redis
+    .multi()
+    .hdel(keys.entries, ...expired)
+    .zrem(keys.order, ...expired)
+    .incr(keys.version)
+    .exec();
+}
+
+/** Queues the removals and the new entries (write time `now`, in their order) and the version bump. */
+function queueWrite(
+  transaction: ReturnType<Redis['multi']>,
+  keys: ClientMapKeys,
+  entries: readonly (readonly [string, string])[],
+  removed: readonly string[],
+  now: number,
+): ReturnType<Redis['multi']> {
+  const { entries: hash, order, version } = keys;
+  if (removed.length > 0) transaction.hdel(hash, ...removed).zrem(order, ...removed);
+  if (entries.length > 0) {
+    transaction.hset(hash, Object.fromEntries(entries));
+    transaction.zadd(order, ...entries.flatMap(([key], index) => [now + index / (entries.length + 1), key]));
+  }
+  return transaction.incr(version);
+}
+
+/** Drops the `count` oldest entries of a client (the ones beyond its cap) and bumps its version. */
+async function dropOldest(redis: Redis, keys: ClientMapKeys, count: number): Promise<void> {
+  const oldest = (await redis.zpopmin(keys.order, count)).filter((_, index) => index % 2 === 0);
+  if (oldest.length > 0)
+    await redis
+      .multi()
+      .hdel(keys.entries, ...oldest)
+      .incr(keys.version)
+      .exec();
+}
+
+/** Removes `key` from every client's map; answers how many entries went. */
+async function eraseKeyOfEveryClient(redis: Redis, prefix: string, key: string): Promise<number> {
+  let erased = 0;
+  for (const client of await redis.smembers(`${prefix}clients`)) {
+    const { entries: hash, order, version } = clientMapKeys(prefix, client);
+    const results = await redis.multi().hdel(hash, key).zrem(order, key).exec();
+    const removed = Number(results?.[0]?.[1] ?? 0);
+    // INCR keeps the version key's TTL.
+    if (removed > 0) await redis.incr(version);
+    erased += removed;
+  }
+  return erased;
+}
+
 /**
  * Per client: a hash of the entries, a sorted set of their write times (to drop the oldest beyond the cap and
  * the expired ones), a version counter, and the set of clients (for exports and erasure). A client's keys share
@@ -267,29 +331,14 @@ export function redisClientMap(
   cap: number,
   retentionSeconds?: number,
 ): ClientMap {
-  const keys = (client: string) => ({
-    entries: `${prefix}{${client}}:entries`,
-    order: `${prefix}{${client}}:order`,
-    version: `${prefix}{${client}}:version`,
-  });
+  const keys = (client: string) => clientMapKeys(prefix, client);
   /** Write times before this are expired (`(` makes the bound exclusive for ZRANGEBYSCORE). */
   const cutoff = () => (retentionSeconds === undefined ? 0 : Date.now() - retentionSeconds * 1000);
   const expireAll = (transaction: ReturnType<Redis['multi']>, client: string) => {
     if (retentionSeconds === undefined) return;
     for (const k of Object.values(keys(client))) transaction.expire(k, retentionSeconds);
   };
-  /** Deletes the client's expired entries and bumps its version when there were any. */
-  const prune = async (client: string) => {
-    const { entries: hash, order, version } = keys(client);
-    const expired = await redis.zrangebyscore(order, '-inf', `(${cutoff()}`);
-    if (expired.length === 0) return;
-    await redis
-      .multi()
-      .hdel(hash, ...expired)
-      .zrem(order, ...expired)
-      .incr(version)
-      .exec();
-  };
+  const prune = (client: string) => pruneExpired(redis, keys(client), cutoff());
   return {
     async get(client, key) {
       const { entries: hash, order } = keys(client);
@@ -312,32 +361,15 @@ export function redisClientMap(
       );
     },
     async update(client, entries, removed = []) {
-      const { entries: hash, order, version } = keys(client);
+      const clientKeys = keys(client);
       if (retentionSeconds !== undefined) await prune(client);
       const now = Date.now();
-      const transaction = redis.multi();
-      if (removed.length > 0) transaction.hdel(hash, ...removed).zrem(order, ...removed);
-      if (entries.length > 0) {
-        transaction.hset(hash, Object.fromEntries(entries));
-        transaction.zadd(
-          order,
-          ...entries.flatMap(([key], index) => [now + index / (entries.length + 1), key]),
-        );
-      }
-      transaction.incr(version);
+      const transaction = queueWrite(redis.multi(), clientKeys, entries, removed, now);
       expireAll(transaction, client);
-      transaction.zcard(order);
+      transaction.zcard(clientKeys.order);
       const [results] = await Promise.all([transaction.exec(), redis.sadd(`${prefix}clients`, client)]);
       const size = Number(results?.at(-1)?.[1] ?? 0);
-      if (size > cap) {
-        const oldest = (await redis.zpopmin(order, size - cap)).filter((_, index) => index % 2 === 0);
-        if (oldest.length > 0)
-          await redis
-            .multi()
-            .hdel(hash, ...oldest)
-            .incr(version)
-            .exec();
-      }
+      if (size > cap) await dropOldest(redis, clientKeys, size - cap);
     },
     async all(client) {
       const { entries: hash, order } = keys(client);
@@ -369,18 +401,7 @@ export function redisClientMap(
       await redis.srem(`${prefix}clients`, client);
       return Number(results?.[0]?.[1] ?? 0);
     },
-    async eraseKey(key) {
-      let erased = 0;
-      for (const client of await redis.smembers(`${prefix}clients`)) {
-        const { entries: hash, order, version } = keys(client);
-        const results = await redis.multi().hdel(hash, key).zrem(order, key).exec();
-        const removed = Number(results?.[0]?.[1] ?? 0);
-        // INCR keeps the version key's TTL.
-        if (removed > 0) await redis.incr(version);
-        erased += removed;
-      }
-      return erased;
-    },
+    eraseKey: (key) => eraseKeyOfEveryClient(redis, prefix, key),
   };
 }
 

@@ -42,3 +42,4 @@ export { batchRoute, checkRoute, type CheckMeta } from './check-routes';
 export { keyedHash } from './keyed-hash';
 export { privacyConfigShape, privacyOf, privacyKeyWarning } from './privacy';
 export { mountErasureRoute, type Eraser } from './erasure-route';
+export { detectorConfigOf, detectorConfigShape } from './detector-config';

@@ -8,9 +8,9 @@
  * through tsx; `AUTH_BENCH_NODE_ARGS` adds Node options to the service (`--cpu-prof` to profile it).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname } from 'node:path';
 import {
   createPinning,
   freePort,
@@ -25,7 +25,7 @@ import {
 } from '@spam-check/process-kit';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { removeKeysUnder } from '@spam-check/test-support';
+import { removeKeysUnder, writeBootstrapFile } from '@spam-check/test-support';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SCRYPT_COST = process.env.AUTH_SCRYPT_COST ?? '16384';
@@ -128,23 +128,18 @@ async function tokenAndIntrospection(): Promise<void> {
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host))
     throw new Error(`the bench only runs against a loopback Redis, not ${host}`);
   const prefix = `bench:auth:${randomUUID()}:`;
-  const dir = mkdtempSync(join(tmpdir(), 'auth-bench-'));
-  const bootstrap = join(dir, 'bootstrap.json');
-  writeFileSync(
-    bootstrap,
-    JSON.stringify({
-      clients: [
-        {
-          id: 'bench-app',
-          secret: 'bench-app-secret',
-          grants: ['password', 'refresh_token'],
-          scopes: ['spam:check'],
-        },
-        { id: 'bench-gateway', secret: 'bench-gateway-secret', grants: [], scopes: ['auth:introspect'] },
-      ],
-      users: [{ username: 'bench-user', password: 'bench-password' }],
-    }),
-  );
+  const bootstrap = writeBootstrapFile({
+    clients: [
+      {
+        id: 'bench-app',
+        secret: 'bench-app-secret',
+        grants: ['password', 'refresh_token'],
+        scopes: ['spam:check'],
+      },
+      { id: 'bench-gateway', secret: 'bench-gateway-secret', grants: [], scopes: ['auth:introspect'] },
+    ],
+    users: [{ username: 'bench-user', password: 'bench-password' }],
+  });
   const service = spawnService(
     'auth',
     {
@@ -239,7 +234,7 @@ async function tokenAndIntrospection(): Promise<void> {
     console.log(`  ${neighbourNote}`);
   } finally {
     await stopService(service);
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dirname(bootstrap), { recursive: true, force: true });
     const redis = new Redis(REDIS_URL);
     await removeKeysUnder(redis, prefix);
     redis.disconnect();

@@ -1,51 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@spam-check/process-kit';
 import { connectRedis, createLogger } from '@spam-check/service-kit';
+import { startRedisServer } from '@spam-check/test-support';
 import { RedisStore } from '../src/data-access/redis-store';
 import { StoreUnavailableError } from '../src/domain/store';
 import { nowSeconds } from '../src/domain/tokens';
 import { introspect, passwordGrant, startAuth, uniqueNames, type Harness } from './harness';
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 /** A redis-server of this test's own, with an append-only file so its data survives a restart. */
-async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    '/usr/bin/redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--appendonly',
-      'yes',
-      '--appendfsync',
-      'always',
-      '--save',
-      '',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (let i = 0; i < 100 && !/Ready to accept connections/.test(output); i++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  if (!/Ready to accept connections/.test(output)) throw new Error(`redis-server did not start:\n${output}`);
-  return child;
+function startRedis(port: number, dir: string): Promise<ChildProcess> {
+  return startRedisServer(port, ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always']);
 }
 
 async function stopRedis(child: ChildProcess): Promise<void> {

@@ -1,19 +1,7 @@
 import { campaignConfigShape } from '@spam-check/client-settings';
 import { isIP } from 'node:net';
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
-import {
-  checkLimitsOf,
-  checkLimitsShape,
-  clientSettingsConfigShape,
-  commonConfigShape,
-  env,
-  feedbackConfigShape,
-  loadConfig,
-  privacyConfigShape,
-  privacyOf,
-  servicePort,
-  type Env,
-} from '@spam-check/service-kit';
+import { detectorConfigOf, detectorConfigShape, env, loadConfig, type Env } from '@spam-check/service-kit';
 import { formConfigShape } from '@spam-check/form-signals';
 import { z } from 'zod';
 
@@ -29,15 +17,8 @@ function isResolverAddress(value: string): boolean {
 /** Every variable the e-mail detector reads (documented in the README's configuration table). */
 export const configSchema = z
   .object({
-    ...commonConfigShape,
-    ...clientSettingsConfigShape,
-    ...checkLimitsShape,
-    ...feedbackConfigShape,
-    ...privacyConfigShape,
+    ...detectorConfigShape,
     ...formConfigShape,
-    AMQP_URL: env.url(),
-    /** Where per-client settings and reports are kept (DESIGN.md §6.1, §6.3). */
-    REDIS_URL: env.url(),
     EMAIL_FEEDBACK_PREFIX: z.string().default('spam-check:email-feedback:'),
     EMAIL_RPC_QUEUE: z.string().min(1).default(DETECTOR_RPC_QUEUES.email),
     EMAIL_DNS_CHECK: env.flag(true),
@@ -65,11 +46,6 @@ export const configSchema = z
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
-  return {
-    ...config,
-    ...privacyOf(config),
-    limits: checkLimitsOf(config),
-    port: servicePort(source, 'EMAIL_DETECTOR_PORT', 8082),
-  };
+  return detectorConfigOf(config, source, { variable: 'EMAIL_DETECTOR_PORT', fallback: 8082 });
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;

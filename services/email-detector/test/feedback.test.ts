@@ -1,17 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mailResultSchema } from '@spam-check/contracts';
-import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder, reportFeedback } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { startDetector, type StartedDetector } from './support/start-service';
-
-async function report(url: string, client: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${url}/v1/feedback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-client-id': client },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
 
 async function codesFor(detector: StartedDetector, client: string, email: string): Promise<string[]> {
   const response = await detector.check({ email }, { 'x-client-id': client });
@@ -41,7 +32,7 @@ describe('POST /v1/feedback of the e-mail detector (Redis)', () => {
     const client = `capped-${randomUUID()}`;
     const addresses = ['first@example.org', 'second@example.org', 'third@example.org'];
     for (const email of addresses)
-      expect((await report(detector.url, client, { email, label: 'spam' })).status).toBe(200);
+      expect((await reportFeedback(detector.url, client, { email, label: 'spam' })).status).toBe(200);
     expect(await codesFor(detector, client, addresses[0]!)).not.toContain('EMAIL_REPORTED_SPAM');
     expect(await codesFor(detector, client, addresses[1]!)).toContain('EMAIL_REPORTED_SPAM');
     expect(await codesFor(detector, client, addresses[2]!)).toContain('EMAIL_REPORTED_SPAM');
@@ -52,7 +43,9 @@ describe('POST /v1/feedback of the e-mail detector (Redis)', () => {
     const checked = mailResultSchema.parse(
       (await detector.check({ email: 'keep@example.org' }, { 'x-client-id': client })).body,
     );
-    expect((await report(detector.url, client, { check_id: checked.id, label: 'spam' })).status).toBe(200);
+    expect((await reportFeedback(detector.url, client, { check_id: checked.id, label: 'spam' })).status).toBe(
+      200,
+    );
     const restarted = await startDetector(env);
     try {
       expect(await codesFor(restarted, client, 'KEEP+x@example.org')).toContain('EMAIL_REPORTED_SPAM');
@@ -67,13 +60,15 @@ describe('POST /v1/feedback of the e-mail detector (Redis)', () => {
   it('when an invalid address or a fixture is reported, the report is accepted and changes nothing', async () => {
     const client = `fixture-${randomUUID()}`;
     for (const email of ['not an address', 'spam@spam-check.test'])
-      expect((await report(detector.url, client, { email, label: 'ham' })).status).toBe(200);
+      expect((await reportFeedback(detector.url, client, { email, label: 'ham' })).status).toBe(200);
     expect(await codesFor(detector, client, 'not an address')).toEqual(['EMAIL_INVALID_SYNTAX']);
     expect(await codesFor(detector, client, 'spam@spam-check.test')).toEqual(['EMAIL_TEST_FIXTURE']);
   });
 
   it('when the body is not a report or the client is missing, it is a 400', async () => {
-    expect((await report(detector.url, 'c', { email: 'a@example.org', label: 'junk' })).status).toBe(400);
+    expect((await reportFeedback(detector.url, 'c', { email: 'a@example.org', label: 'junk' })).status).toBe(
+      400,
+    );
     const anonymous = await fetch(`${detector.url}/v1/feedback`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -94,10 +89,12 @@ describe('POST /v1/feedback of the e-mail detector with FEEDBACK_RETENTION_SECON
     const checked = mailResultSchema.parse(
       (await detector.check({ email: 'x@example.org' }, { 'x-client-id': 'a' })).body,
     );
-    const byId = await report(detector.url, 'a', { check_id: checked.id, label: 'spam' });
+    const byId = await reportFeedback(detector.url, 'a', { check_id: checked.id, label: 'spam' });
     expect(byId.status).toBe(404);
     expect(byId.body.code).toBe('CHECK_NOT_FOUND');
-    expect((await report(detector.url, 'a', { email: 'x@example.org', label: 'spam' })).status).toBe(200);
+    expect((await reportFeedback(detector.url, 'a', { email: 'x@example.org', label: 'spam' })).status).toBe(
+      200,
+    );
     expect(await codesFor(detector, 'a', 'x@example.org')).toContain('EMAIL_REPORTED_SPAM');
   });
 });
@@ -113,6 +110,8 @@ describe('the e-mail detector when its Redis is down', () => {
     const checked = await detector.check({ email: 'down@example.org' }, { 'x-client-id': 'a' });
     expect(checked.status).toBe(503);
     expect(checked.body.code).toBe('SERVICE_UNAVAILABLE');
-    expect((await report(detector.url, 'a', { email: 'down@example.org', label: 'spam' })).status).toBe(503);
+    expect(
+      (await reportFeedback(detector.url, 'a', { email: 'down@example.org', label: 'spam' })).status,
+    ).toBe(503);
   });
 });

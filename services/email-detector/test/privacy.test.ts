@@ -1,20 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { mailResultSchema } from '@spam-check/contracts';
-import { keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { keysUnder, redisUrl, removeKeysUnder, reportFeedback } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { startDetector, type StartedDetector } from './support/start-service';
 
 // The e-mail detector's side of DESIGN.md §7.5: reports expire after FEEDBACK_REPORT_RETENTION_DAYS, and data
 // stored in clear by an earlier version is migrated to keyed hashes at start.
-
-async function report(url: string, client: string, body: unknown): Promise<number> {
-  const response = await fetch(`${url}/v1/feedback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-client-id': client },
-    body: JSON.stringify(body),
-  });
-  return response.status;
-}
 
 async function codesFor(detector: StartedDetector, client: string, email: string): Promise<string[]> {
   const response = await detector.check({ email }, { 'x-client-id': client });
@@ -58,7 +49,9 @@ describe('e-mail detector privacy (Redis)', () => {
     });
     try {
       const client = `retention-${randomUUID()}`;
-      expect(await report(detector.url, client, { email: 'short@example.org', label: 'spam' })).toBe(200);
+      expect(
+        (await reportFeedback(detector.url, client, { email: 'short@example.org', label: 'spam' })).status,
+      ).toBe(200);
       expect(await codesFor(detector, client, 'short@example.org')).toContain('EMAIL_REPORTED_SPAM');
       expect(await keysUnder(redis, `${prefix}retention:reports:{${client}}:`)).toHaveLength(3);
       await new Promise((resolve) => setTimeout(resolve, 3500));
@@ -103,7 +96,9 @@ describe('e-mail detector privacy (Redis)', () => {
       expect(await redis.exists(`${legacy}migrations:hashed-addresses`)).toBe(1);
 
       expect(await codesFor(detector, client, 'Reported+x@example.org')).toContain('EMAIL_REPORTED_SPAM');
-      expect(await report(detector.url, client, { check_id: checkId, label: 'spam' })).toBe(200);
+      expect((await reportFeedback(detector.url, client, { check_id: checkId, label: 'spam' })).status).toBe(
+        200,
+      );
       expect(await codesFor(detector, client, 'checked@example.org')).toContain('EMAIL_REPORTED_SPAM');
     } finally {
       await detector.stop();

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createPinning, medianBy, processCpuSeconds, startStack } from '@spam-check/process-kit';
-import { removeKeysUnder } from '@spam-check/test-support';
+import { removeKeysUnder, writeBootstrapFile } from '@spam-check/test-support';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { demoToken } from './token';
@@ -59,14 +56,10 @@ function stackEnv(): Record<string, string | undefined> {
   const redis = process.env.REDIS_URL;
   if (redis) {
     const unique = randomUUID();
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'gateway-bench-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [{ id: 'demo-client', secret: 'demo-secret', grants: ['password'], scopes: ['spam:check'] }],
-        users: [{ username: 'demo', password: 'demo-password' }],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [{ id: 'demo-client', secret: 'demo-secret', grants: ['password'], scopes: ['spam:check'] }],
+      users: [{ username: 'demo', password: 'demo-password' }],
+    });
     Object.assign(env, {
       REDIS_URL: redis,
       AUTH_BOOTSTRAP_FILE: bootstrap,

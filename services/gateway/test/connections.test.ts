@@ -1,13 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
-import {
-  freePort,
-  spawnService,
-  stopService,
-  waitForReady,
-  type ServiceProcess,
-} from '@spam-check/process-kit';
+import { freePort, startService, stopService, type ServiceProcess } from '@spam-check/process-kit';
 import {
   delay,
   mailResult,
@@ -70,7 +64,7 @@ describe('the gateway process and slow, malformed or draining connections', () =
   let answerDelayMs = 0;
 
   const spawnGateway = async (env: Record<string, string> = {}): Promise<ServiceProcess> => {
-    const gateway = spawnService(
+    return startService(
       'gateway',
       {
         LOG_LEVEL: 'warn',
@@ -87,8 +81,6 @@ describe('the gateway process and slow, malformed or draining connections', () =
       },
       await freePort(),
     );
-    await waitForReady(gateway);
-    return gateway;
   };
 
   beforeAll(async () => {

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createMetrics, evaluateReadiness, serve, type RunningService } from '@spam-check/service-kit';
-import {
-  freePort,
-  spawnService,
-  stopService,
-  waitForReady,
-  type ServiceProcess,
-} from '@spam-check/process-kit';
+import { freePort, startService, stopService, type ServiceProcess } from '@spam-check/process-kit';
 import { amqpUrl, TcpProxy } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { loadServiceConfig } from '../src/config';
@@ -42,9 +36,7 @@ describe('step-by-step hybrid checks when RabbitMQ or a detector consumer is dow
   /** Starts a detector, again on the same port when restarted (the gateway's readiness checks that URL). */
   async function startDetector(name: 'email-detector' | 'text-detector'): Promise<ServiceProcess> {
     ports[name] ||= await freePort();
-    const started = spawnService(name, detectorEnv, ports[name]);
-    await waitForReady(started);
-    return started;
+    return startService(name, detectorEnv, ports[name]);
   }
 
   const stepByStep = async (email = 'anna@example.org') => {

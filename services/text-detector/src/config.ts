@@ -1,18 +1,6 @@
 import { campaignConfigShape } from '@spam-check/client-settings';
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
-import {
-  checkLimitsOf,
-  checkLimitsShape,
-  clientSettingsConfigShape,
-  commonConfigShape,
-  env,
-  feedbackConfigShape,
-  loadConfig,
-  privacyConfigShape,
-  privacyOf,
-  servicePort,
-  type Env,
-} from '@spam-check/service-kit';
+import { detectorConfigOf, detectorConfigShape, env, loadConfig, type Env } from '@spam-check/service-kit';
 import { formConfigShape } from '@spam-check/form-signals';
 import { z } from 'zod';
 
@@ -38,13 +26,7 @@ const band = z
 
 /** Every variable the text detector reads (documented in the README's configuration table). */
 export const configSchema = z.object({
-  ...commonConfigShape,
-  ...clientSettingsConfigShape,
-  ...checkLimitsShape,
-  AMQP_URL: env.url(),
-  REDIS_URL: env.url(),
-  ...feedbackConfigShape,
-  ...privacyConfigShape,
+  ...detectorConfigShape,
   ...formConfigShape,
   TEXT_FEEDBACK_PREFIX: z.string().default('spam-check:text-feedback:'),
   TEXT_FEEDBACK_MAX_WEIGHTS: env.positiveInt(20_000),
@@ -74,12 +56,7 @@ export const configSchema = z.object({
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
-  return {
-    ...config,
-    ...privacyOf(config),
-    limits: checkLimitsOf(config),
-    port: servicePort(source, 'TEXT_DETECTOR_PORT', 8083),
-  };
+  return detectorConfigOf(config, source, { variable: 'TEXT_DETECTOR_PORT', fallback: 8083 });
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;
 

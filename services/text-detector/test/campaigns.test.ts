@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createRpcClient, type RpcClient, type RpcServer } from '@spam-check/amqp-rpc';
 import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import { textResultSchema, type TextResult } from '@spam-check/contracts';
-import { createLogger, createMetrics } from '@spam-check/service-kit';
-import { amqpUrl, redisUrl, removeKeysUnder } from '@spam-check/test-support';
-import { connect } from 'amqplib';
+import { createLogger } from '@spam-check/service-kit';
+import { redisUrl, removeKeysUnder, reportFeedback } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
-import { loadServiceConfig } from '../src/config';
-import { composeTextCheck } from '../src/compose';
-import { startRpcConsumer } from '../src/entry-points/amqp/rpc-consumer';
-import { check, startDetector, type StartedDetector } from './helpers';
+import { check, startDetector, type StartedDetector, startRpcDetector, type RpcDetector } from './helpers';
 
 // Campaigns shared between clients (DESIGN.md §7.1) on two replicas of the text detector and its RPC
 // consumer, one Redis: what sharing clients report counts for protecting clients only once enough distinct
@@ -47,15 +42,6 @@ const UNSEEN = campaign('Carla', 'Freitag', 'https://files-c.example/z3');
 
 const codes = (result: TextResult) => result.reasons.map((reason) => reason.code);
 
-async function report(url: string, client: string, body: unknown): Promise<number> {
-  const response = await fetch(`${url}/v1/feedback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-client-id': client },
-    body: JSON.stringify(body),
-  });
-  return response.status;
-}
-
 async function checked(url: string, client: string, body: object): Promise<TextResult> {
   const response = await check(url, body, { 'x-client-id': client });
   expect(response.status).toBe(200);
@@ -66,9 +52,7 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
   const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
   let settings: ClientSettingsStore;
   let replicas: StartedDetector[] = [];
-  let server: RpcServer;
-  let rpc: RpcClient;
-  let closers: { close: () => Promise<void> }[] = [];
+  let rpc: RpcDetector;
 
   beforeAll(async () => {
     settings = await connectClientSettings(redisUrl(), logger, {
@@ -81,34 +65,13 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
     await settings.put(ids.poisoner, both);
     await settings.put(ids.protectedOnly, { campaigns: { protect: true } });
     replicas = await Promise.all([startDetector(env), startDetector(env)]);
-    const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never', ...env });
-    const composed = await composeTextCheck(config, logger, createMetrics('text-detector'));
-    closers = composed.closers;
-    server = startRpcConsumer({
-      url: amqpUrl(),
-      queue: config.TEXT_RPC_QUEUE,
-      prefetch: config.TEXT_RPC_PREFETCH,
-      logger,
-      languages: config.LANGUAGES,
-      defaultLanguage: config.DEFAULT_LANGUAGE,
-      checkText: composed.checkText,
-      limits: config.limits,
-    });
-    await server.ready();
-    rpc = createRpcClient({ url: amqpUrl(), logger });
-    await rpc.ready();
+    rpc = await startRpcDetector(env);
   }, 60_000);
 
   afterAll(async () => {
-    await rpc.close();
-    await server.close();
-    for (const closer of closers) await closer.close();
+    await rpc.stop();
     await Promise.all(replicas.map((replica) => replica.stop()));
     await settings.close();
-    const connection = await connect(amqpUrl());
-    const channel = await connection.createChannel();
-    await channel.deleteQueue(env.TEXT_RPC_QUEUE);
-    await connection.close();
     const redis = new Redis(redisUrl());
     await removeKeysUnder(redis, prefix);
     redis.disconnect();
@@ -116,7 +79,10 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
 
   const overRpc = async (client: string, body: object) =>
     textResultSchema.parse(
-      await rpc.call(env.TEXT_RPC_QUEUE, body, { timeoutMs: 10_000, headers: { 'x-client-id': client } }),
+      await rpc.client.call(env.TEXT_RPC_QUEUE, body, {
+        timeoutMs: 10_000,
+        headers: { 'x-client-id': client },
+      }),
     );
 
   it('when one sharing client reports a campaign, nobody else sees a change; when a second one does, protecting clients do, on every replica and over RPC', async () => {
@@ -125,12 +91,12 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
     expect(codes(before)).not.toContain('TEXT_CAMPAIGN');
     expect(before.verdict).toBe('ham');
 
-    expect(await report(one.url, ids.first, { ...REPORTED[0], label: 'spam' })).toBe(200);
+    expect((await reportFeedback(one.url, ids.first, { ...REPORTED[0], label: 'spam' })).status).toBe(200);
     const afterOne = await checked(two.url, ids.protectedOnly, UNSEEN);
     expect(codes(afterOne)).not.toContain('TEXT_CAMPAIGN');
     expect(afterOne.score).toBe(before.score);
 
-    expect(await report(two.url, ids.second, { ...REPORTED[1], label: 'spam' })).toBe(200);
+    expect((await reportFeedback(two.url, ids.second, { ...REPORTED[1], label: 'spam' })).status).toBe(200);
     for (const replica of replicas) {
       const flagged = await checked(replica.url, ids.protectedOnly, UNSEEN);
       expect(codes(flagged)[0]).toBe('TEXT_CAMPAIGN');
@@ -148,7 +114,7 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
     expect(codes(await overRpc(ids.outside, UNSEEN))).not.toContain('TEXT_CAMPAIGN');
 
     // A ham report withdraws the reporter's own contribution: one client left, below the minimum.
-    expect(await report(one.url, ids.second, { ...REPORTED[1], label: 'ham' })).toBe(200);
+    expect((await reportFeedback(one.url, ids.second, { ...REPORTED[1], label: 'ham' })).status).toBe(200);
     const withdrawn = await checked(one.url, ids.protectedOnly, UNSEEN);
     expect(codes(withdrawn)).not.toContain('TEXT_CAMPAIGN');
     expect(withdrawn.score).toBe(before.score);
@@ -170,9 +136,10 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
         hams
           .slice(i, i + 4)
           .map(async (text, k) =>
-            expect(await report(replicas[(i + k) % 2]!.url, ids.poisoner, { ...text, label: 'spam' })).toBe(
-              200,
-            ),
+            expect(
+              (await reportFeedback(replicas[(i + k) % 2]!.url, ids.poisoner, { ...text, label: 'spam' }))
+                .status,
+            ).toBe(200),
           ),
       );
     const after = await Promise.all(sample.map((text) => checked(replicas[1]!.url, ids.protectedOnly, text)));

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createRpcClient, type RpcClient, type RpcServer } from '@spam-check/amqp-rpc';
 import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import { textResultSchema } from '@spam-check/contracts';
-import { createLogger, createMetrics } from '@spam-check/service-kit';
-import { amqpUrl, redisUrl } from '@spam-check/test-support';
-import { connect } from 'amqplib';
-import { loadServiceConfig } from '../src/config';
-import { composeTextCheck } from '../src/compose';
-import { startRpcConsumer } from '../src/entry-points/amqp/rpc-consumer';
+import { createLogger } from '@spam-check/service-kit';
+import { redisUrl } from '@spam-check/test-support';
 import { FakeOpenAi } from './fake-openai';
-import { check, startDetector, type StartedDetector } from './helpers';
+import { check, startDetector, type StartedDetector, startRpcDetector, type RpcDetector } from './helpers';
 
 // A client's text settings (DESIGN.md §6.3) are applied by the text detector for the client the gateway
 // names, over HTTP (X-Client-Id) and RPC (x-client-id); other clients keep the operator's configuration.
@@ -26,9 +21,7 @@ describe('per-client text settings', () => {
   const fake = new FakeOpenAi();
   let settings: ClientSettingsStore;
   let detector: StartedDetector;
-  let server: RpcServer;
-  let client: RpcClient;
-  let closers: { close: () => Promise<void> }[] = [];
+  let rpc: RpcDetector;
 
   beforeAll(async () => {
     const env = {
@@ -52,34 +45,12 @@ describe('per-client text settings', () => {
     });
     await settings.put(ids.terms, { text: { deny_terms: [`Quxlor-${run}`] } });
     detector = await startDetector(env);
-    const config = loadServiceConfig(env);
-    const built = await composeTextCheck(config, logger, createMetrics('text-detector'));
-    const checkText = built.checkText;
-    closers = built.closers;
-    server = startRpcConsumer({
-      url: amqpUrl(),
-      queue,
-      prefetch: 1,
-      logger,
-      languages: config.LANGUAGES,
-      defaultLanguage: config.DEFAULT_LANGUAGE,
-      checkText,
-      limits: config.limits,
-    });
-    await server.ready();
-    client = createRpcClient({ url: amqpUrl(), logger });
-    await client.ready();
+    rpc = await startRpcDetector({ ...env, TEXT_RPC_PREFETCH: '1' });
   });
 
   afterAll(async () => {
-    await client?.close();
-    await server?.close();
-    const connection = await connect(amqpUrl());
-    const channel = await connection.createChannel();
-    await channel.deleteQueue(queue);
-    await connection.close();
+    await rpc?.stop();
     await detector?.stop();
-    for (const closer of closers) await closer.close();
     for (const id of Object.values(ids)) await settings.remove(id);
     await settings.close();
     await fake.stop();
@@ -102,7 +73,7 @@ describe('per-client text settings', () => {
     );
   const overRpc = async (clientId: string, body = text()) =>
     textResultSchema.parse(
-      await client.call(queue, body, { timeoutMs: 5000, headers: { 'x-client-id': clientId } }),
+      await rpc.client.call(queue, body, { timeoutMs: 5000, headers: { 'x-client-id': clientId } }),
     );
 
   it('when a client sets llm_mode never, its checks skip the LLM the operator asks always; others still ask', async () => {

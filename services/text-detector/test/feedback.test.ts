@@ -5,22 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { textResultSchema, type TextResult } from '@spam-check/contracts';
-import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder, reportFeedback } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { fingerprintOf, nearDuplicates } from '../src/domain/near-duplicate';
 import { readRows } from '../scripts/train/data';
 import { check, startDetector, type StartedDetector } from './helpers';
 
 const codes = (result: TextResult) => result.reasons.map((reason) => reason.code);
-
-async function report(url: string, client: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${url}/v1/feedback`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-client-id': client },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
 
 async function checked(url: string, client: string, body: object): Promise<TextResult> {
   const response = await check(url, body, { 'x-client-id': client });
@@ -94,7 +85,7 @@ describe('POST /v1/feedback of the text detector (Redis)', () => {
 
   it('when a report names a check of another client or none, it is 404 CHECK_NOT_FOUND and nothing changes', async () => {
     const theirs = await checked(detector.url, 'client-b', { title: 'Lunch', body: VARIANTS[1]![0] });
-    const response = await report(detector.url, 'client-a', { check_id: theirs.id, label: 'spam' });
+    const response = await reportFeedback(detector.url, 'client-a', { check_id: theirs.id, label: 'spam' });
     expect(response.status).toBe(404);
     expect(response.body.code).toBe('CHECK_NOT_FOUND');
     expect(
@@ -117,7 +108,7 @@ describe('POST /v1/feedback of the text detector (Redis)', () => {
       'Volunteers wanted for the river clean-up next weekend, gloves and bags are provided.',
     ].map((body, index) => ({ title: `Notice ${index}`, body }));
     for (const text of texts)
-      expect((await report(detector.url, client, { ...text, label: 'spam' })).status).toBe(200);
+      expect((await reportFeedback(detector.url, client, { ...text, label: 'spam' })).status).toBe(200);
     expect(codes(await checked(detector.url, client, texts[0]!))).not.toContain('TEXT_REPORTED_SPAM');
     for (const text of texts.slice(1))
       expect(codes(await checked(detector.url, client, text))).toContain('TEXT_REPORTED_SPAM');
@@ -127,7 +118,9 @@ describe('POST /v1/feedback of the text detector (Redis)', () => {
     const client = `durable-${randomUUID()}`;
     const text = { title: 'Offer', body: VARIANTS[0]![0] };
     const before = await checked(detector.url, client, text);
-    expect((await report(detector.url, client, { check_id: before.id, label: 'ham' })).status).toBe(200);
+    expect((await reportFeedback(detector.url, client, { check_id: before.id, label: 'ham' })).status).toBe(
+      200,
+    );
     const restarted = await startDetector(env);
     try {
       const after = await checked(restarted.url, client, { title: 'Offer', body: VARIANTS[0]![1] });
@@ -150,7 +143,7 @@ describe('POST /v1/feedback of the text detector (Redis)', () => {
       kind('streichen wir den Zaun', 'Farbe und Pinsel sind schon besorgt.'),
     ];
     for (const text of reported)
-      expect((await report(detector.url, client, { ...text, label: 'spam' })).status).toBe(200);
+      expect((await reportFeedback(detector.url, client, { ...text, label: 'spam' })).status).toBe(200);
     const unseen = kind('ernten wir die Äpfel', 'Körbe stehen im Schuppen bereit.');
     const mine = await checked(detector.url, client, unseen);
     const theirs = await checked(detector.url, `other-${randomUUID()}`, unseen);
@@ -160,12 +153,12 @@ describe('POST /v1/feedback of the text detector (Redis)', () => {
 
   it('when the reports are exported, the training script reads them as extra data', async () => {
     const client = `export-${randomUUID()}`;
-    await report(detector.url, client, {
+    await reportFeedback(detector.url, client, {
       title: 'Prize',
       body: `${VARIANTS[0]![0]} https://win.example/a`,
       label: 'spam',
     });
-    await report(detector.url, client, {
+    await reportFeedback(detector.url, client, {
       title: 'Hallo',
       body: 'Danke für die schnelle Antwort, bis morgen!',
       label: 'ham',
@@ -205,8 +198,10 @@ describe('POST /v1/feedback with FEEDBACK_RETENTION_SECONDS=0 (embedded)', () =>
   it('when nothing is kept, a report by check id is 404, and one by content still applies', async () => {
     const text = { title: 'Hello', body: VARIANTS[2]![0] };
     const result = await checked(detector.url, 'client-a', text);
-    expect((await report(detector.url, 'client-a', { check_id: result.id, label: 'spam' })).status).toBe(404);
-    expect((await report(detector.url, 'client-a', { ...text, label: 'ham' })).status).toBe(200);
+    expect(
+      (await reportFeedback(detector.url, 'client-a', { check_id: result.id, label: 'spam' })).status,
+    ).toBe(404);
+    expect((await reportFeedback(detector.url, 'client-a', { ...text, label: 'ham' })).status).toBe(200);
     const after = await checked(detector.url, 'client-a', { title: 'Hello', body: VARIANTS[2]![1] });
     expect(codes(after)).toContain('TEXT_REPORTED_HAM');
   });

@@ -6,8 +6,12 @@ import {
   type Env,
   type Metrics,
 } from '@spam-check/service-kit';
+import { createRpcClient, type RpcClient } from '@spam-check/amqp-rpc';
+import { amqpUrl } from '@spam-check/test-support';
+import { connect } from 'amqplib';
 import { loadServiceConfig } from '../src/config';
-import { compose } from '../src/compose';
+import { compose, composeTextCheck } from '../src/compose';
+import { startRpcConsumer } from '../src/entry-points/amqp/rpc-consumer';
 
 export interface StartedDetector {
   url: string;
@@ -42,4 +46,46 @@ export async function check(
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+export interface RpcDetector {
+  /** An RPC client on the same broker; call it with the detector's TEXT_RPC_QUEUE. */
+  client: RpcClient;
+  /** Closes the client, the consumer and the check's stores, and deletes the queue. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * The text check composed as main.ts composes it, consuming TEXT_RPC_QUEUE (with TEXT_RPC_PREFETCH) on the
+ * real RabbitMQ; LLM off unless the env says otherwise.
+ */
+export async function startRpcDetector(env: Env): Promise<RpcDetector> {
+  const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never', ...env });
+  const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
+  const { checkText, closers } = await composeTextCheck(config, logger, createMetrics('text-detector'));
+  const server = startRpcConsumer({
+    url: amqpUrl(),
+    queue: config.TEXT_RPC_QUEUE,
+    prefetch: config.TEXT_RPC_PREFETCH,
+    logger,
+    languages: config.LANGUAGES,
+    defaultLanguage: config.DEFAULT_LANGUAGE,
+    checkText,
+    limits: config.limits,
+  });
+  await server.ready();
+  const client = createRpcClient({ url: amqpUrl(), logger });
+  await client.ready();
+  return {
+    client,
+    async stop() {
+      await client.close();
+      await server.close();
+      for (const closer of closers) await closer.close();
+      const connection = await connect(amqpUrl());
+      const channel = await connection.createChannel();
+      await channel.deleteQueue(config.TEXT_RPC_QUEUE);
+      await connection.close();
+    },
+  };
 }

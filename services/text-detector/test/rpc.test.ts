@@ -1,48 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { createRpcClient, RpcRemoteError, type RpcClient, type RpcServer } from '@spam-check/amqp-rpc';
+import { RpcRemoteError } from '@spam-check/amqp-rpc';
 import { textResultSchema } from '@spam-check/contracts';
-import { createLogger, createMetrics } from '@spam-check/service-kit';
-import { amqpUrl } from '@spam-check/test-support';
-import { connect } from 'amqplib';
-import { loadServiceConfig } from '../src/config';
-import { composeTextCheck } from '../src/compose';
-import { startRpcConsumer } from '../src/entry-points/amqp/rpc-consumer';
+import { startRpcDetector, type RpcDetector } from './helpers';
 
 describe('the RPC entry point (RabbitMQ, same domain function as HTTP)', () => {
   const queue = `test.text-detector.${randomUUID()}`;
-  const logger = createLogger({ service: 'text-detector', level: 'silent' });
-  let server: RpcServer;
-  let client: RpcClient;
+  let rpc: RpcDetector;
 
   beforeAll(async () => {
-    const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never', TEXT_RPC_QUEUE: queue });
-    const { checkText } = await composeTextCheck(config, logger, createMetrics('text-detector'));
-    server = startRpcConsumer({
-      url: amqpUrl(),
-      queue: config.TEXT_RPC_QUEUE,
-      prefetch: config.TEXT_RPC_PREFETCH,
-      logger,
-      languages: config.LANGUAGES,
-      defaultLanguage: config.DEFAULT_LANGUAGE,
-      checkText,
-      limits: config.limits,
-    });
-    await server.ready();
-    client = createRpcClient({ url: amqpUrl(), logger });
-    await client.ready();
+    rpc = await startRpcDetector({ TEXT_RPC_QUEUE: queue });
   });
 
   afterAll(async () => {
-    await client.close();
-    await server.close();
-    const connection = await connect(amqpUrl());
-    const channel = await connection.createChannel();
-    await channel.deleteQueue(queue);
-    await connection.close();
+    await rpc.stop();
   });
 
   const call = (payload: unknown, headers: Record<string, string> = {}) =>
-    client.call<Record<string, unknown>>(queue, payload, { timeoutMs: 5000, headers });
+    rpc.client.call<Record<string, unknown>>(queue, payload, { timeoutMs: 5000, headers });
 
   it('answers a text check with the full text result, in the language and with the request id of the headers', async () => {
     const result = textResultSchema.parse(

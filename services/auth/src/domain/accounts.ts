@@ -36,51 +36,60 @@ const sameList = (a: string[], b: string[]) => a.length === b.length && a.every(
 
 export const generateSecret = (): string => randomBytes(24).toString('base64url');
 
-/** Clients and users, as the CLI and the bootstrap file manage them. Upserts are idempotent. */
-export function createAccounts(store: AuthStore, hasher: SecretHasher) {
-  const recordOf = (client: z.output<typeof clientInputSchema>, secretHash: string): ClientRecord => ({
+function clientRecord(client: z.output<typeof clientInputSchema>, secretHash: string): ClientRecord {
+  return {
     id: client.id,
     secretHash,
     grants: [...new Set(client.grants)].sort(),
     scopes: [...new Set(client.scopes)].sort(),
+  };
+}
+
+/** Saves the client unless it is stored already with that secret, grants and scopes. */
+async function upsertClient(store: AuthStore, hasher: SecretHasher, input: ClientInput): Promise<Change> {
+  const client = clientInputSchema.parse(input);
+  const existing = await store.getClient(client.id);
+  const sameSecret = existing ? await hasher.verify(client.secret, existing.secretHash) : false;
+  const record = clientRecord(
+    client,
+    existing && sameSecret ? existing.secretHash : await hasher.hash(client.secret),
+  );
+  if (
+    existing &&
+    sameSecret &&
+    sameList(existing.grants, record.grants) &&
+    sameList(existing.scopes, record.scopes)
+  )
+    return 'unchanged';
+  await store.saveClient(record);
+  return existing ? 'updated' : 'created';
+}
+
+/** Saves the user unless it is stored already with that password and scopes. */
+async function upsertUser(store: AuthStore, hasher: SecretHasher, input: UserInput): Promise<Change> {
+  const user = userInputSchema.parse(input);
+  const scopes = user.scopes && [...new Set(user.scopes)].sort();
+  const existing = await store.getUser(user.username);
+  const samePassword = existing ? await hasher.verify(user.password, existing.passwordHash) : false;
+  const sameScopes =
+    existing !== undefined &&
+    (scopes === undefined || existing.scopes === undefined
+      ? scopes === existing.scopes
+      : sameList(existing.scopes, scopes));
+  if (existing && samePassword && sameScopes) return 'unchanged';
+  await store.saveUser({
+    username: user.username,
+    passwordHash: existing && samePassword ? existing.passwordHash : await hasher.hash(user.password),
+    ...(scopes ? { scopes } : {}),
   });
+  return existing ? 'updated' : 'created';
+}
+
+/** Clients and users, as the CLI and the bootstrap file manage them. Upserts are idempotent. */
+export function createAccounts(store: AuthStore, hasher: SecretHasher) {
   return {
-    async upsertClient(input: ClientInput): Promise<Change> {
-      const client = clientInputSchema.parse(input);
-      const existing = await store.getClient(client.id);
-      const sameSecret = existing ? await hasher.verify(client.secret, existing.secretHash) : false;
-      const record = recordOf(
-        client,
-        existing && sameSecret ? existing.secretHash : await hasher.hash(client.secret),
-      );
-      if (
-        existing &&
-        sameSecret &&
-        sameList(existing.grants, record.grants) &&
-        sameList(existing.scopes, record.scopes)
-      )
-        return 'unchanged';
-      await store.saveClient(record);
-      return existing ? 'updated' : 'created';
-    },
-    async upsertUser(input: UserInput): Promise<Change> {
-      const user = userInputSchema.parse(input);
-      const scopes = user.scopes && [...new Set(user.scopes)].sort();
-      const existing = await store.getUser(user.username);
-      const samePassword = existing ? await hasher.verify(user.password, existing.passwordHash) : false;
-      const sameScopes =
-        existing !== undefined &&
-        (scopes === undefined || existing.scopes === undefined
-          ? scopes === existing.scopes
-          : sameList(existing.scopes, scopes));
-      if (existing && samePassword && sameScopes) return 'unchanged';
-      await store.saveUser({
-        username: user.username,
-        passwordHash: existing && samePassword ? existing.passwordHash : await hasher.hash(user.password),
-        ...(scopes ? { scopes } : {}),
-      });
-      return existing ? 'updated' : 'created';
-    },
+    upsertClient: (input: ClientInput) => upsertClient(store, hasher, input),
+    upsertUser: (input: UserInput) => upsertUser(store, hasher, input),
     /**
      * A new client with a generated secret, returned once; undefined when the id is taken, also by a
      * create that ran at the same time (the store writes only a client that does not exist).
@@ -88,7 +97,7 @@ export function createAccounts(store: AuthStore, hasher: SecretHasher) {
     async createClient(input: Omit<ClientInput, 'secret'>): Promise<string | undefined> {
       const secret = generateSecret();
       const client = clientInputSchema.parse({ ...input, secret });
-      return (await store.createClient(recordOf(client, await hasher.hash(secret)))) ? secret : undefined;
+      return (await store.createClient(clientRecord(client, await hasher.hash(secret)))) ? secret : undefined;
     },
     /** Sets a new secret (generated unless given); undefined when there is no such client. */
     async rotateClientSecret(id: string, secret = generateSecret()): Promise<string | undefined> {

@@ -30,56 +30,107 @@ export type RefreshOutcome =
       reason: 'unknown' | 'other_client' | 'user_removed' | 'reused' | 'wider_scope' | 'abandoned';
     };
 
+async function announceRevocation(
+  store: AuthStore,
+  hashes: string[],
+  reason: RevocationMessage['reason'],
+): Promise<void> {
+  await store.publishRevocation({
+    type: 'revocation',
+    reason,
+    access_token_sha256: hashes,
+    revoked_at: nowSeconds(),
+  });
+}
+
+/** Deletes a family (one login's tokens, refreshes included) and announces its access tokens. */
+async function revokeFamily(store: AuthStore, family: string, reason: RevocationMessage['reason']) {
+  await announceRevocation(store, await store.revokeFamily(family), reason);
+}
+
 /** Deletes every token of a client and announces the access tokens (the gateway drops its cache entries). */
 export async function revokeClientTokens(store: AuthStore, clientId: string): Promise<void> {
   const hashes = await store.revokeClientTokens(clientId);
-  if (hashes.length > 0)
-    await store.publishRevocation({
-      type: 'revocation',
-      reason: 'revoked',
-      access_token_sha256: hashes,
-      revoked_at: nowSeconds(),
-    });
+  if (hashes.length > 0) await announceRevocation(store, hashes, 'revoked');
+}
+
+type Minted = { accessToken: string; access: TokenRecord };
+
+function mint(
+  lifetimes: Lifetimes,
+  clientId: string,
+  username: string | undefined,
+  scope: string[],
+  family: string,
+): Minted {
+  const iat = nowSeconds();
+  const access: TokenRecord = {
+    clientId,
+    ...(username === undefined ? {} : { username }),
+    scope,
+    iat,
+    family,
+    exp: iat + lifetimes.accessSeconds,
+  };
+  return { accessToken: generateToken(), access };
+}
+
+/** A refresh token of the same family for `pair`, and the records to store for both. */
+function withRefresh(lifetimes: Lifetimes, pair: Minted) {
+  const refreshToken = generateToken();
+  const refresh = { ...pair.access, exp: pair.access.iat + lifetimes.refreshSeconds, spent: false };
+  const issued: RotatedTokens = {
+    accessHash: hashToken(pair.accessToken),
+    access: pair.access,
+    refresh: { hash: hashToken(refreshToken), record: refresh },
+  };
+  return { refreshToken, issued };
+}
+
+/** RFC 7662's answer for a stored access token: active only while it lives. */
+function introspectionOf(record: TokenRecord | undefined): Introspection {
+  if (!record || record.exp <= nowSeconds()) return { active: false };
+  return {
+    active: true,
+    scope: record.scope.join(' '),
+    client_id: record.clientId,
+    ...(record.username === undefined ? {} : { username: record.username }),
+    token_type: 'Bearer',
+    exp: record.exp,
+    iat: record.iat,
+  };
+}
+
+/**
+ * RFC 7009: revokes an access token, or a refresh token with its family, if it belongs to `clientId`.
+ * Unknown tokens and other clients' tokens are left alone without saying so (the answer is 200 anyway).
+ */
+async function revokeToken(
+  store: AuthStore,
+  token: string,
+  clientId: string,
+  hint: string | undefined,
+): Promise<void> {
+  const hash = hashToken(token);
+  const lookups =
+    hint === 'refresh_token' ? (['refresh', 'access'] as const) : (['access', 'refresh'] as const);
+  for (const kind of lookups) {
+    if (kind === 'access') {
+      const record = await store.getAccessToken(hash);
+      if (!record) continue;
+      if (record.clientId === clientId && (await store.revokeAccessToken(hash)))
+        await announceRevocation(store, [hash], 'revoked');
+      return;
+    }
+    const record = await store.getRefreshToken(hash);
+    if (!record) continue;
+    if (record.clientId === clientId) await revokeFamily(store, record.family, 'revoked');
+    return;
+  }
 }
 
 /** Issue, rotation, introspection and revocation of tokens; the only code that sees tokens in clear. */
 export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
-  const mint = (clientId: string, username: string | undefined, scope: string[], family: string) => {
-    const iat = nowSeconds();
-    const access: TokenRecord = {
-      clientId,
-      ...(username === undefined ? {} : { username }),
-      scope,
-      iat,
-      family,
-      exp: iat + lifetimes.accessSeconds,
-    };
-    return { accessToken: generateToken(), access };
-  };
-  const withRefresh = (pair: ReturnType<typeof mint>) => {
-    const refreshToken = generateToken();
-    const refresh = { ...pair.access, exp: pair.access.iat + lifetimes.refreshSeconds, spent: false };
-    const issued: RotatedTokens = {
-      accessHash: hashToken(pair.accessToken),
-      access: pair.access,
-      refresh: { hash: hashToken(refreshToken), record: refresh },
-    };
-    return { refreshToken, issued };
-  };
-
-  const announce = async (hashes: string[], reason: RevocationMessage['reason']) => {
-    await store.publishRevocation({
-      type: 'revocation',
-      reason,
-      access_token_sha256: hashes,
-      revoked_at: nowSeconds(),
-    });
-  };
-
-  const revokeFamily = async (family: string, reason: RevocationMessage['reason']) => {
-    await announce(await store.revokeFamily(family), reason);
-  };
-
   return {
     /**
      * Password grant (with a username) or client_credentials grant (without): the first tokens of a new
@@ -91,12 +142,12 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
       scope: string[],
       withRefreshToken: boolean,
     ): Promise<IssuedPair> {
-      const pair = mint(clientId, username, scope, randomUUID());
+      const pair = mint(lifetimes, clientId, username, scope, randomUUID());
       if (!withRefreshToken) {
         await store.saveTokens({ accessHash: hashToken(pair.accessToken), access: pair.access });
         return pair;
       }
-      const { refreshToken, issued } = withRefresh(pair);
+      const { refreshToken, issued } = withRefresh(lifetimes, pair);
       await store.saveTokens(issued);
       return { ...pair, refreshToken };
     },
@@ -119,15 +170,15 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
       if (!record) return { ok: false, reason: 'unknown' };
       if (record.clientId !== clientId) return { ok: false, reason: 'other_client' };
       if (record.spent) {
-        await revokeFamily(record.family, 'refresh_token_reuse');
+        await revokeFamily(store, record.family, 'refresh_token_reuse');
         return { ok: false, reason: 'reused' };
       }
       const scope = refreshedScope(requestedScope, record.scope);
       if (!scope) return { ok: false, reason: 'wider_scope' };
       if (record.username === undefined || !(await userExists(record.username)))
         return { ok: false, reason: 'user_removed' };
-      const pair = mint(clientId, record.username, scope, record.family);
-      const { refreshToken: next, issued } = withRefresh(pair);
+      const pair = mint(lifetimes, clientId, record.username, scope, record.family);
+      const { refreshToken: next, issued } = withRefresh(lifetimes, pair);
       if (signal.aborted) return { ok: false, reason: 'abandoned' };
       const result = await store.rotateRefreshToken(hash, issued);
       switch (result.outcome) {
@@ -137,7 +188,7 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
             tokens: { ...pair, refreshToken: next, undo: () => store.undoRotation(hash, issued) },
           };
         case 'reused':
-          await announce(result.revokedAccessHashes, 'refresh_token_reuse');
+          await announceRevocation(store, result.revokedAccessHashes, 'refresh_token_reuse');
           return { ok: false, reason: 'reused' };
         case 'unknown':
           return { ok: false, reason: 'unknown' };
@@ -149,41 +200,11 @@ export function createTokenService(store: AuthStore, lifetimes: Lifetimes) {
      * never a bearer).
      */
     async introspect(token: string): Promise<Introspection> {
-      const record = await store.getActiveAccessToken(hashToken(token));
-      if (!record || record.exp <= nowSeconds()) return { active: false };
-      return {
-        active: true,
-        scope: record.scope.join(' '),
-        client_id: record.clientId,
-        ...(record.username === undefined ? {} : { username: record.username }),
-        token_type: 'Bearer',
-        exp: record.exp,
-        iat: record.iat,
-      };
+      return introspectionOf(await store.getActiveAccessToken(hashToken(token)));
     },
 
-    /**
-     * RFC 7009: revokes an access token, or a refresh token with its family, if it belongs to `clientId`.
-     * Unknown tokens and other clients' tokens are left alone without saying so (the answer is 200 anyway).
-     */
-    async revoke(token: string, clientId: string, hint: string | undefined): Promise<void> {
-      const hash = hashToken(token);
-      const lookups =
-        hint === 'refresh_token' ? (['refresh', 'access'] as const) : (['access', 'refresh'] as const);
-      for (const kind of lookups) {
-        if (kind === 'access') {
-          const record = await store.getAccessToken(hash);
-          if (!record) continue;
-          if (record.clientId === clientId && (await store.revokeAccessToken(hash)))
-            await announce([hash], 'revoked');
-          return;
-        }
-        const record = await store.getRefreshToken(hash);
-        if (!record) continue;
-        if (record.clientId === clientId) await revokeFamily(record.family, 'revoked');
-        return;
-      }
-    },
+    revoke: (token: string, clientId: string, hint: string | undefined) =>
+      revokeToken(store, token, clientId, hint),
   };
 }
 export type TokenService = ReturnType<typeof createTokenService>;

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { MailResult, TextResult } from '@spam-check/contracts';
 import {
   createLogger,
@@ -17,6 +14,7 @@ import {
 import { freePort, spawnService, stopService, waitForReady } from '@spam-check/process-kit';
 import { loadServiceConfig } from '../../src/config';
 import { compose } from '../../src/compose';
+import { writeBootstrapFile } from '@spam-check/test-support';
 
 export const silentLogger = (): Logger => createLogger({ service: 'test', level: 'silent' });
 
@@ -62,19 +60,14 @@ const TEST_USER = { username: 'alice', password: 'alice-password' };
  * without it, and a user. Embedded (memory store) unless REDIS_URL is given.
  */
 export async function startAuth(env: Record<string, string> = {}): Promise<Running> {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-auth-'));
-  const bootstrap = join(dir, 'bootstrap.json');
-  writeFileSync(
-    bootstrap,
-    JSON.stringify({
-      clients: [
-        { ...TEST_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
-        { ...OTHER_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
-        { ...NARROW_CLIENT, grants: ['password', 'refresh_token'], scopes: ['reports:read'] },
-      ],
-      users: [TEST_USER],
-    }),
-  );
+  const bootstrap = writeBootstrapFile({
+    clients: [
+      { ...TEST_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+      { ...OTHER_CLIENT, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+      { ...NARROW_CLIENT, grants: ['password', 'refresh_token'], scopes: ['reports:read'] },
+    ],
+    users: [TEST_USER],
+  });
   const auth = spawnService(
     'auth',
     {

@@ -82,6 +82,35 @@ function failureOf(error: unknown, elapsedMs: number, timeoutMs: number): LlmFai
   return 'error';
 }
 
+function llmMetrics(metrics: Metrics) {
+  const registers = [metrics.registry];
+  return {
+    tokens: new Counter({
+      name: 'llm_tokens_total',
+      help: 'Tokens used by LLM calls, by type (prompt, completion)',
+      labelNames: ['type'] as const,
+      registers,
+    }),
+    requests: new Counter({
+      name: 'llm_requests_total',
+      help: 'LLM stage outcomes: answered, cached, timeout, rate_limited, error, malformed',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    duration: new Histogram({
+      name: 'llm_request_duration_seconds',
+      help: 'Duration of LLM calls including retries',
+      buckets: [0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32],
+      registers,
+    }),
+  };
+}
+
+/** The same question to the same model with the same prompt gets the cached answer. */
+function cacheKey(model: string, content: string): string {
+  return createHash('sha256').update(`${model}\n${PROMPT_VERSION}\n${content}`).digest('hex');
+}
+
 /**
  * The LLM stage: one chat completion with a JSON-schema response format, validated with zod, cached by the
  * SHA-256 of model, prompt version and content. Every failure becomes an outcome, never an exception, so the
@@ -94,29 +123,11 @@ export function createLlmClient(options: LlmClientOptions): AskLlm {
     timeout: options.timeoutMs,
     maxRetries: options.maxRetries,
   });
-  const registers = [options.metrics.registry];
-  const tokens = new Counter({
-    name: 'llm_tokens_total',
-    help: 'Tokens used by LLM calls, by type (prompt, completion)',
-    labelNames: ['type'] as const,
-    registers,
-  });
-  const requests = new Counter({
-    name: 'llm_requests_total',
-    help: 'LLM stage outcomes: answered, cached, timeout, rate_limited, error, malformed',
-    labelNames: ['outcome'] as const,
-    registers,
-  });
-  const duration = new Histogram({
-    name: 'llm_request_duration_seconds',
-    help: 'Duration of LLM calls including retries',
-    buckets: [0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32],
-    registers,
-  });
+  const { tokens, requests, duration } = llmMetrics(options.metrics);
 
   return async (question) => {
     const content = userMessage(question);
-    const key = createHash('sha256').update(`${options.model}\n${PROMPT_VERSION}\n${content}`).digest('hex');
+    const key = cacheKey(options.model, content);
     const cached = await options.cache.get(key).catch((error: unknown) => {
       options.logger.warn({ err: error }, 'LLM cache read failed; asking the LLM');
       return undefined;

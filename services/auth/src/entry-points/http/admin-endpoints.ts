@@ -14,27 +14,20 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 const view = ({ id, grants, scopes }: ClientRecord): AdminClient => ({ id, grants, scopes });
 
-/**
- * The internal side of the admin API (DESIGN.md §6.3): clients, for the gateway only. The gateway has checked
- * `spam:admin` on the administrator's token; here the caller must be a client with `auth:admin` (the
- * gateway's). Never a secret hash leaves; a new or rotated secret is shown once, with `no-store`. The
- * services' own clients (an `auth:*` scope) are invisible here, so an administrator cannot lock the gateway
- * out. A store outage is 503.
- */
-export function mountAdminEndpoints(
-  app: Express,
-  deps: {
-    store: AuthStore;
-    hasher: SecretHasher;
-    clients: ClientAuthenticator;
-    metrics: TokenMetrics;
-    trustedProxyHops: number;
-  },
-): void {
-  const accounts = createAccounts(deps.store, deps.hasher);
+type AdminDeps = {
+  store: AuthStore;
+  hasher: SecretHasher;
+  clients: ClientAuthenticator;
+  metrics: TokenMetrics;
+  trustedProxyHops: number;
+};
 
-  const handler =
-    (run: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+/**
+ * Wraps an admin handler: the caller must be a client with `auth:admin` (403 otherwise); a store outage
+ * becomes 503 with Retry-After.
+ */
+function adminOnly(deps: AdminDeps) {
+  return (run: (req: Request, res: Response) => Promise<void>): RequestHandler =>
     async (req, res, next) => {
       try {
         const caller = await authenticateCaller(exchangeOf(req, res), deps, true);
@@ -54,12 +47,27 @@ export function mountAdminEndpoints(
         );
       }
     };
+}
 
-  const existing = async (id: string): Promise<ClientRecord> => {
-    const client = await deps.store.getClient(id);
-    if (!client || isInternalClient(client.scopes)) throw new AppError('CLIENT_NOT_FOUND');
-    return client;
-  };
+/** The client an administrator may see: CLIENT_NOT_FOUND for an unknown id and for the services' own. */
+async function existingClient(store: AuthStore, id: string): Promise<ClientRecord> {
+  const client = await store.getClient(id);
+  if (!client || isInternalClient(client.scopes)) throw new AppError('CLIENT_NOT_FOUND');
+  return client;
+}
+
+/**
+ * The internal side of the admin API (DESIGN.md §6.3): clients, for the gateway only. The gateway has checked
+ * `spam:admin` on the administrator's token; here the caller must be a client with `auth:admin` (the
+ * gateway's). Never a secret hash leaves; a new or rotated secret is shown once, with `no-store`. The
+ * services' own clients (an `auth:*` scope) are invisible here, so an administrator cannot lock the gateway
+ * out. A store outage is 503.
+ */
+export function mountAdminEndpoints(app: Express, deps: AdminDeps): void {
+  const accounts = createAccounts(deps.store, deps.hasher);
+
+  const handler = adminOnly(deps);
+  const existing = (id: string) => existingClient(deps.store, id);
   const idOf = (req: Request) => String(req.params.id);
 
   app.get(

@@ -7,7 +7,7 @@ import { CLIENT_GRANTS } from '@spam-check/contracts';
 import { clientOnlyScopes, grantedScope } from '../../domain/scopes';
 import type { AttemptGuard } from '../../domain/attempt-guard';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
-import type { IssuedPair, Lifetimes, TokenService } from '../../domain/token-service';
+import type { IssuedPair, Lifetimes, RotatedPair, TokenService } from '../../domain/token-service';
 import { authenticateCaller, exchangeOf } from './client-auth';
 import type { TokenMetrics } from './metrics';
 import type { PasswordGrant } from './oauth-server';
@@ -96,6 +96,116 @@ export interface TokenEndpointDeps {
 }
 
 /**
+ * Undoes the rotation if the answer cannot reach the client: at once when it has gone already (false: do not
+ * answer), or when the connection closes before the answer is written out.
+ */
+function undoUnlessDelivered(
+  tokens: RotatedPair,
+  signal: AbortSignal,
+  log: ReturnType<typeof requestContext>['log'],
+): boolean {
+  const undo = (why: string) => {
+    tokens.undo().then(
+      (undone) => log.warn({ undone }, `refresh answer not delivered (${why}): rotation undone`),
+      (error: unknown) =>
+        log.error({ err: error }, 'refresh answer not delivered; undoing the rotation failed'),
+    );
+  };
+  if (signal.aborted) {
+    undo('client gone before the answer');
+    return false;
+  }
+  signal.addEventListener('abort', () => undo('connection closed while answering'));
+  return true;
+}
+
+/** One grant type: answers with tokens or through `fail`; `signal` aborts when the client goes away. */
+type Grant = (
+  deps: TokenEndpointDeps,
+  req: Request,
+  res: Response,
+  client: ClientRecord,
+  fail: Fail,
+  signal: AbortSignal,
+) => Promise<void>;
+
+function invalidRequest(detail: string): OAuthFailure {
+  return { status: 400, error: 'invalid_request', description: 'invalid_request', detail };
+}
+
+/** The password grant: one reserved login attempt per username and IP, kept only when the password was wrong. */
+const password: Grant = async (deps, req, res, client, fail) => {
+  const body = req.body as Record<string, unknown>;
+  const username = typeof body.username === 'string' && body.username !== '' ? body.username : undefined;
+  const ip = clientAddress(req, deps.trustedProxyHops);
+  const verdict = username === undefined ? undefined : await deps.guard.reserve({ username, ip });
+  if (verdict && !verdict.allowed) {
+    requestContext(res).log.warn({ ip }, 'login throttled');
+    return fail(tooManyAttempts(verdict.retryAfterSeconds));
+  }
+  let pair: IssuedPair;
+  try {
+    pair = await deps.passwordGrant(req, res, client);
+  } catch (error) {
+    const wrongPassword = error instanceof OAuthError && error.name === 'invalid_grant';
+    if (verdict && !wrongPassword) await verdict.attempt.release().catch(() => undefined);
+    throw error;
+  }
+  await verdict?.attempt.succeeded();
+  deps.metrics.issued.inc({ grant: 'password' });
+  sendTokens(res, pair, deps.lifetimes);
+};
+
+/** RFC 6749 §4.4: the client acts as itself; no user, no refresh token, never `spam:admin` (§7.2). */
+const clientCredentials: Grant = async (deps, req, res, client, fail) => {
+  const body = req.body as Record<string, unknown>;
+  const requested = typeof body.scope === 'string' ? body.scope.split(' ').filter(Boolean) : undefined;
+  const scope = requested?.some((token) => !SCOPE_TOKEN.test(token))
+    ? undefined
+    : grantedScope(requested, clientOnlyScopes(client.scopes));
+  if (!scope) return fail({ status: 400, error: 'invalid_scope', description: 'invalid_scope' });
+  const pair = await deps.tokens.issue(client.id, undefined, scope, false);
+  deps.metrics.issued.inc({ grant: 'client_credentials' });
+  sendTokens(res, pair, deps.lifetimes);
+};
+
+/** The refresh grant: rotates while the client is still connected; a refused refresh consumes nothing. */
+const refresh: Grant = async (deps, req, res, client, fail, signal) => {
+  const { log } = requestContext(res);
+  const body = req.body as Record<string, unknown>;
+  const presented = body.refresh_token;
+  if (typeof presented !== 'string' || presented === '') return fail(invalidRequest('refresh_token'));
+  const scope = typeof body.scope === 'string' ? body.scope.split(' ').filter(Boolean) : undefined;
+  if (scope?.some((token) => !SCOPE_TOKEN.test(token)))
+    return fail({ status: 400, error: 'invalid_scope', description: 'invalid_scope' });
+  const outcome = await deps.tokens.refresh(
+    presented,
+    client.id,
+    scope,
+    async (username) => (await deps.store.getUser(username)) !== undefined,
+    signal,
+  );
+  if (!outcome.ok) {
+    if (outcome.reason === 'abandoned') {
+      log.warn('refresh abandoned: the client went away before the token was consumed');
+      return;
+    }
+    log.info({ reason: outcome.reason }, 'refresh refused');
+    return fail(REFRESH_FAILURES[outcome.reason]);
+  }
+  if (!undoUnlessDelivered(outcome.tokens, signal, log)) return;
+  deps.metrics.issued.inc({ grant: 'refresh_token' });
+  sendTokens(res, outcome.tokens, deps.lifetimes);
+};
+
+type ClientGrant = (typeof CLIENT_GRANTS)[number];
+const GRANTS: Record<ClientGrant, Grant> = {
+  password,
+  client_credentials: clientCredentials,
+  refresh_token: refresh,
+};
+
+/**
  * POST /oauth/token. Rules, in order: the grant type is one we offer; the client authenticates by exactly
  * one method, within the attempt limits (429 before any scrypt); it is registered for the grant. The password
  * grant reserves a login attempt per username and IP before the library checks the password. The refresh
@@ -103,84 +213,7 @@ export interface TokenEndpointDeps {
  * be written (a failed refresh never consumes the refresh token).
  */
 export function tokenEndpoint(deps: TokenEndpointDeps): RequestHandler {
-  const { lifetimes, metrics } = deps;
-
-  async function password(req: Request, res: Response, client: ClientRecord, fail: Fail) {
-    const body = req.body as Record<string, unknown>;
-    const username = typeof body.username === 'string' && body.username !== '' ? body.username : undefined;
-    const ip = clientAddress(req, deps.trustedProxyHops);
-    const verdict = username === undefined ? undefined : await deps.guard.reserve({ username, ip });
-    if (verdict && !verdict.allowed) {
-      requestContext(res).log.warn({ ip }, 'login throttled');
-      return fail(tooManyAttempts(verdict.retryAfterSeconds));
-    }
-    let pair: IssuedPair;
-    try {
-      pair = await deps.passwordGrant(req, res, client);
-    } catch (error) {
-      const wrongPassword = error instanceof OAuthError && error.name === 'invalid_grant';
-      if (verdict && !wrongPassword) await verdict.attempt.release().catch(() => undefined);
-      throw error;
-    }
-    await verdict?.attempt.succeeded();
-    metrics.issued.inc({ grant: 'password' });
-    sendTokens(res, pair, lifetimes);
-  }
-
-  /** RFC 6749 §4.4: the client acts as itself; no user, no refresh token, never `spam:admin` (§7.2). */
-  async function clientCredentials(req: Request, res: Response, client: ClientRecord, fail: Fail) {
-    const body = req.body as Record<string, unknown>;
-    const requested = typeof body.scope === 'string' ? body.scope.split(' ').filter(Boolean) : undefined;
-    const scope = requested?.some((token) => !SCOPE_TOKEN.test(token))
-      ? undefined
-      : grantedScope(requested, clientOnlyScopes(client.scopes));
-    if (!scope) return fail({ status: 400, error: 'invalid_scope', description: 'invalid_scope' });
-    const pair = await deps.tokens.issue(client.id, undefined, scope, false);
-    metrics.issued.inc({ grant: 'client_credentials' });
-    sendTokens(res, pair, lifetimes);
-  }
-
-  async function refresh(req: Request, res: Response, client: ClientRecord, fail: Fail, signal: AbortSignal) {
-    const { log } = requestContext(res);
-    const body = req.body as Record<string, unknown>;
-    const presented = body.refresh_token;
-    if (typeof presented !== 'string' || presented === '')
-      return fail({
-        status: 400,
-        error: 'invalid_request',
-        description: 'invalid_request',
-        detail: 'refresh_token',
-      });
-    const scope = typeof body.scope === 'string' ? body.scope.split(' ').filter(Boolean) : undefined;
-    if (scope?.some((token) => !SCOPE_TOKEN.test(token)))
-      return fail({ status: 400, error: 'invalid_scope', description: 'invalid_scope' });
-    const outcome = await deps.tokens.refresh(
-      presented,
-      client.id,
-      scope,
-      async (username) => (await deps.store.getUser(username)) !== undefined,
-      signal,
-    );
-    if (!outcome.ok) {
-      if (outcome.reason === 'abandoned') {
-        log.warn('refresh abandoned: the client went away before the token was consumed');
-        return;
-      }
-      log.info({ reason: outcome.reason }, 'refresh refused');
-      return fail(REFRESH_FAILURES[outcome.reason]);
-    }
-    const undo = (why: string) => {
-      outcome.tokens.undo().then(
-        (undone) => log.warn({ undone }, `refresh answer not delivered (${why}): rotation undone`),
-        (error: unknown) =>
-          log.error({ err: error }, 'refresh answer not delivered; undoing the rotation failed'),
-      );
-    };
-    if (signal.aborted) return undo('client gone before the answer');
-    signal.addEventListener('abort', () => undo('connection closed while answering'));
-    metrics.issued.inc({ grant: 'refresh_token' });
-    sendTokens(res, outcome.tokens, lifetimes);
-  }
+  const { metrics } = deps;
 
   return async (req, res, next) => {
     const { language, log } = requestContext(res);
@@ -191,13 +224,7 @@ export function tokenEndpoint(deps: TokenEndpointDeps): RequestHandler {
     };
     const grant = (req.body as Record<string, unknown>).grant_type;
     try {
-      if (typeof grant !== 'string' || grant === '')
-        return fail({
-          status: 400,
-          error: 'invalid_request',
-          description: 'invalid_request',
-          detail: 'grant_type',
-        });
+      if (typeof grant !== 'string' || grant === '') return fail(invalidRequest('grant_type'));
       // The library knows more grants (authorization_code) than this server offers.
       if (!(CLIENT_GRANTS as readonly string[]).includes(grant))
         return fail({ status: 400, error: 'unsupported_grant_type', description: 'unsupported_grant_type' });
@@ -205,9 +232,7 @@ export function tokenEndpoint(deps: TokenEndpointDeps): RequestHandler {
       if (!client) return;
       if (!client.grants.includes(grant))
         return fail({ status: 400, error: 'unauthorized_client', description: 'unauthorized_client' });
-      if (grant === 'password') await password(req, res, client, fail);
-      else if (grant === 'client_credentials') await clientCredentials(req, res, client, fail);
-      else await refresh(req, res, client, fail, signal);
+      await GRANTS[grant as ClientGrant](deps, req, res, client, fail, signal);
     } catch (error) {
       const failure = oauthFailure(error);
       if (!failure) return next(error);

@@ -1,46 +1,12 @@
 import { suggestDomain } from '../../../src/domain/typo';
+import { NO_SUGGESTION, TYPOS } from './support';
 
 describe('did-you-mean suggestions', () => {
-  it.each([
-    ['gmial.com', 'gmail.com'],
-    ['gmai.com', 'gmail.com'],
-    ['gmaill.com', 'gmail.com'],
-    ['gmail.con', 'gmail.com'],
-    ['gmail.cm', 'gmail.com'],
-    ['gmail.co', 'gmail.com'],
-    ['hotmial.fr', 'hotmail.fr'],
-    ['hotmal.com', 'hotmail.com'],
-    ['hotmail.frr', 'hotmail.fr'],
-    ['yaho.fr', 'yahoo.fr'],
-    ['outlok.de', 'outlook.de'],
-    ['tonline.de', 't-online.de'],
-    ['orage.fr', 'orange.fr'],
-    ['wandoo.fr', 'wanadoo.fr'],
-    ['lapsote.net', 'laposte.net'],
-    ['googlemial.com', 'googlemail.com'],
-    ['icoud.com', 'icloud.com'],
-  ])('%s → %s', (typo, domain) => {
+  it.each(TYPOS)('%s → %s', (typo, domain) => {
     expect(suggestDomain(typo)).toBe(domain);
   });
 
-  it.each([
-    'gmail.com',
-    'gmx.at',
-    'gmx.de',
-    'web.de',
-    'gmail.fr',
-    'hotmail.es',
-    'yahoo.es',
-    'laposte.fr',
-    'cloud.com',
-    'mail.com',
-    'email.de',
-    'example.com',
-    'orange.be',
-    'freenet.de',
-    'free.fr',
-    'wem.de',
-  ])('%s gets no suggestion', (domain) => {
+  it.each(NO_SUGGESTION)('%s gets no suggestion', (domain) => {
     expect(suggestDomain(domain)).toBeNull();
   });
 });
