@@ -35,7 +35,10 @@ let browser: Browser;
 let admin: Page;
 let visitors: BrowserContext;
 
-const comment = (id: number | undefined) => site.php('comment', String(id));
+const comment = (id: number | undefined) => {
+  if (id === undefined) throw new Error('WordPress did not accept the comment (no comment id in its answer)');
+  return site.php('comment', String(id));
+};
 const reasonCodes = (meta: { _spam_check_reasons?: { code: string }[] }) =>
   (meta._spam_check_reasons ?? []).map((reason) => reason.code);
 
