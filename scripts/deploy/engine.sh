@@ -11,8 +11,8 @@ PLUGINS=/usr/local/lib/docker/cli-plugins
 engine_answers() { docker info >/dev/null 2>&1; }
 
 install_engine() {
-  command -v apt-get >/dev/null || { echo "FATAL: no Docker engine answers and apt-get is missing" >&2; exit 1; }
-  [ "$(id -u)" = 0 ] || { echo "FATAL: no Docker engine answers; run as root to install one" >&2; exit 1; }
+  command -v apt-get >/dev/null || { echo "FATAL: no Docker engine answers and apt-get is missing: install Docker (the deploy test never skips)" >&2; exit 1; }
+  [ "$(id -u)" = 0 ] || { echo "FATAL: no Docker engine answers, and only root can install and start one (the deploy test never skips)" >&2; exit 1; }
   export DEBIAN_FRONTEND=noninteractive
   step "installing Debian's docker.io"
   apt-get update -q

@@ -42,13 +42,23 @@ base_image() {
   rm -rf "$root"
 }
 
-standin() { # name: builds spam-check-standin/<name>:<suite> from deploy/standins/<name>.Dockerfile
-  local context
+# spam-check-standin/<name>:<suite> from deploy/standins/<name>.Dockerfile. The image carries the hash of what
+# it was built from (its Dockerfile, the host's CA bundle, the base image): with the same hash it is kept as
+# it is, without asking the build cache (or apt) anything.
+standin() {
+  local image=spam-check-standin/$1:$SUITE context hash
   context=$(mktemp -d)
   # The host's CA bundle: the node stand-in trusts what this machine trusts (see node.Dockerfile).
   cp /etc/ssl/certs/ca-certificates.crt "$context/host-ca-certificates.crt"
-  docker build -q --build-arg "BASE_IMAGE=$BASE" -t "spam-check-standin/$1:$SUITE" \
-    -f "deploy/standins/$1.Dockerfile" "$context" >&2
+  hash=$(cat "deploy/standins/$1.Dockerfile" "$context/host-ca-certificates.crt" \
+    <(docker image inspect -f '{{.Id}}' "$BASE") | sha256sum | cut -c1-16)
+  if [ "$(docker image inspect -f '{{index .Config.Labels "spam-check.standin-hash"}}' "$image" 2>/dev/null)" = "$hash" ]; then
+    log "$image is up to date ($hash)"
+  else
+    log "==> building $image ($hash)"
+    docker build -q --build-arg "BASE_IMAGE=$BASE" --label "spam-check.standin-hash=$hash" -t "$image" \
+      -f "deploy/standins/$1.Dockerfile" "$context" >&2
+  fi
   rm -rf "$context"
 }
 

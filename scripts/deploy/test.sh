@@ -20,5 +20,29 @@ for service in gateway auth email-detector text-detector; do
     -t "spam-check/$service:${TAG:-local}" .
 done
 echo "images built after ${SECONDS}s"
+# What the test's compose project leaves behind: nothing, since its afterAll runs `down -v`. A run cut short
+# (jest killed, the machine's time limit) would leave containers, the network and the volumes; they are
+# removed here on any exit, and a clean exit with anything left fails. Images and the build cache stay.
+project=spam-check-deploy
+leftovers() {
+  { docker ps -aq --filter "label=com.docker.compose.project=$project" | sed 's/^/container /'
+    docker network ls -q --filter "label=com.docker.compose.project=$project" | sed 's/^/network /'
+    docker volume ls -q --filter "label=com.docker.compose.project=$project" | sed 's/^/volume /'; } || true
+}
+remove_leftovers() {
+  local ids
+  ids=$(docker ps -aq --filter "label=com.docker.compose.project=$project")
+  [ -z "$ids" ] || docker rm -f -v $ids >/dev/null
+  ids=$(docker network ls -q --filter "label=com.docker.compose.project=$project")
+  [ -z "$ids" ] || docker network rm $ids >/dev/null
+  ids=$(docker volume ls -q --filter "label=com.docker.compose.project=$project")
+  [ -z "$ids" ] || docker volume rm $ids >/dev/null
+}
+trap remove_leftovers EXIT
 pnpm exec jest -c jest.deploy.config.js "$@"
-echo "pnpm test:deploy took ${SECONDS}s"
+left=$(leftovers)
+if [ -n "$left" ]; then
+  printf 'FAIL: the deploy test left behind:\n%s\n' "$left" >&2
+  exit 1
+fi
+echo "pnpm test:deploy took ${SECONDS}s (no containers, networks or volumes of $project left)"

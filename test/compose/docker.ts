@@ -76,3 +76,39 @@ export async function eventually<T>(attempt: () => Promise<T>, timeoutMs: number
     }
   }
 }
+
+export interface Usage {
+  name: string;
+  memoryMiB: number;
+  cpuPercent: number;
+}
+
+const UNITS: Record<string, number> = {
+  B: 1 / 2 ** 20,
+  KiB: 1 / 1024,
+  kB: 1 / 1024,
+  MiB: 1,
+  MB: 1,
+  GiB: 1024,
+  GB: 1024,
+};
+
+/** One `docker stats --no-stream` sample: each container's memory in MiB and its CPU (100 = one core). */
+export async function usage(ids: string[]): Promise<Usage[]> {
+  const lines = await sh('docker', [
+    'stats',
+    '--no-stream',
+    '--format',
+    '{{.Name}}\t{{.MemUsage}}\t{{.CPUPerc}}',
+    ...ids,
+  ]);
+  return lines
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [name, memory, cpu] = line.split('\t') as [string, string, string];
+      const [, amount, unit] = /^([\d.]+)\s*([A-Za-z]+)/.exec(memory) ?? [];
+      if (!amount || !unit || !(unit in UNITS)) throw new Error(`docker stats: cannot read "${line}"`);
+      return { name, memoryMiB: Number(amount) * UNITS[unit]!, cpuPercent: Number.parseFloat(cpu) };
+    });
+}

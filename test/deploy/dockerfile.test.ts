@@ -90,6 +90,8 @@ describe('.dockerignore', () => {
     '.env',
     // The operator's bootstrap file (where the docs put it): secrets, and a rebuild of everything at each edit.
     'bootstrap.json',
+    // Documentation: a README change would rebuild every image.
+    'services/text-detector/README.md',
   ])('keeps %s out of the build context', (path) => expect(dockerIgnored(path)).toBe(true));
 
   it.each([
