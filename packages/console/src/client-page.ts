@@ -155,9 +155,7 @@ function topReasonsTable(ctx: PageContext, stats: ClientStats): Html {
 function statsSection(ctx: PageContext, state: ClientPageState): Html {
   if (!state.stats.ok) return html`<p class="note">${t(ctx, 'needsRedis')}</p>`;
   const stats = state.stats.value;
-  return html`${chartBlock(ctx, state, stats)}
-    ${totalsTable(ctx, stats)}
-    ${topReasonsTable(ctx, stats)}`;
+  return html`${chartBlock(ctx, state, stats)} ${totalsTable(ctx, stats)} ${topReasonsTable(ctx, stats)}`;
 }
 
 function feedbackSection(ctx: PageContext, state: ClientPageState): Html {

@@ -143,7 +143,12 @@ function tryIt(
   deps: ConsoleDeps,
   view: ReturnType<typeof views>,
   clientId: (req: Request, v: SignedInView) => string,
-  render: (req: Request, res: Response, v: SignedInView, options: ClientPageOptions & { status?: number }) => Promise<void>,
+  render: (
+    req: Request,
+    res: Response,
+    v: SignedInView,
+    options: ClientPageOptions & { status?: number },
+  ) => Promise<void>,
 ) {
   return async (req: Request, res: Response, v: SignedInView) => {
     const id = clientId(req, v);

@@ -104,7 +104,10 @@ function sessionDiscarder(store: ConsoleSessionStore, tokens: ConsoleTokenClient
       if (session.refreshToken) await tokens.revoke(session.refreshToken, meta);
       await tokens.revoke(session.accessToken, meta);
     } catch (error) {
-      logger.warn({ err: error, request_id: meta.requestId }, 'console session ended, its tokens not revoked');
+      logger.warn(
+        { err: error, request_id: meta.requestId },
+        'console session ended, its tokens not revoked',
+      );
     }
   };
 }

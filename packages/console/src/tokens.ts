@@ -41,7 +41,11 @@ const errorOf = (answer: Answer): string | undefined =>
   (answer.body as { error?: unknown } | undefined)?.error as string | undefined;
 
 function tokensOf(answer: Answer): ConsoleTokens {
-  const body = (answer.body ?? {}) as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown };
+  const body = (answer.body ?? {}) as {
+    access_token?: unknown;
+    refresh_token?: unknown;
+    expires_in?: unknown;
+  };
   if (typeof body.access_token !== 'string' || typeof body.expires_in !== 'number')
     throw new AppError('SERVICE_UNAVAILABLE', { internal: 'token answer without access_token' });
   return {

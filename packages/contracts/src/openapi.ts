@@ -193,6 +193,26 @@ const BODY_ERRORS: Record<string, ErrorCode[]> = {
   '415': ['UNSUPPORTED_MEDIA_TYPE'],
 };
 
+/**
+ * Trial checks as a client (the operator console's "try it"): the public check of that kind, run with the
+ * client's settings and reports, not counted in its usage.
+ */
+function tryPaths(withId: { parameters: object[] }) {
+  const trial = (kind: string, request: SchemaName, result: SchemaName) =>
+    adminOperation(
+      `Try a ${kind} check as the client: its settings apply; not counted in its usage`,
+      { status: '200', description: `The ${kind} check's result.`, schema: result },
+      { ...withId, request, errors: BODY_ERRORS },
+    );
+  return {
+    '/api/v1/admin/clients/{id}/try/mail': { post: trial('mail', 'MailCheckRequest', 'MailResult') },
+    '/api/v1/admin/clients/{id}/try/text': { post: trial('text', 'TextCheckRequest', 'TextResult') },
+    '/api/v1/admin/clients/{id}/try/hybrid': {
+      post: trial('hybrid', 'HybridCheckRequest', 'HybridResult'),
+    },
+  };
+}
+
 /** The administration API (DESIGN.md §6.3). */
 function adminPaths() {
   const withId = { parameters: [CLIENT_ID_PARAMETER] };
@@ -271,6 +291,7 @@ function adminPaths() {
         },
       ),
     },
+    ...tryPaths(withId),
     '/api/v1/admin/erasure': {
       post: adminOperation(
         'Erase what is stored about an address (every client) or about a client (GDPR Art. 17)',
