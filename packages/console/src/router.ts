@@ -97,14 +97,14 @@ function clientRoutes(router: Router, deps: ConsoleDeps, view: ReturnType<typeof
     v: SignedInView,
     options: ClientPageOptions & { status?: number } = {},
   ) => {
-    const page = await renderClientPage(deps.api, view.apiMeta(req, v), v.ctx, clientId(req, v), options);
+    const page = await renderClientPage(deps.api, view.apiMeta(v), v.ctx, clientId(req, v), options);
     send(res, options.status ?? 200, page);
   };
 
   router.get(
     '/clients',
-    view.page(async (req, res, v) => {
-      const answer = await deps.api('GET', '/api/v1/admin/clients', view.apiMeta(req, v));
+    view.page(async (_req, res, v) => {
+      const answer = await deps.api('GET', '/api/v1/admin/clients', view.apiMeta(v));
       const { clients } = expectOk<{ clients: AdminClient[] }>(answer);
       send(res, 200, clientsPage(v.ctx, clients, await deps.llmEndpoint()));
     }),
@@ -123,7 +123,7 @@ function clientRoutes(router: Router, deps: ConsoleDeps, view: ReturnType<typeof
       const id = clientId(req, v);
       const values = parseBody(settingsFormSchema, req.body, v.ctx.language) as Record<string, string>;
       const path = `/api/v1/admin/clients/${encodeURIComponent(id)}/settings`;
-      const answer = await deps.api('PUT', path, view.apiMeta(req, v), settingsFromForm(values));
+      const answer = await deps.api('PUT', path, view.apiMeta(v), settingsFromForm(values));
       if (answer.status === 400) {
         const problem = answer.body as { errors?: { path: string; message: string }[] };
         const errors = Object.fromEntries(
@@ -159,7 +159,7 @@ function tryIt(
     const { kind, body } = tryRequest(values);
     const path = `/api/v1/admin/clients/${encodeURIComponent(id)}/try/${kind}`;
     try {
-      const answer = expectOk(await deps.api('POST', path, view.apiMeta(req, v), body));
+      const answer = expectOk(await deps.api('POST', path, view.apiMeta(v), body));
       await render(req, res, v, { tryIt: { values: shown, result: tryResult(kind, answer) } });
     } catch (error) {
       if (!isAppError(error) || error.code !== 'VALIDATION_FAILED') throw error;

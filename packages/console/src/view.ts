@@ -104,7 +104,7 @@ export function views(deps: ConsoleDeps) {
     };
 
   /** The session's calls to the API: its token, this request's id and language. */
-  const apiMeta = (_req: Request, view: SignedInView): ApiCallMeta => ({
+  const apiMeta = (view: SignedInView): ApiCallMeta => ({
     baseUrl: view.meta.baseUrl,
     accessToken: view.signedIn.session.accessToken,
     requestId: view.meta.requestId,
