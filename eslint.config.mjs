@@ -38,9 +38,9 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { globals: { ...globals.node } } },
-  // Scripts the gateway serves to browsers (the console): browser globals, and uPlot loaded before them.
+  // Scripts the console serves to browsers: browser globals, and uPlot loaded before them.
   {
-    files: ['services/gateway/public/**/*.js'],
+    files: ['packages/console/public/**/*.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser, uPlot: 'readonly' } },
   },
 );

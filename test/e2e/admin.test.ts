@@ -301,6 +301,56 @@ describe('the admin API, end to end over HTTP', () => {
       }
     });
 
+    it('runs a trial check as the client, with its settings, and counts none of it in its usage', async () => {
+      const id = `trial-${run}`;
+      const secret = await createClient(id);
+      const settings = { mail: { deny: ['trial.example'] }, text: { deny_terms: ['zebracorn'] } };
+      expect((await adminCall('PUT', `/api/v1/admin/clients/${id}/settings`, settings)).status).toBe(200);
+      const trial = (kind: string, body: unknown, client = id) =>
+        adminCall('POST', `/api/v1/admin/clients/${client}/try/${kind}`, body);
+
+      const mail = await within(
+        1000,
+        () => trial('mail', { email: 'someone@trial.example' }),
+        (r) => r.body.verdict === 'spam',
+      );
+      expect(mail.status).toBe(200);
+      expect(reasonCodes(mail.body)).toContain('EMAIL_CLIENT_DENY_LISTED');
+      const text = await trial('text', { title: 'Hello', body: 'A zebracorn came by.' });
+      expect(text.status).toBe(200);
+      expect(reasonCodes(text.body)).toContain('TEXT_CLIENT_DENY_LISTED');
+      const hybrid = await trial('hybrid', { email: 'jo@example.org', title: 'Hello', body: 'A zebracorn.' });
+      expect(hybrid.status).toBe(200);
+      expect(hybridResultSchema.safeParse(hybrid.body).success).toBe(true);
+      expect(reasonCodes(hybrid.body.text)).toContain('TEXT_CLIENT_DENY_LISTED');
+      // Another client's trial of the same address: its settings, not this client's.
+      const otherTrial = await trial('mail', { email: 'someone@trial.example' }, other.client);
+      expect(reasonCodes(otherTrial.body)).not.toContain('EMAIL_CLIENT_DENY_LISTED');
+
+      const invalid = await trial('text', { body: 'no title' });
+      expect([invalid.status, invalid.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect(errorPaths(invalid.body)).toContain('title');
+      expect((await trial('mail', { email: 'a@b.example' }, `nobody-${run}`)).status).toBe(404);
+      expect((await trial('video', {})).status).toBe(404);
+
+      // One real check after the trials: once the stats show it, they show everything counted before it.
+      const real = await postJson(`${stack.gateway}/api/v1/spam/mail`, await checkToken(id, secret), {
+        email: 'real@trial.example',
+      });
+      expect(real.status).toBe(200);
+      const stats = await within(
+        5000,
+        () => adminCall('GET', `/api/v1/admin/clients/${id}/stats?interval=hour`),
+        (r) => r.body.totals?.mail.spam === 1,
+      );
+      expect(stats.status).toBe(200);
+      expect(stats.body.totals).toEqual({
+        mail: { ham: 0, suspicious: 0, spam: 1 },
+        text: { ham: 0, suspicious: 0, spam: 0 },
+        hybrid: { ham: 0, suspicious: 0, spam: 0 },
+      });
+    });
+
     it('when settings change, every gateway and detector applies them within 1 s, over HTTP and RPC, for that client only', async () => {
       const id = `tuned-${run}`;
       const token = await checkToken(id, await createClient(id));

@@ -5,10 +5,12 @@ export {
   type HybridOptions,
 } from './client';
 export { SpamCheckError, isSpamCheckError, type TransportErrorCode } from './errors';
-export { DEFAULT_RETRY, retryAfterSeconds, type CallOptions, type RetryPolicy } from './http';
+export { DEFAULT_RETRY, retryAfterSeconds, type Answer, type CallOptions, type RetryPolicy } from './http';
+export { apiRequest, type ApiRequestOptions } from './request';
 export {
   TokenSession,
   REFRESH_MARGIN_MS,
+  basicAuthorization,
   type ClientCredentials,
   type StoredTokens,
   type UserCredentials,

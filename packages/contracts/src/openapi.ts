@@ -223,6 +223,26 @@ const FEEDBACK_LIMIT_PARAMETER = {
   schema: { type: 'integer', minimum: 1, maximum: 50, default: 20 },
 };
 
+/**
+ * Trial checks as a client (the operator console's "try it"): the public check of that kind, run with the
+ * client's settings and reports, not counted in its usage.
+ */
+function tryPaths(withId: { parameters: object[] }) {
+  const trial = (kind: string, request: SchemaName, result: SchemaName) =>
+    adminOperation(
+      `Try a ${kind} check as the client: its settings apply; not counted in its usage`,
+      { status: '200', description: `The ${kind} check's result.`, schema: result },
+      { ...withId, request, errors: BODY_ERRORS },
+    );
+  return {
+    '/api/v1/admin/clients/{id}/try/mail': { post: trial('mail', 'MailCheckRequest', 'MailResult') },
+    '/api/v1/admin/clients/{id}/try/text': { post: trial('text', 'TextCheckRequest', 'TextResult') },
+    '/api/v1/admin/clients/{id}/try/hybrid': {
+      post: trial('hybrid', 'HybridCheckRequest', 'HybridResult'),
+    },
+  };
+}
+
 /** The administration API's clients and their settings (DESIGN.md §6.3). */
 function adminClientPaths() {
   const withId = { parameters: [CLIENT_ID_PARAMETER] };
@@ -285,6 +305,7 @@ function adminDataPaths() {
         },
       ),
     },
+    ...tryPaths({ parameters: [CLIENT_ID_PARAMETER] }),
     '/api/v1/admin/erasure': {
       post: adminOperation(
         'Erase what is stored about an address (every client) or about a client (GDPR Art. 17)',

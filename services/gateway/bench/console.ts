@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startStack } from '@spam-check/process-kit';
 import { removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
-import { redisConsoleSessions } from '../src/data-access/console-sessions';
+import { redisConsoleSessions } from '@spam-check/console';
 
 /**
  * How long each console page takes to answer (issue #16: within 200 ms on this machine), one request at a

@@ -10,7 +10,7 @@ import {
 } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
 import type { AuthAdmin } from './data-access/auth-admin';
-import type { ConsoleSessionStore } from './data-access/console-sessions';
+import type { ConsoleSessionStore } from '@spam-check/console';
 import type { HttpDetector } from './data-access/detector-client';
 import type { Upstream } from './data-access/http-post';
 import type { TokenIntrospector } from './data-access/introspection';
@@ -20,7 +20,6 @@ import type { FailedTokenLimit } from './domain/failed-token-limit';
 import type { DetectorTransport } from './domain/hybrid-check';
 import type { RateLimitStore } from './domain/rate-limit';
 import { ADMIN_PREFIX } from './entry-points/http/admin-routes';
-import { mountConsole } from './entry-points/http/console/router';
 import { mountDocs } from './entry-points/http/docs';
 import { languagePrefixRewriter } from './entry-points/http/language-prefix';
 import { routeHandlers } from './route-handlers';
@@ -29,8 +28,7 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   introspector: TokenIntrospector;
   rateLimits: RateLimitStore;
   failedTokens: FailedTokenLimit;
-  /** `self`: the console's calls to this gateway's own API. */
-  agents: { auth: Upstream; self: Upstream };
+  agents: { auth: Upstream };
   /** The detectors over HTTP (their URLs and keep-alive pools), as the transports below use them too. */
   detectors: { email: HttpDetector; text: HttpDetector };
   /** For the OAuth proxy (http-proxy-middleware takes a `node:http` agent). */
@@ -73,7 +71,7 @@ export function createApp(deps: AppDeps): ServiceApp {
       postRoute(app, '/oauth/token', h.oauth);
       postRoute(app, '/oauth/revoke', h.oauth);
       app.use(ADMIN_PREFIX, h.admin);
-      if (h.console) mountConsole(app, h.console);
+      if (h.console) app.use(h.console);
       app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
     },
   });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { createRpcClient } from '@spam-check/amqp-rpc';
 import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
+import { memoryConsoleSessions, redisConsoleSessions, type ConsoleSessionStore } from '@spam-check/console';
 import {
   Counter,
   connectRedis,
@@ -15,11 +16,6 @@ import {
 import { createApp } from './app';
 import { createAuthAdmin } from './data-access/auth-admin';
 import { redisUsageStore, type UsageStore } from './data-access/usage-store';
-import {
-  memoryConsoleSessions,
-  redisConsoleSessions,
-  type ConsoleSessionStore,
-} from './data-access/console-sessions';
 import type { ServiceConfig } from './config';
 import { httpDetectors } from './data-access/detector-client';
 import { watchDetector } from './data-access/detector-health';
@@ -63,9 +59,9 @@ function warnAboutDefaults({ config, logger }: Context): void {
     logger.warn('CONSOLE_CLIENT_ID / CONSOLE_CLIENT_SECRET not set: the console signs in with demo-admin');
 }
 
-/** Keep-alive pools to auth, each detector and this gateway itself (the console's API calls). */
+/** Keep-alive pools to auth and each detector. */
 function httpAgents(closers: Closer[]) {
-  const agents = { auth: upstream(), email: upstream(), text: upstream(), self: upstream() };
+  const agents = { auth: upstream(), email: upstream(), text: upstream() };
   // http-proxy-middleware (the OAuth endpoints) takes a `node:http` agent.
   const proxyAgent = new http.Agent({
     keepAlive: true,

@@ -15,11 +15,11 @@ import {
   type DirectRoute,
   type RequestContext,
 } from '@spam-check/service-kit';
-import type { RequestHandler, Response, Router } from 'express';
+import { isIPv6 } from 'node:net';
+import { consoleRouter } from '@spam-check/console';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from './app';
-import { consoleApi } from './data-access/console-api';
-import { consoleTokenClient } from './data-access/console-tokens';
 import type { HttpDetector } from './data-access/detector-client';
 import { createDataEraser } from './data-access/erasure';
 import { llmEndpointReader } from './data-access/llm-endpoint';
@@ -27,8 +27,6 @@ import type { Caller } from './domain/authorization';
 import { adminRouter } from './entry-points/http/admin-routes';
 import { authenticate, bearerAuthentication, callerOf } from './entry-points/http/authenticate';
 import { batchCheck } from './entry-points/http/batch-check';
-import type { ConsoleDeps } from './entry-points/http/console/router';
-import { consoleSessions } from './entry-points/http/console/session';
 import { detectorCheck } from './entry-points/http/detector-check';
 import { feedback } from './entry-points/http/feedback';
 import { hybridCheck } from './entry-points/http/hybrid-check';
@@ -153,32 +151,32 @@ function batchChecks(deps: AppDeps, count: ReturnType<typeof usageCounters>) {
   };
 }
 
-/** The operator console's dependencies, or undefined when it has no OAuth client (switched off). */
-function consoleDeps(deps: AppDeps): ConsoleDeps | undefined {
+/** This gateway's listener as the request reached it: the console calls the public API there. */
+function selfUrl(req: Request): string {
+  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  return `http://${isIPv6(address) ? `[${address}]` : address}:${req.socket.localPort}`;
+}
+
+/** The operator console (`@spam-check/console`) over this gateway's public API, or undefined when off. */
+function operatorConsole(deps: AppDeps): Router | undefined {
   const { config } = deps;
   if (!config.console.client) return undefined;
-  const tokens = consoleTokenClient({
-    authUrl: config.AUTH_URL,
-    agent: deps.agents.auth,
-    timeoutMs: config.AUTH_TIMEOUT_MS,
+  return consoleRouter({
+    apiUrl: selfUrl,
     client: config.console.client,
-  });
-  return {
+    sessionStore: deps.consoleSessions,
+    session: config.console,
     languages: config.LANGUAGES,
     maxBodyBytes: config.MAX_BODY_BYTES,
     trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-    sessions: consoleSessions(deps.consoleSessions, tokens, config.console, deps.logger),
-    tokens,
-    api: consoleApi(deps.agents.self, config.AUTH_TIMEOUT_MS + config.DETECTOR_TIMEOUT_MS),
-    limits: config.limits,
-    transports: deps.transports,
-    settings: deps.settings,
+    timeoutMs: { token: config.AUTH_TIMEOUT_MS, api: config.AUTH_TIMEOUT_MS + config.DETECTOR_TIMEOUT_MS },
+    logger: deps.logger,
     llmEndpoint: llmEndpointReader({
       url: config.TEXT_DETECTOR_URL,
       agent: deps.detectors.text.agent,
       timeoutMs: config.DETECTOR_TIMEOUT_MS,
     }),
-  };
+  });
 }
 
 export interface RouteHandlers {
@@ -194,7 +192,8 @@ export interface RouteHandlers {
   feedback: RequestHandler;
   oauth: RequestHandler;
   admin: Router;
-  console: ConsoleDeps | undefined;
+  /** The operator console's router, absent when it has no OAuth client (switched off). */
+  console: Router | undefined;
 }
 
 /** Each route's handlers, built once from the service's dependencies; `createApp` puts them on their paths. */
@@ -225,6 +224,7 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
       agent: deps.proxyAgent,
       timeoutMs: config.AUTH_TIMEOUT_MS,
       trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+      console: config.console.client,
     }),
     admin: adminRouter({
       guards: [guard.authenticatedAdmin, guard.limited],
@@ -239,7 +239,8 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
         timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS,
       }),
       maxBodyBytes: config.MAX_BODY_BYTES,
+      trials: { limits: config.limits, transports: deps.transports, settings: deps.settings },
     }),
-    console: consoleDeps(deps),
+    console: operatorConsole(deps),
   };
 }

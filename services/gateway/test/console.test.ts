@@ -11,7 +11,7 @@ import {
   type Stack,
 } from '@spam-check/process-kit';
 import { launchBrowser, redisUrl, removeKeysUnder } from '@spam-check/test-support';
-import { redisConsoleSessions } from '../src/data-access/console-sessions';
+import { redisConsoleSessions } from '@spam-check/console';
 import { Redis } from 'ioredis';
 import type { Browser, Page } from 'playwright-core';
 import {

@@ -411,6 +411,40 @@ describe('gateway token endpoint proxy and hop-by-hop headers', () => {
   });
 });
 
+describe("gateway token endpoint proxy: the operator console's calls", () => {
+  it("passes on the browser's address that the console names, and nobody else's", async () => {
+    const auth = await startScriptedServer((_req, res) => {
+      res.writeHead(400, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      res.end(JSON.stringify({ error: 'invalid_grant' }));
+    });
+    const consoleClient = { id: 'console-routing', secret: 'console-routing-secret' };
+    const gateway = await startGatewayForTest({
+      AUTH_URL: auth.url,
+      CONSOLE_CLIENT_ID: consoleClient.id,
+      CONSOLE_CLIENT_SECRET: consoleClient.secret,
+    });
+    const basic = (id: string, secret: string) =>
+      `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+    const forwardedBy = async (authorization: string) => {
+      await rawPost(gateway.url, '/oauth/token', 'grant_type=password&username=a&password=b', {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Authorization: authorization,
+        'X-Forwarded-For': '203.0.113.9',
+      });
+      return auth.requests.at(-1)!.headers['x-forwarded-for'];
+    };
+    try {
+      expect(await forwardedBy(basic(consoleClient.id, consoleClient.secret))).toBe('203.0.113.9');
+      // TRUSTED_PROXY_HOPS=0: anyone else's X-Forwarded-For, a wrong console secret included, is not believed.
+      expect(await forwardedBy(basic(consoleClient.id, 'a-guess'))).toMatch(/127\.0\.0\.1$/);
+      expect(await forwardedBy(basic('web', 'web-secret'))).toMatch(/127\.0\.0\.1$/);
+    } finally {
+      await gateway.stop();
+      await auth.stop();
+    }
+  });
+});
+
 describe('gateway in front of the real detectors: their validation, in the language of the caller', () => {
   let auth: Running;
   let detectors: ServiceProcess[];

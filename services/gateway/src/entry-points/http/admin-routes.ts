@@ -15,6 +15,7 @@ import type { AdminCallMeta, AuthAdmin } from '../../data-access/auth-admin';
 import type { EraseData } from '../../data-access/erasure';
 import type { CallMeta } from '../../domain/hybrid-check';
 import type { UsageStore } from '../../data-access/usage-store';
+import { trialCheck, type TrialDeps } from './admin-try';
 import { callerOf } from './authenticate';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
@@ -31,6 +32,8 @@ export interface AdminDeps {
   /** Erasure of an address or a client in every store (DESIGN.md §7.5). */
   erase: EraseData;
   maxBodyBytes: number;
+  /** Trial checks as a client (the console's "try it"). */
+  trials: TrialDeps;
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -119,14 +122,15 @@ function methods(router: Router, path: string, allowed: string) {
   });
 }
 
-/**
- * The admin API (DESIGN.md §6.3) under /api/v1/admin: every request needs a token with `spam:admin`.
- * Clients are the auth service's (proxied, with the gateway's credentials); settings and stats live in Redis
- * and are served here.
- */
-export function adminRouter(deps: AdminDeps): Router {
-  const router = Router({ mergeParams: true });
-  const json = jsonBodyParser(deps.maxBodyBytes);
+/** The client's id from the path, once auth says the client exists (else CLIENT_NOT_FOUND). */
+const existingClient = (deps: AdminDeps) => async (req: Request, res: Response) => {
+  const id = clientIdParam(req);
+  await deps.authAdmin.call('GET', `/admin/clients/${id}`, metaOf(res));
+  return id;
+};
+
+/** Clients: auth's, proxied with the gateway's credentials; a deleted client's data is erased here. */
+function clientRoutes(router: Router, deps: AdminDeps, json: RequestHandler) {
   const forward = (method: string, path: (req: Request) => string, body?: (req: Request) => unknown) =>
     run(async (req, res) => {
       const answer = await deps.authAdmin.call(method, path(req), metaOf(res), body?.(req));
@@ -134,14 +138,6 @@ export function adminRouter(deps: AdminDeps): Router {
       if (answer.status === 204) res.end();
       else res.json(answer.body);
     });
-  const existing = async (req: Request, res: Response) => {
-    const id = clientIdParam(req);
-    await deps.authAdmin.call('GET', `/admin/clients/${id}`, metaOf(res));
-    return id;
-  };
-
-  router.use(...deps.guards);
-
   router.get(
     '/clients',
     forward('GET', () => '/admin/clients'),
@@ -179,7 +175,9 @@ export function adminRouter(deps: AdminDeps): Router {
     }),
   );
   methods(router, '/clients/:id', 'DELETE');
+}
 
+function erasureRoute(router: Router, deps: AdminDeps, json: RequestHandler) {
   router.post(
     '/erasure',
     json,
@@ -193,7 +191,11 @@ export function adminRouter(deps: AdminDeps): Router {
     }),
   );
   methods(router, '/erasure', 'POST');
+}
 
+/** Settings (Redis), and trial checks that apply them. */
+function settingsRoutes(router: Router, deps: AdminDeps, json: RequestHandler) {
+  const existing = existingClient(deps);
   router.get(
     '/clients/:id/settings',
     run(async (req, res) => {
@@ -216,6 +218,18 @@ export function adminRouter(deps: AdminDeps): Router {
   );
   methods(router, '/clients/:id/settings', 'GET, PUT');
 
+  const trial = trialCheck(deps.trials);
+  router.post(
+    '/clients/:id/try/:kind',
+    json,
+    run(async (req, res) => trial(req, res, await existing(req, res))),
+  );
+  methods(router, '/clients/:id/try/:kind', 'POST');
+}
+
+/** Statistics and recent feedback (Redis). */
+function usageRoutes(router: Router, deps: AdminDeps) {
+  const existing = existingClient(deps);
   router.get(
     '/clients/:id/stats',
     run(async (req, res) => {
@@ -249,7 +263,21 @@ export function adminRouter(deps: AdminDeps): Router {
     }),
   );
   methods(router, '/clients/:id/feedback', 'GET');
+}
 
+/**
+ * The admin API (DESIGN.md §6.3) under /api/v1/admin: every request needs a token with `spam:admin`.
+ * Clients are the auth service's (proxied, with the gateway's credentials); settings and stats live in Redis
+ * and are served here.
+ */
+export function adminRouter(deps: AdminDeps): Router {
+  const router = Router({ mergeParams: true });
+  const json = jsonBodyParser(deps.maxBodyBytes);
+  router.use(...deps.guards);
+  clientRoutes(router, deps, json);
+  erasureRoute(router, deps, json);
+  settingsRoutes(router, deps, json);
+  usageRoutes(router, deps);
   router.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   return router;
 }

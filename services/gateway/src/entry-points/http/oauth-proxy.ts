@@ -1,4 +1,6 @@
+import { timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
+import { basicAuthorization } from '@spam-check/client';
 import { errorMessages, oauthErrorDescription } from '@spam-check/contracts';
 import { requestContext, clientAddress } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
@@ -12,14 +14,28 @@ import { removeHopByHopHeaders, replaceHopByHopAnswerHeaders } from '../../data-
  * auth trusts exactly one hop and a client cannot choose the address its failed logins count against;
  * `Accept-Language` carries the language of the path prefix. When the auth service cannot be reached the
  * answer is an RFC 6749-shaped `temporarily_unavailable` with 503 and Retry-After, since token clients parse
- * `error`.
+ * `error`. The operator console is a proxy of its own: a call authenticated as its OAuth client (`console`,
+ * the very credentials, compared in constant time) names the browser's address as the last entry of
+ * `X-Forwarded-For`, and that address is the one passed on.
  */
 export function oauthProxy(options: {
   authUrl: string;
   agent: http.Agent;
   timeoutMs: number;
   trustedProxyHops: number;
+  console?: { id: string; secret: string } | undefined;
 }): RequestHandler {
+  const consoleCredentials =
+    options.console &&
+    Buffer.from(basicAuthorization({ clientId: options.console.id, clientSecret: options.console.secret }));
+  const fromConsole = (req: Request) => {
+    const given = Buffer.from(req.headers.authorization ?? '');
+    return (
+      consoleCredentials !== undefined &&
+      given.length === consoleCredentials.length &&
+      timingSafeEqual(given, consoleCredentials)
+    );
+  };
   const proxy = createProxyMiddleware<Request, Response>({
     target: options.authUrl,
     changeOrigin: true,
@@ -32,7 +48,8 @@ export function oauthProxy(options: {
         const context = requestContext(res);
         proxyReq.setHeader('X-Request-Id', context.requestId);
         proxyReq.setHeader('Accept-Language', context.language);
-        proxyReq.setHeader('X-Forwarded-For', clientAddress(req, options.trustedProxyHops));
+        const hops = fromConsole(req) ? 1 : options.trustedProxyHops;
+        proxyReq.setHeader('X-Forwarded-For', clientAddress(req, hops));
       },
       proxyRes: (proxyRes, req, res) => replaceHopByHopAnswerHeaders(proxyRes, req, res),
       error: (error, _req, res) => {

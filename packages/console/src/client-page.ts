@@ -43,11 +43,11 @@ function described(errors: FieldErrors | undefined, path: string, id: string) {
   return errors?.[path] ? html` aria-invalid="true" aria-describedby="${id}-error"` : '';
 }
 
-function statsSection(ctx: PageContext, state: ClientPageState): Html {
-  if (!state.stats.ok) return html`<p class="note">${t(ctx, 'needsRedis')}</p>`;
-  const stats = state.stats.value;
-  const sum = (checks: ClientStats['totals'], verdict: Verdict) =>
-    KINDS.reduce((total, kind) => total + checks[kind][verdict], 0);
+const sum = (checks: ClientStats['totals'], verdict: Verdict) =>
+  KINDS.reduce((total, kind) => total + checks[kind][verdict], 0);
+
+/** The links between daily and hourly figures, the chart (drawn by console.js) and its data as a table. */
+function chartBlock(ctx: PageContext, state: ClientPageState, stats: ClientStats): Html {
   const chart = {
     labels: Object.fromEntries(VERDICTS.map((verdict) => [verdict, t(ctx, verdict)])),
     startLabel: t(ctx, 'start'),
@@ -59,8 +59,6 @@ function statsSection(ctx: PageContext, state: ClientPageState): Html {
   };
   const empty = VERDICTS.every((verdict) => sum(stats.totals, verdict) === 0);
   const here = `${ctx.base}/clients/${encodeURIComponent(state.id)}`;
-  const latency = (kind: (typeof KINDS)[number]) =>
-    `${stats.latency_ms[kind].p50 ?? '–'} / ${stats.latency_ms[kind].p99 ?? '–'}`;
   return html`<p class="intervals">
       ${state.interval === 'day' ? html`<strong>${t(ctx, 'byDay')}</strong>` : html`<a href="${here}?interval=day">${t(ctx, 'byDay')}</a>`}
       ${state.interval === 'hour' ? html`<strong>${t(ctx, 'byHour')}</strong>` : html`<a href="${here}?interval=hour">${t(ctx, 'byHour')}</a>`}
@@ -93,8 +91,13 @@ function statsSection(ctx: PageContext, state: ClientPageState): Html {
     </details>
     <script type="application/json" id="chart-data">
       ${jsonBlock(chart)}
-    </script>
-    <h3>${t(ctx, 'totals')}</h3>
+    </script>`;
+}
+
+function totalsTable(ctx: PageContext, stats: ClientStats): Html {
+  const latency = (kind: (typeof KINDS)[number]) =>
+    `${stats.latency_ms[kind].p50 ?? '–'} / ${stats.latency_ms[kind].p99 ?? '–'}`;
+  return html`<h3>${t(ctx, 'totals')}</h3>
     <div class="scroll">
       <table id="totals">
         <thead>
@@ -115,8 +118,11 @@ function statsSection(ctx: PageContext, state: ClientPageState): Html {
           )}
         </tbody>
       </table>
-    </div>
-    <h3>${t(ctx, 'topReasons')}</h3>
+    </div>`;
+}
+
+function topReasonsTable(ctx: PageContext, stats: ClientStats): Html {
+  return html`<h3>${t(ctx, 'topReasons')}</h3>
     ${
       stats.top_reasons.length === 0
         ? html`<p>${t(ctx, 'noChecks')}</p>`
@@ -144,6 +150,12 @@ function statsSection(ctx: PageContext, state: ClientPageState): Html {
             </table>
           </div>`
     }`;
+}
+
+function statsSection(ctx: PageContext, state: ClientPageState): Html {
+  if (!state.stats.ok) return html`<p class="note">${t(ctx, 'needsRedis')}</p>`;
+  const stats = state.stats.value;
+  return html`${chartBlock(ctx, state, stats)} ${totalsTable(ctx, stats)} ${topReasonsTable(ctx, stats)}`;
 }
 
 function feedbackSection(ctx: PageContext, state: ClientPageState): Html {
@@ -176,10 +188,8 @@ function feedbackSection(ctx: PageContext, state: ClientPageState): Html {
   </div>`;
 }
 
-function settingsSection(ctx: PageContext, state: ClientPageState): Html {
-  if (!state.settings.ok) return html`<p class="note">${t(ctx, 'needsRedis')}</p>`;
-  const values = state.settings.value;
-  const errors = state.settingsErrors;
+/** The settings form's inputs, each with its label and, after a refused change, the API's message. */
+function settingsFields(ctx: PageContext, values: SettingsFormValues, errors: FieldErrors | undefined) {
   const id = (name: string) => `s-${name.replace('.', '-')}`;
   const input = (name: SettingsField, label: ConsoleMessageKey) =>
     html`<label for="${id(name)}">${t(ctx, label)}</label>
@@ -203,6 +213,13 @@ ${values[name] ?? ''}</textarea>
         ${options.map(([value, text]) => html`<option value="${value}" ${values[name] === value ? html` selected` : ''}>${t(ctx, text)}</option>`)}
       </select>
       ${fieldError(errors, name, id(name))}`;
+  return { input, list, select };
+}
+
+function settingsSection(ctx: PageContext, state: ClientPageState): Html {
+  if (!state.settings.ok) return html`<p class="note">${t(ctx, 'needsRedis')}</p>`;
+  const errors = state.settingsErrors;
+  const { input, list, select } = settingsFields(ctx, state.settings.value, errors);
   return html`<p>${t(ctx, 'settingsHelp')}</p>
     ${state.settingsSaved ? html`<p class="ok" role="status">${t(ctx, 'saved')}</p>` : ''}
     ${

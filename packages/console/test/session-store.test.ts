@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
-import { redisConsoleSessions, type ConsoleSession } from '../src/data-access/console-sessions';
+import { redisConsoleSessions, type ConsoleSession } from '../src';
 
 describe('console sessions in Redis', () => {
   const prefix = `test:console-sessions:${randomUUID()}:`;

@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '@spam-check/contracts';
 import { AppError } from '@spam-check/service-kit';
-import type { ApiAnswer } from '../../../data-access/console-api';
+import type { ApiAnswer } from './api';
 import type { Panel } from './client-page';
 
 /** The admin API no longer accepts the session's token (revoked elsewhere, client deleted): the session ends. */

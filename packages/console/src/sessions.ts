@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, type Logger } from '@spam-check/service-kit';
 import type { Request, Response } from 'express';
-import type { ConsoleSession, ConsoleSessionStore } from '../../../data-access/console-sessions';
-import type { ConsoleTokenClient, ConsoleTokens, TokenCallMeta } from '../../../data-access/console-tokens';
+import type { ConsoleSession, ConsoleSessionStore } from './session-store';
+import type { ConsoleTokenClient, ConsoleTokens, TokenCallMeta } from './tokens';
 
 const SESSION_COOKIE = 'console_session';
 /** Refresh the access token when it has less than this left, so no API call meets an expired one. */
@@ -34,6 +34,90 @@ function cookieValue(req: Request, name: string): string | undefined {
   return undefined;
 }
 
+const lifetimeMs = (policy: SessionPolicy, session: ConsoleSession, now: number) =>
+  Math.min(policy.idleSeconds * 1000, session.createdAt + policy.absoluteSeconds * 1000 - now);
+
+function withTokens(session: ConsoleSession, fresh: ConsoleTokens, now: number): ConsoleSession {
+  return {
+    ...session,
+    accessToken: fresh.accessToken,
+    refreshToken: fresh.refreshToken ?? session.refreshToken,
+    accessExpiresAt: now + fresh.expiresInSeconds * 1000,
+  };
+}
+
+/**
+ * A session's access token refreshed by one replica at a time (`claimRefresh`), the refresh token read again
+ * under the claim; the other replicas go on with the token they have while at least `USABLE_MS` of it is
+ * left, else wait for the new one (503 if it does not come within the claim). One refresh per session per
+ * process: concurrent requests share it.
+ */
+function tokenRefresher(store: ConsoleSessionStore, tokens: ConsoleTokenClient, policy: SessionPolicy) {
+  const refreshing = new Map<string, Promise<ConsoleSession | undefined>>();
+  /** The session with its token refreshed here, or undefined when auth refused (the session ends). */
+  const refreshHere = async (id: string, meta: TokenCallMeta) => {
+    try {
+      const current = await store.read(id);
+      if (!current?.refreshToken) return undefined;
+      // Another replica refreshed it between our read and our claim.
+      if (current.accessExpiresAt - Date.now() >= REFRESH_MARGIN_MS) return current;
+      const fresh = await tokens.refresh(current.refreshToken, meta);
+      if (!fresh) return undefined;
+      const now = Date.now();
+      const session = withTokens(current, fresh, now);
+      await store.write(id, session, lifetimeMs(policy, session, now));
+      return session;
+    } finally {
+      await store.releaseRefresh(id);
+    }
+  };
+  /** The session as another replica refreshes it: the token in hand while usable, else the new one. */
+  const refreshedElsewhere = async (id: string, seen: ConsoleSession) => {
+    if (seen.accessExpiresAt - Date.now() > USABLE_MS) return seen;
+    const deadline = Date.now() + policy.refreshClaimMs;
+    while (Date.now() < deadline) {
+      await sleep(WAIT_STEP_MS);
+      const current = await store.read(id);
+      if (!current || current.accessExpiresAt > seen.accessExpiresAt) return current;
+    }
+    throw new AppError('SERVICE_UNAVAILABLE', {
+      internal: 'console session: another replica did not finish refreshing its token',
+    });
+  };
+  return (id: string, seen: ConsoleSession, meta: TokenCallMeta) => {
+    const running = refreshing.get(id);
+    if (running) return running;
+    const run = (async () =>
+      (await store.claimRefresh(id, policy.refreshClaimMs))
+        ? refreshHere(id, meta)
+        : refreshedElsewhere(id, seen))().finally(() => refreshing.delete(id));
+    refreshing.set(id, run);
+    return run;
+  };
+}
+
+/** Forgets a session first, then revokes its tokens; auth unreachable: they run out at their expiry. */
+function sessionDiscarder(store: ConsoleSessionStore, tokens: ConsoleTokenClient, logger: Logger) {
+  return async (id: string, session: ConsoleSession, meta: TokenCallMeta) => {
+    await store.remove(id);
+    try {
+      if (session.refreshToken) await tokens.revoke(session.refreshToken, meta);
+      await tokens.revoke(session.accessToken, meta);
+    } catch (error) {
+      logger.warn(
+        { err: error, request_id: meta.requestId },
+        'console session ended, its tokens not revoked',
+      );
+    }
+  };
+}
+
+function newSession(username: string, fresh: ConsoleTokens, now: number): ConsoleSession {
+  const empty = { accessToken: '', refreshToken: undefined, accessExpiresAt: 0 };
+  const csrf = randomBytes(32).toString('base64url');
+  return withTokens({ username, ...empty, csrf, createdAt: now }, fresh, now);
+}
+
 /**
  * Console sessions (rules):
  * - the cookie holds a random 256-bit id and nothing else: HttpOnly, SameSite=Strict, Path=/, Secure when
@@ -58,71 +142,12 @@ export function consoleSessions(
   policy: SessionPolicy,
   logger: Logger,
 ) {
-  const refreshing = new Map<string, Promise<ConsoleSession | undefined>>();
-  const ttlMs = (session: ConsoleSession, now: number) =>
-    Math.min(policy.idleSeconds * 1000, session.createdAt + policy.absoluteSeconds * 1000 - now);
+  const refresh = tokenRefresher(store, tokens, policy);
+  const ttlMs = (session: ConsoleSession, now: number) => lifetimeMs(policy, session, now);
   const cookie = (value: string, extra = '') =>
     `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict${policy.secureCookie ? '; Secure' : ''}${extra}`;
-  const withTokens = (session: ConsoleSession, fresh: ConsoleTokens, now: number): ConsoleSession => ({
-    ...session,
-    accessToken: fresh.accessToken,
-    refreshToken: fresh.refreshToken ?? session.refreshToken,
-    accessExpiresAt: now + fresh.expiresInSeconds * 1000,
-  });
 
-  /** The session with its token refreshed here, or undefined when auth refused (the session ends). */
-  const refreshHere = async (id: string, meta: TokenCallMeta) => {
-    try {
-      const current = await store.read(id);
-      if (!current?.refreshToken) return undefined;
-      // Another replica refreshed it between our read and our claim.
-      if (current.accessExpiresAt - Date.now() >= REFRESH_MARGIN_MS) return current;
-      const fresh = await tokens.refresh(current.refreshToken, meta);
-      if (!fresh) return undefined;
-      const now = Date.now();
-      const session = withTokens(current, fresh, now);
-      await store.write(id, session, ttlMs(session, now));
-      return session;
-    } finally {
-      await store.releaseRefresh(id);
-    }
-  };
-  /** The session as another replica refreshes it: the token in hand while usable, else the new one. */
-  const refreshedElsewhere = async (id: string, seen: ConsoleSession) => {
-    if (seen.accessExpiresAt - Date.now() > USABLE_MS) return seen;
-    const deadline = Date.now() + policy.refreshClaimMs;
-    while (Date.now() < deadline) {
-      await sleep(WAIT_STEP_MS);
-      const current = await store.read(id);
-      if (!current || current.accessExpiresAt > seen.accessExpiresAt) return current;
-    }
-    throw new AppError('SERVICE_UNAVAILABLE', {
-      internal: 'console session: another replica did not finish refreshing its token',
-    });
-  };
-  const refresh = (id: string, seen: ConsoleSession, meta: TokenCallMeta) => {
-    const running = refreshing.get(id);
-    if (running) return running;
-    const run = (async () =>
-      (await store.claimRefresh(id, policy.refreshClaimMs))
-        ? refreshHere(id, meta)
-        : refreshedElsewhere(id, seen))().finally(() => refreshing.delete(id));
-    refreshing.set(id, run);
-    return run;
-  };
-
-  const discard = async (id: string, session: ConsoleSession, meta: TokenCallMeta) => {
-    await store.remove(id);
-    try {
-      if (session.refreshToken) await tokens.revoke(session.refreshToken, meta);
-      await tokens.revoke(session.accessToken, meta);
-    } catch (error) {
-      logger.warn(
-        { err: error, request_id: meta.requestId },
-        'console session ended, its tokens not revoked',
-      );
-    }
-  };
+  const discard = sessionDiscarder(store, tokens, logger);
   const idOf = (req: Request) => {
     const id = cookieValue(req, SESSION_COOKIE);
     return id && /^[A-Za-z0-9_-]{43}$/.test(id) ? id : undefined;
@@ -136,18 +161,7 @@ export function consoleSessions(
       if (previous && old) await discard(previous, old, meta);
       const id = randomBytes(32).toString('base64url');
       const now = Date.now();
-      const session = withTokens(
-        {
-          username,
-          accessToken: '',
-          refreshToken: undefined,
-          accessExpiresAt: 0,
-          csrf: randomBytes(32).toString('base64url'),
-          createdAt: now,
-        },
-        fresh,
-        now,
-      );
+      const session = newSession(username, fresh, now);
       await store.write(id, session, ttlMs(session, now));
       res.append('Set-Cookie', cookie(id));
     },

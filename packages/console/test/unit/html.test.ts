@@ -1,4 +1,4 @@
-import { html, jsonBlock } from '../../src/entry-points/http/console/html';
+import { html, jsonBlock } from '../../src/html';
 
 describe("the console's markup", () => {
   it('escapes every interpolated value, so text from the API or a user never becomes markup', () => {

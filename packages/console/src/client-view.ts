@@ -1,5 +1,5 @@
 import type { ClientSettings, ClientStats, RecentFeedback } from '@spam-check/contracts';
-import type { ApiCallMeta, ConsoleApi } from '../../../data-access/console-api';
+import type { ApiCallMeta, ConsoleApi } from './api';
 import { expectOk, panel } from './api-answers';
 import { clientPage, type ClientPageState } from './client-page';
 import type { FieldErrors, PageContext } from './pages';
