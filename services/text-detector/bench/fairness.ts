@@ -53,7 +53,8 @@ async function direct(): Promise<FairnessFigures[]> {
   const detector = spawnService('text-detector', ENV, await freePort());
   try {
     await waitForReady(detector, { timeoutMs: 120_000 });
-    for (let i = 0; i < 50; i++) await postJson(`${detector.url}/v1/check`, { 'x-client-id': 'light' }, SMALL);
+    for (let i = 0; i < 50; i++)
+      await postJson(`${detector.url}/v1/check`, { 'x-client-id': 'light' }, SMALL);
     return await pair(
       'detector',
       () => postJson(`${detector.url}/v1/check`, { 'x-client-id': 'light' }, SMALL),

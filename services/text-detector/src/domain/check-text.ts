@@ -337,8 +337,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     const wanted =
       config.llmMode === 'always' ||
       (config.llmMode === 'band' &&
-        (local.unfamiliar ||
-          (local.score >= config.llmBand[0] && local.score < config.llmBand[1])));
+        (local.unfamiliar || (local.score >= config.llmBand[0] && local.score < config.llmBand[1])));
     if (!wanted) return finish(check, local.score, 'model', local.reasons);
     return judgeByLlm(deps.askLlm, check, normalised, local);
   };
