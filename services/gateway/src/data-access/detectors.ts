@@ -30,7 +30,7 @@ const SLICE_BYTES = 256 * 1024;
  * `SLICE_BYTES`: a batch body of megabytes never holds the gateway's event loop in one piece, so another
  * client's check is served in between.
  */
-export async function itemsBody(items: readonly unknown[]): Promise<Buffer> {
+async function itemsBody(items: readonly unknown[]): Promise<Buffer> {
   const pieces = [Buffer.from('{"items":[')];
   let slice = 0;
   for (const [index, item] of items.entries()) {
