@@ -7,8 +7,9 @@
  *   cut without touching the broker; queue names are unique to the run and deleted at the end.
  * - The four services as separate processes, from source, as `pnpm start` runs them.
  * - 16 clients, each its own OAuth client and user, behaving as the docs say: mail, text and hybrid checks
- *   (both modes), a refresh before the access token expires, a wait of `Retry-After` and a retry on 503/429,
- *   a refresh on 401; a refresh answered `invalid_grant` is a lost session (the client logs in again).
+ *   (both modes), a refresh before the access token expires (also between the retries of one check), a
+ *   wait of `Retry-After` and a retry on 503/429, a refresh on 401; a refresh answered `invalid_grant` is a
+ *   lost session (the client logs in again).
  * - Next to them, from the same address: an attacker flooding the token endpoint with wrong passwords and
  *   wrong client secrets, and a client of its own sending heavy text batches (issue #29).
  * - Faults: the e-mail detector killed (SIGKILL) and restarted, Redis paused 3 s, RabbitMQ cut 5 s.
@@ -216,6 +217,8 @@ class SoakClient {
   private async check(endpoint: CheckEndpoint): Promise<void> {
     const { path, body, headers } = checkRequest(endpoint);
     for (let attempt = 1; attempt <= 6; attempt += 1) {
+      // A check retried through an outage may outlive the access token: refresh first, as before any call.
+      if (Date.now() >= this.session!.refreshAt) await this.refresh();
       const response = await exchange(endpoint, `${this.gateway}${path}`, {
         method: 'POST',
         headers: {
@@ -272,15 +275,21 @@ async function heavyClient(
   until: number,
 ): Promise<void> {
   const basic = Buffer.from(`${credentials.id}:${credentials.secret}`).toString('base64');
-  const login = await exchange('heavy text batch', `${gateway}/oauth/token`, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'password',
-      username: credentials.username,
-      password: credentials.password,
-    }).toString(),
-  });
+  let login: Response | undefined;
+  // 503 and 429 are retried after Retry-After, as the docs tell clients to, as the other clients' logins.
+  while (Date.now() < until) {
+    login = await exchange('heavy text batch', `${gateway}/oauth/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: credentials.username,
+        password: credentials.password,
+      }).toString(),
+    });
+    if (login && login.status !== 503 && login.status !== 429) break;
+    await sleep(retryAfterMs(login));
+  }
   if (login?.status !== 200) throw new Error(`login of the heavy client: ${login?.status}`);
   const { access_token: token } = (await login.json()) as { access_token: string };
   const paragraph = 'Danke für den Artikel über die Stadt und ihre Geschichte, wir kommen gern wieder. ';

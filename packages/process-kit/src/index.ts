@@ -14,3 +14,10 @@ export {
 } from './services';
 export { startStack, type Stack } from './stack';
 export { median, medianBy, percentile } from './stats';
+export {
+  fairnessLine,
+  measureFairness,
+  postJson,
+  startTwoClientStack,
+  type FairnessFigures,
+} from './fairness';

@@ -25,6 +25,8 @@ export interface StackOptions<Name extends ServiceName> {
    * nothing listening, and the gateway counts as ready without their readiness checks.
    */
   services?: readonly Name[];
+  /** Node options per service, e.g. `{ gateway: ['--cpu-prof'] }` to profile it in a bench. */
+  nodeArgs?: Partial<Record<Name, readonly string[]>>;
 }
 
 /**
@@ -53,8 +55,9 @@ export async function startStack<Name extends ServiceName = ServiceName>(
     timeoutMs: options.readyTimeoutMs,
     ignoreChecks: SERVICES.filter((name) => !names.includes(name as Name)),
   };
+  const spawnOptions = (name: Name) => ({ nodeArgs: options.nodeArgs?.[name] ?? [] });
   const services = Object.fromEntries(
-    names.map((name) => [name, spawnService(name, wiring, ports[name])]),
+    names.map((name) => [name, spawnService(name, wiring, ports[name], spawnOptions(name))]),
   ) as Record<Name, ServiceProcess>;
   const stop = async () => {
     await Promise.all(Object.values<ServiceProcess>(services).map(stopService));
@@ -67,7 +70,7 @@ export async function startStack<Name extends ServiceName = ServiceName>(
   }
   const restart = async (name: Name) => {
     await stopService(services[name]);
-    services[name] = spawnService(name, wiring, ports[name]);
+    services[name] = spawnService(name, wiring, ports[name], spawnOptions(name));
     await waitForReady(services[name], ready);
     return services[name];
   };

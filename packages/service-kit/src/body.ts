@@ -19,43 +19,92 @@ import { AppError } from './errors';
  * Rejects with the AppError; resolves with the bytes, not parsed.
  */
 export function readJsonBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return readBody(req, limit, {
+    add: (chunk) => {
+      chunks.push(chunk);
+      size += chunk.length;
+    },
+    finish: () => {
+      const body = Buffer.concat(chunks, size);
+      if (!isUtf8(body)) throw notUtf8();
+      return body;
+    },
+  });
+}
+
+/**
+ * `readJsonBytes`, decoded: each chunk is decoded as it comes in (a fatal, streaming UTF-8 decoder), so a
+ * body of megabytes is never decoded in one piece of work that holds the event loop.
+ */
+function readJsonText(req: IncomingMessage, limit: number): Promise<string> {
+  // The byte order mark is kept here and dropped by `readJsonBody`, as with the bytes.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let text = '';
+  return readBody(req, limit, {
+    add: (chunk) => {
+      text += decoder.decode(chunk, { stream: true });
+    },
+    finish: () => text + decoder.decode(),
+  });
+}
+
+/** What `readBody` does with the chunks of a body, and with their end; a throw is the body's refusal. */
+interface BodySink<T> {
+  add(chunk: Buffer): void;
+  finish(): T;
+}
+
+/** The reading rules above, for a sink of the chunks. */
+function readBody<T>(req: IncomingMessage, limit: number, sink: BodySink<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     const refusal = headerRefusal(req, limit);
     if (refusal) return reject(refusal);
-    const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const settle = (error?: AppError) => {
+    const fail = (error: AppError) => {
       if (settled) return;
       settled = true;
-      if (error) return reject(error);
-      const body = Buffer.concat(chunks, size);
-      if (!isUtf8(body))
-        return reject(new AppError('MALFORMED_JSON', { internal: 'the body is not valid UTF-8' }));
-      resolve(body);
+      reject(error);
     };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        settle(tooLarge(limit));
-      } else if (!settled) chunks.push(chunk);
+      if (settled) return;
+      if (size > limit) return fail(tooLarge(limit));
+      try {
+        sink.add(chunk);
+      } catch (cause) {
+        fail(notUtf8(cause));
+      }
     });
-    req.on('end', () => settle());
+    req.on('end', () => {
+      if (settled) return;
+      try {
+        const body = sink.finish();
+        settled = true;
+        resolve(body);
+      } catch (cause) {
+        fail(cause instanceof AppError ? cause : notUtf8(cause));
+      }
+    });
     req.on('error', (error) =>
-      settle(new AppError('VALIDATION_FAILED', { cause: error, internal: 'client aborted the body' })),
+      fail(new AppError('VALIDATION_FAILED', { cause: error, internal: 'client aborted the body' })),
     );
   });
 }
 
+const notUtf8 = (cause?: unknown) =>
+  new AppError('MALFORMED_JSON', { cause, internal: 'the body is not valid UTF-8' });
+
 const BYTE_ORDER_MARK = 0xfeff;
 
 /**
- * `readJsonBytes`, then `JSON.parse` (400 MALFORMED_JSON). An empty body is `{}`, and a leading byte order
+ * `readJsonText`, then `JSON.parse` (400 MALFORMED_JSON). An empty body is `{}`, and a leading byte order
  * mark is ignored (RFC 8259 §8.1 allows both readings; body-parser, used before, did the same).
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  let text = (await readJsonBytes(req, limit)).toString('utf8');
+  let text = await readJsonText(req, limit);
   if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
   if (text.length === 0) return {};
   try {

@@ -39,6 +39,7 @@ export { memoryCampaignMemory, redisCampaignMemory, type CampaignMemory } from '
 export { requiredClientId } from './client-id';
 export { clientAddress } from './client-address';
 export { batchRoute, checkRoute, type CheckMeta } from './check-routes';
+export { fairShare, type FairShare } from './fair-share';
 export { keyedHash } from './keyed-hash';
 export { privacyConfigShape, privacyOf, privacyKeyWarning } from './privacy';
 export { mountErasureRoute, type Eraser } from './erasure-route';

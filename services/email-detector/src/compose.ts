@@ -4,6 +4,7 @@ import {
   connectRedis,
   Counter,
   createReadiness,
+  fairShare,
   privacyKeyWarning,
   tagClientKeys,
   type Closer,
@@ -157,6 +158,7 @@ export function createEmailChecker(
   const compiled = new WeakMap<ClientSettings, ClientMailSettings | undefined>();
   return {
     formMinSeconds: config.FORM_MIN_SECONDS,
+    share: fairShare(config.EMAIL_CLIENT_CHECKS_IN_FLIGHT),
     async clientSettings(clientId) {
       if (!settings || !clientId) return undefined;
       const value = await settings.get(clientId);

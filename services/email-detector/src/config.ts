@@ -33,6 +33,11 @@ export const configSchema = z
     EMAIL_DNS_CACHE_SIZE: z.coerce.number().int().nonnegative().default(10_000),
     EMAIL_ALLOW_LIST: env.list(),
     EMAIL_DENY_LIST: env.list(),
+    /**
+     * Checks of one client that run at once; more wait in the client's own queue, so one client's batches
+     * cannot hold up another's checks.
+     */
+    EMAIL_CLIENT_CHECKS_IN_FLIGHT: env.positiveInt(64),
     ...campaignConfigShape,
   })
   .refine((config) => config.NODE_ENV !== 'production' || config.AMQP_URL !== undefined, {

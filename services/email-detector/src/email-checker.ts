@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FormContext } from '@spam-check/contracts';
 import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
-import type { Counter } from '@spam-check/service-kit';
+import type { Counter, FairShare } from '@spam-check/service-kit';
 import {
   checkEmail,
   type ClientMailSettings,
@@ -26,6 +26,8 @@ export interface EmailChecker {
   feedback: EmailFeedback;
   /** FORM_MIN_SECONDS (DESIGN.md §7.3). */
   formMinSeconds: number;
+  /** Each client's share of the checks running at once (EMAIL_CLIENT_CHECKS_IN_FLIGHT). */
+  share: FairShare;
 }
 
 /**
@@ -34,13 +36,24 @@ export interface EmailChecker {
  * feedback is written while the check runs: it joins the lookup of the caller's reports in one Redis round
  * trip (the client pipelines commands sent in the same turn of the event loop) instead of a second one after
  * it. A failed write fails the check (503): an answer whose id could not be reported on is never given.
+ * Each check costs 1 in its client's share (`checker.share`).
  */
-export async function runEmailCheck(
+export function runEmailCheck(
   checker: EmailChecker,
-  input: Omit<EmailCheckInput, 'client'> & {
-    clientId: string | undefined;
-    context?: FormContext | undefined;
-  },
+  input: CheckRun,
+  entryPoint: 'http' | 'rpc',
+): Promise<EmailCheckResult> {
+  return checker.share(input.clientId, 1, () => checkOnce(checker, input, entryPoint));
+}
+
+type CheckRun = Omit<EmailCheckInput, 'client'> & {
+  clientId: string | undefined;
+  context?: FormContext | undefined;
+};
+
+async function checkOnce(
+  checker: EmailChecker,
+  input: CheckRun,
   entryPoint: 'http' | 'rpc',
 ): Promise<EmailCheckResult> {
   const [client, protect] = await Promise.all([

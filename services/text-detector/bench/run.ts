@@ -9,8 +9,8 @@ import { benchFeedback } from './feedback';
  * - `throughput`: checks/s and p50/p99 for a 2 KB text on one core;
  * - `limits`: the CPU time of the inputs at the limits;
  * - `feedback`: a client with a full store of reports against a client with none (issue #12 point 7);
- * - `fairness`: one client's small checks while another sends heavy batches, without and with the
- *   per-client share (issue #29 D; the detector as a process, about 60 s).
+ * - `fairness`: one client's small checks while another keeps heavy batches running, against the detector
+ *   and through the gateway (issue #29 D; the services as processes, about 1 min).
  */
 void runBenches({
   throughput: () => benchThroughput(8),

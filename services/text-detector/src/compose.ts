@@ -3,6 +3,7 @@ import {
   ConfigError,
   connectRedis,
   createReadiness,
+  fairShare,
   memoryCampaignMemory,
   memoryCheckMemory,
   memoryClientMap,
@@ -20,7 +21,6 @@ import {
 } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
 import { embeddedDefaults, type ServiceConfig } from './config';
-import { fairShare } from './domain/client-fairness';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
 import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
@@ -102,7 +102,8 @@ export async function composeTextCheck(
     denyTerms: config.TEXT_DENY_TERMS,
   };
   const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
-  const checkText: CheckClientText = fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT, async (input) => {
+  const share = fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT);
+  const checkOnce: CheckClientText = async (input) => {
     const own = settings && input.clientId ? await settings.get(input.clientId) : {};
     const { protect } = campaignPolicy(own, config);
     const result = await check(Object.assign({}, input, { settings: own.text, protect }));
@@ -110,7 +111,12 @@ export async function composeTextCheck(
       language: input.language,
       suspiciousThreshold: own.text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD,
     });
-  });
+  };
+  // A text check costs the characters it reads.
+  const checkText: CheckClientText = (input) =>
+    share(input.clientId, input.title.length + input.body.length + (input.sub_title?.length ?? 0), () =>
+      checkOnce(input),
+    );
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   return { checkText, feedback, learnText, eraser: textEraser(stores), checks, closers };
 }

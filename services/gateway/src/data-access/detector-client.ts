@@ -108,8 +108,11 @@ export interface DetectorCall<S extends z.ZodType> {
   /** `/v1/check`, `/v1/check/batch`, `/v1/feedback`. */
   path: string;
   schema: S;
-  /** A value (sent as JSON), or the bytes of a public request's JSON body with its headers. */
-  body: { json: unknown } | { bytes: Buffer; from: http.IncomingHttpHeaders };
+  /**
+   * A value (sent as JSON), or JSON bytes: a public request's body with its headers (`from`), or a body the
+   * gateway serialised itself.
+   */
+  body: { json: unknown } | { bytes: Buffer; from?: http.IncomingHttpHeaders };
   meta: CallMeta;
   timeoutMs: number;
 }
@@ -126,13 +129,12 @@ export async function callDetector<S extends z.ZodType>(
     });
   // Written into one object, not merged with spreads: on Node 20 `{ ...a, ...b }` gives each call's headers a
   // hidden class of their own (service-kit README, "Per-request objects").
-  const headers: Record<string, string | string[]> =
-    'bytes' in call.body ? endToEndHeaders(call.body.from) : {};
+  const from = 'bytes' in call.body ? call.body.from : undefined;
+  const headers: Record<string, string | string[]> = from ? endToEndHeaders(from) : {};
   headers['X-Request-Id'] = call.meta.requestId;
   headers['Accept-Language'] = call.meta.language;
   headers['X-Client-Id'] = call.meta.clientId;
-  headers['Content-Type'] =
-    'bytes' in call.body ? (call.body.from['content-type'] ?? 'application/json') : 'application/json';
+  headers['Content-Type'] = from?.['content-type'] ?? 'application/json';
   headers.Accept = 'application/json';
   const answer = await httpPost(detector.endpoint(call.path), {
     agent: detector.agent,

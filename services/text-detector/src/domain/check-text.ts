@@ -195,49 +195,108 @@ export function createTextLearner(
   };
 }
 
-export function createTextChecker(deps: CascadeDeps): CheckText {
-  const denyList = createDenyList(deps.config.denyTerms);
-  // Compiled once per settings document (a new document is a new object).
-  const clientLists = new WeakMap<TextSettings, DenyList>();
-  const clientDenyList = (settings: TextSettings | undefined): DenyList => {
+/** A client's deny terms, compiled once per settings document (a new document is a new object). */
+function clientDenyLists(): (settings: TextSettings | undefined) => DenyList {
+  const lists = new WeakMap<TextSettings, DenyList>();
+  return (settings) => {
     if (!settings?.deny_terms) return () => false;
-    let list = clientLists.get(settings);
-    if (!list) clientLists.set(settings, (list = createDenyList(settings.deny_terms)));
+    let list = lists.get(settings);
+    if (!list) lists.set(settings, (list = createDenyList(settings.deny_terms)));
     return list;
   };
+}
+
+type Prediction = ReturnType<TextModel['predict']>;
+
+/** A text the model judged: what a report on its check would learn from. */
+interface Modelled {
+  view: ModelInput;
+  prediction: Prediction;
+  language: string | null;
+}
+
+/**
+ * The caller's learnt state, read while this check's record (for a report on its id) is written, the record
+ * before the answer exists, so a report right after it finds it. Nothing is read for a text no model judged
+ * (a rule decided it); without a client or a store, nothing is read or written.
+ */
+async function readClientView(
+  feedback: TextFeedback | undefined,
+  input: CheckTextInput,
+  id: string,
+  modelled: Modelled | undefined,
+): Promise<ClientView> {
+  const client = feedback && input.clientId !== undefined ? input.clientId : undefined;
+  if (client === undefined || !feedback) return NO_VIEW;
+  let learnt: Learnable | undefined;
+  const learnFrom = (text: Modelled) => (learnt ??= learnableOf(text.view, text.prediction, text.language));
+  const remembered = feedback.remember(client, id, () => (modelled ? learnFrom(modelled) : null));
+  if (!modelled) {
+    await remembered;
+    return NO_VIEW;
+  }
+  const { fingerprint } = learnFrom(modelled);
+  const [view] = await Promise.all([
+    feedback.lookup(client, fingerprint, modelled.prediction.vector, input.protect === true),
+    remembered,
+  ]);
+  return view;
+}
+
+/** One check under way: what its answer is made of, whatever decides its score. */
+interface Check {
+  id: string;
+  input: CheckTextInput;
+  config: CascadeConfig;
+  language: string | null;
+  signals: TextResult['signals'];
+}
+
+const verdictOf = (config: CascadeConfig, score: number) =>
+  score >= config.spamThreshold ? 'spam' : score >= config.suspiciousThreshold ? 'suspicious' : 'ham';
+
+function finish(
+  check: Check,
+  score: number,
+  engine: TextResult['engine'],
+  reasons: Reason[],
+  degraded = false,
+): TextCheck {
+  const verdict = verdictOf(check.config, score);
+  return {
+    id: check.id,
+    spam: verdict === 'spam',
+    verdict,
+    score: round(score),
+    reasons: reasons.map(({ code, weight, params }) => ({
+      code,
+      message: reasonMessage(code, check.input.language, params),
+      weight: round(weight),
+    })),
+    request_id: check.input.requestId,
+    language: check.language,
+    engine,
+    degraded,
+    signals: check.signals,
+  };
+}
+
+export function createTextChecker(deps: CascadeDeps): CheckText {
+  const denyList = createDenyList(deps.config.denyTerms);
+  const clientDenyList = clientDenyLists();
 
   return async (input) => {
     const config = withClientSettings(deps.config, input.settings);
-    const verdictOf = (score: number) =>
-      score >= config.spamThreshold ? 'spam' : score >= config.suspiciousThreshold ? 'suspicious' : 'ham';
     const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyList);
-    const { text, lower, findings, signals: ruleSignals, score: ruleScore } = rules;
-    const clientDenied = !denied && fixture === undefined && clientDenyList(input.settings)(lower);
+    const { findings } = rules;
+    const clientDenied = !denied && fixture === undefined && clientDenyList(input.settings)(rules.lower);
     // Everything but the LLM's answer is known before the client's state is read: the model's view, and so
     // what a report on this check would learn from (nothing when a rule decides, and no model view then).
-    const modelView =
+    const view =
       denied || fixture !== undefined || clientDenied ? undefined : modelInput(normalised, findings);
-    const prediction = modelView && deps.model.predict(modelView, language);
-    let learnt: Learnable | undefined;
-    const learnFrom = (view: ModelInput, predicted: NonNullable<typeof prediction>) =>
-      (learnt ??= learnableOf(view, predicted, language));
-    const learnable = () => (modelView && prediction ? learnFrom(modelView, prediction) : null);
-    // The client's learnt state is read and this check's record (for a report on its id) written together,
-    // the record before the answer exists, so a report right after it finds it.
+    const modelled = view && { view, prediction: deps.model.predict(view, language), language };
     const id = randomUUID();
-    const client = deps.feedback && input.clientId !== undefined ? input.clientId : undefined;
-    let view = NO_VIEW;
-    if (client !== undefined && deps.feedback) {
-      const remembered = deps.feedback.remember(client, id, learnable);
-      if (modelView && prediction) {
-        const { fingerprint } = learnFrom(modelView, prediction);
-        const protect = input.protect === true;
-        [view] = await Promise.all([
-          deps.feedback.lookup(client, fingerprint, prediction.vector, protect),
-          remembered,
-        ]);
-      } else await remembered;
-    }
+    const clientView = await readClientView(deps.feedback, input, id, modelled);
     const signals: TextResult['signals'] = {
       links: 0,
       link_density: 0,
@@ -245,132 +304,143 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       uppercase_ratio: 0,
       length: normalised.text.length,
       html_tags: normalised.htmlTags,
-      ...ruleSignals,
+      ...rules.signals,
     };
-
-    const finish = (
-      score: number,
-      engine: TextResult['engine'],
-      reasons: Reason[],
-      degraded = false,
-    ): TextCheck => {
-      const verdict = verdictOf(score);
-      return {
-        id,
-        spam: verdict === 'spam',
-        verdict,
-        score: round(score),
-        reasons: reasons.map(({ code, weight, params }) => ({
-          code,
-          message: reasonMessage(code, input.language, params),
-          weight: round(weight),
-        })),
-        request_id: input.requestId,
-        language,
-        engine,
-        degraded,
-        signals,
-      };
-    };
+    const check: Check = { id, input, config, language, signals };
 
     if (denied)
-      return finish(1, 'rules', [
+      return finish(check, 1, 'rules', [
         { code: 'TEXT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_DENY_LISTED },
         ...findings,
       ]);
     if (fixture !== undefined)
-      return finish(fixture === 'spam' ? 1 : 0, 'rules', [
+      return finish(check, fixture === 'spam' ? 1 : 0, 'rules', [
         { code: 'TEXT_TEST_FIXTURE', weight: REASON_WEIGHTS.TEXT_TEST_FIXTURE },
       ]);
-    if (clientDenied || !modelView || !prediction)
-      return finish(1, 'rules', [
+    if (clientDenied || !modelled)
+      return finish(check, 1, 'rules', [
         { code: 'TEXT_CLIENT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_CLIENT_DENY_LISTED },
         ...findings,
       ]);
 
-    signals.rule_score = round(ruleScore);
+    signals.rule_score = round(rules.score);
     const byWeight = [...findings].sort((a, b) => b.weight - a.weight);
-
-    const { probability, coverage, margin, vector } = prediction;
-    const { reported } = view;
+    const { reported } = clientView;
     if (reported !== undefined) {
       const code = reported === 'spam' ? 'TEXT_REPORTED_SPAM' : 'TEXT_REPORTED_HAM';
-      return finish(reported === 'spam' ? 1 : 0, 'rules', [
+      return finish(check, reported === 'spam' ? 1 : 0, 'rules', [
         { code, weight: REASON_WEIGHTS[code] },
         ...byWeight,
       ]);
     }
-
-    signals.model_probability = round(probability);
-    signals.model_coverage = round(coverage);
-    const unfamiliar = unfamiliarity(text, language, coverage, deps.model.header);
-    // The model weighs the rule findings itself (they are features of it), so its probability is the score.
-    let modelScore = probability;
-    const unfamiliarReasons: Reason[] = [];
-    if (unfamiliar !== undefined) {
-      signals.model_unfamiliar = unfamiliar;
-      // Never below 0: a client may set its spam threshold to 0 (everything is spam for it then).
-      modelScore = Math.max(0, Math.min(modelScore, config.spamThreshold - SCORE_STEP));
-      unfamiliarReasons.push({ code: 'TEXT_MODEL_UNFAMILIAR', weight: REASON_WEIGHTS.TEXT_MODEL_UNFAMILIAR });
-    }
-    // The client's adjustment moves the margin; its effect is added on top of the model's own (limited) score.
-    const correction = adjustment(view.weights, vector);
-    const shift = correction === 0 ? 0 : deps.model.calibrate(margin + correction, language) - probability;
-    // A campaign that sharing clients reported makes the text at least suspicious (DESIGN.md §7.1).
-    const campaignFloor = (score: number) =>
-      view.campaign > 0 ? Math.max(score, config.suspiciousThreshold) : score;
-    const localScore = campaignFloor(Math.min(1, Math.max(0, modelScore + shift)));
-    const clientReasons: Reason[] = [];
-    if (view.campaign > 0)
-      clientReasons.push({
-        code: 'TEXT_CAMPAIGN',
-        weight: REASON_WEIGHTS.TEXT_CAMPAIGN,
-        params: { clients: view.campaign },
-      });
-    if (shift !== 0 && verdictOf(localScore) !== verdictOf(modelScore))
-      clientReasons.push({ code: 'TEXT_CLIENT_MODEL', weight: shift, params: { before: round(modelScore) } });
-    const modelReason: Reason =
-      probability >= 0.5
-        ? { code: 'TEXT_MODEL_SPAM', weight: probability, params: { probability: probability.toFixed(2) } }
-        : {
-            code: 'TEXT_MODEL_HAM',
-            weight: 1 - probability,
-            params: { probability: probability.toFixed(2) },
-          };
-    const localReasons = [...clientReasons, ...byWeight, modelReason, ...unfamiliarReasons];
-
+    const local = judgeByModel(deps.model, check, rules.text, modelled.prediction, clientView, byWeight);
     const wanted =
       config.llmMode === 'always' ||
       (config.llmMode === 'band' &&
-        (unfamiliar !== undefined || (localScore >= config.llmBand[0] && localScore < config.llmBand[1])));
-    if (!wanted) return finish(localScore, 'model', localReasons);
-
-    const outcome: LlmOutcome = deps.askLlm
-      ? await deps.askLlm({
-          title: normalised.title,
-          subTitle: normalised.subTitle,
-          body: normalised.body,
-          language,
-        })
-      : { ok: false, failure: 'not_configured' };
-    if (!outcome.ok) {
-      signals.llm = outcome.failure;
-      return finish(
-        localScore,
-        'model',
-        [...localReasons, { code: 'TEXT_LLM_UNAVAILABLE', weight: REASON_WEIGHTS.TEXT_LLM_UNAVAILABLE }],
-        true,
-      );
-    }
-    const { answer } = outcome;
-    signals.llm = outcome.cached ? 'cached' : 'answered';
-    if (answer.categories.length > 0) signals.llm_categories = answer.categories.join(',');
-    const llmScore = campaignFloor(answer.spam ? answer.confidence : 1 - answer.confidence);
-    const llmReason: Reason = {
-      code: answer.spam ? 'TEXT_LLM_SPAM' : 'TEXT_LLM_HAM',
-      weight: answer.confidence,
-      params: { reason: answer.reason.slice(0, 300) },
-    };
-    return finish(llmScore, 'llm', [llmReason, ...localReasons]);
+        (local.unfamiliar || (local.score >= config.llmBand[0] && local.score < config.llmBand[1])));
+    if (!wanted) return finish(check, local.score, 'model', local.reasons);
+    return judgeByLlm(deps.askLlm, check, normalised, local);
   };
+}
+
+/** The model's judgement of a text, with the caller's adjustment and the campaigns over it. */
+interface LocalJudgement {
+  score: number;
+  reasons: Reason[];
+  /** The text is outside the model's own ground: its score stays below `spam`, and the LLM is asked. */
+  unfamiliar: boolean;
+  /** Raises a score to `suspicious` when sharing clients reported the text as a campaign. */
+  campaignFloor: (score: number) => number;
+}
+
+function judgeByModel(
+  model: TextModel,
+  check: Check,
+  text: string,
+  prediction: Prediction,
+  view: ClientView,
+  byWeight: Reason[],
+): LocalJudgement {
+  const { config, signals, language } = check;
+  const { probability, coverage, margin, vector } = prediction;
+  signals.model_probability = round(probability);
+  signals.model_coverage = round(coverage);
+  const unfamiliar = unfamiliarity(text, language, coverage, model.header);
+  // The model weighs the rule findings itself (they are features of it), so its probability is the score.
+  let modelScore = probability;
+  const unfamiliarReasons: Reason[] = [];
+  if (unfamiliar !== undefined) {
+    signals.model_unfamiliar = unfamiliar;
+    // Never below 0: a client may set its spam threshold to 0 (everything is spam for it then).
+    modelScore = Math.max(0, Math.min(modelScore, config.spamThreshold - SCORE_STEP));
+    unfamiliarReasons.push({ code: 'TEXT_MODEL_UNFAMILIAR', weight: REASON_WEIGHTS.TEXT_MODEL_UNFAMILIAR });
+  }
+  // The client's adjustment moves the margin; its effect is added on top of the model's own (limited) score.
+  const correction = adjustment(view.weights, vector);
+  const shift = correction === 0 ? 0 : model.calibrate(margin + correction, language) - probability;
+  // A campaign that sharing clients reported makes the text at least suspicious (DESIGN.md §7.1).
+  const campaignFloor = (score: number) =>
+    view.campaign > 0 ? Math.max(score, config.suspiciousThreshold) : score;
+  const score = campaignFloor(Math.min(1, Math.max(0, modelScore + shift)));
+  const clientReasons: Reason[] = [];
+  if (view.campaign > 0)
+    clientReasons.push({
+      code: 'TEXT_CAMPAIGN',
+      weight: REASON_WEIGHTS.TEXT_CAMPAIGN,
+      params: { clients: view.campaign },
+    });
+  if (shift !== 0 && verdictOf(config, score) !== verdictOf(config, modelScore))
+    clientReasons.push({ code: 'TEXT_CLIENT_MODEL', weight: shift, params: { before: round(modelScore) } });
+  const modelReason: Reason =
+    probability >= 0.5
+      ? { code: 'TEXT_MODEL_SPAM', weight: probability, params: { probability: probability.toFixed(2) } }
+      : {
+          code: 'TEXT_MODEL_HAM',
+          weight: 1 - probability,
+          params: { probability: probability.toFixed(2) },
+        };
+  return {
+    score,
+    reasons: [...clientReasons, ...byWeight, modelReason, ...unfamiliarReasons],
+    unfamiliar: unfamiliar !== undefined,
+    campaignFloor,
+  };
+}
+
+/** The LLM's answer decides; when it cannot answer, the local judgement stands, `degraded`. */
+async function judgeByLlm(
+  askLlm: AskLlm | undefined,
+  check: Check,
+  normalised: { title: string; subTitle: string; body: string },
+  local: LocalJudgement,
+): Promise<TextCheck> {
+  const { signals, language } = check;
+  const outcome: LlmOutcome = askLlm
+    ? await askLlm({
+        title: normalised.title,
+        subTitle: normalised.subTitle,
+        body: normalised.body,
+        language,
+      })
+    : { ok: false, failure: 'not_configured' };
+  if (!outcome.ok) {
+    signals.llm = outcome.failure;
+    return finish(
+      check,
+      local.score,
+      'model',
+      [...local.reasons, { code: 'TEXT_LLM_UNAVAILABLE', weight: REASON_WEIGHTS.TEXT_LLM_UNAVAILABLE }],
+      true,
+    );
+  }
+  const { answer } = outcome;
+  signals.llm = outcome.cached ? 'cached' : 'answered';
+  if (answer.categories.length > 0) signals.llm_categories = answer.categories.join(',');
+  const llmScore = local.campaignFloor(answer.spam ? answer.confidence : 1 - answer.confidence);
+  const llmReason: Reason = {
+    code: answer.spam ? 'TEXT_LLM_SPAM' : 'TEXT_LLM_HAM',
+    weight: answer.confidence,
+    params: { reason: answer.reason.slice(0, 300) },
+  };
+  return finish(check, llmScore, 'llm', [llmReason, ...local.reasons]);
 }
