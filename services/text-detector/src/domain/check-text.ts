@@ -8,6 +8,7 @@ import {
   type TextResult,
   type TextSettings,
 } from '@spam-check/contracts';
+import { cutsOf, withLearntCuts } from './client-cuts';
 import { EXPORTED_CHARACTERS, adjustment, strongestFeatures, type Learnable } from './client-feedback';
 import type { DetectLanguage } from './language';
 import type { AskLlm, LlmOutcome } from './llm';
@@ -207,7 +208,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
   };
 
   return async (input) => {
-    const config = withClientSettings(deps.config, input.settings);
+    let config = withClientSettings(deps.config, input.settings);
     const verdictOf = (score: number) =>
       score >= config.spamThreshold ? 'spam' : score >= config.suspiciousThreshold ? 'suspicious' : 'ham';
     const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyList);
@@ -237,6 +238,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
           remembered,
         ]);
       } else await remembered;
+      config = withLearntCuts(config, cutsOf(view.weights), deps.model, language);
     }
     const signals: TextResult['signals'] = {
       links: 0,
