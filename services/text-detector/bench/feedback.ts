@@ -24,7 +24,7 @@ const WORDS = ((random) =>
     ).join(''),
   ))(mulberry32(7));
 
-function sentence(random: () => number, length: number): string {
+export function sentence(random: () => number, length: number): string {
   return Array.from({ length }, () => WORDS[Math.floor(random() ** 2 * WORDS.length)]).join(' ');
 }
 

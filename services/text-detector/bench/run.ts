@@ -2,6 +2,7 @@ import { runBenches } from '@spam-check/process-kit';
 import { benchLimits, benchThroughput } from './checks';
 import { benchFairness } from './fairness';
 import { benchFeedback } from './feedback';
+import { benchLearningClients } from './learning-clients';
 
 /**
  * Text detector bench, in process, LLM off (about 40 s): `pnpm --filter @spam-check/text-detector bench
@@ -11,10 +12,13 @@ import { benchFeedback } from './feedback';
  * - `feedback`: a client with a full store of reports against a client with none (issue #12 point 7);
  * - `fairness`: one client's small checks while another keeps heavy batches running, against the detector
  *   and through the gateway (issue #29 D; the services as processes, about 1 min).
+  * - `learning`: the detector's RSS with learning clients, and another client's p95 while one reports
+  *   at full rate (issue #27 point 3; the detector as a process, client state in Redis: needs REDIS_URL).
  */
 void runBenches({
   throughput: () => benchThroughput(8),
   limits: benchLimits,
   feedback: benchFeedback,
   fairness: benchFairness,
+  learning: benchLearningClients,
 });

@@ -21,6 +21,9 @@ import {
 } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
 import { embeddedDefaults, type ServiceConfig } from './config';
+import type { FeedbackLabel } from '@spam-check/contracts';
+import type { Learnable } from './domain/client-feedback';
+import { oneReportAtATime } from './domain/client-reports';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
 import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
@@ -155,14 +158,25 @@ export function createFeedbackStore(
   stores = feedbackStores(config, redis),
 ): TextFeedbackStore {
   const { campaigns, ...maps } = stores;
-  return createTextFeedbackStore({
+  const store = createTextFeedbackStore({
     ...maps,
     calibration: model,
+    thresholds: {
+      spamThreshold: config.TEXT_SPAM_THRESHOLD,
+      suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
+    },
     campaigns: {
       memory: campaigns,
       minClients: config.CAMPAIGN_MIN_CLIENTS,
       shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
     },
+  });
+  const inTurn = oneReportAtATime();
+  return Object.assign({}, store, {
+    reportCheck: (client: string, checkId: string, label: FeedbackLabel) =>
+      inTurn(client, () => store.reportCheck(client, checkId, label)),
+    reportText: (client: string, learnable: Learnable | null, label: FeedbackLabel) =>
+      inTurn(client, () => store.reportText(client, learnable, label)),
   });
 }
 

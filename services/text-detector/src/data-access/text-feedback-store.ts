@@ -7,13 +7,14 @@ import {
   encodeLearnable,
   indexedUnder,
   learningStep,
+  learntKeys,
   lookupKeys,
   nearReports,
   reportKeyOf,
   weightsOf,
-  type Calibration,
   type Learnable,
 } from '../domain/client-feedback';
+import type { Calibration, Thresholds } from '../domain/client-cuts';
 import { bandKeys, type Fingerprint } from '../domain/near-duplicate';
 
 /**
@@ -43,6 +44,8 @@ export interface TextFeedbackStoreOptions {
   weights: ClientMap;
   texts: ClientMap;
   calibration: Calibration;
+  /** The operator's thresholds, which a client's learnt cuts move (../domain/client-cuts.ts). */
+  thresholds: Thresholds;
   campaigns?: {
     memory: CampaignMemory;
     minClients: number;
@@ -66,13 +69,13 @@ export function createTextFeedbackStore(options: TextFeedbackStoreOptions): Text
     if (learnable === null) return;
     const { fingerprint } = learnable;
     const key = reportKeyOf(fingerprint);
-    const features = [...learnable.features.indices].map(String);
+    const features = learntKeys(learnable);
     const [indexed, current, shares] = await Promise.all([
       bands.getMany(client, bandKeys(fingerprint.signature)),
       weights.getMany(client, features),
       campaigns ? campaigns.shares(client) : false,
     ]);
-    const step = learningStep(learnable, current, label, options.calibration);
+    const step = learningStep(learnable, current, label, options.calibration, options.thresholds);
     const { title, body } = learnable.text;
     await Promise.all([
       reports.update(client, [[key, label]]),

@@ -8,6 +8,7 @@ import {
   type TextResult,
   type TextSettings,
 } from '@spam-check/contracts';
+import { cutsOf, withLearntCuts } from './client-cuts';
 import { EXPORTED_CHARACTERS, adjustment, strongestFeatures, type Learnable } from './client-feedback';
 import type { DetectLanguage } from './language';
 import type { AskLlm, LlmOutcome } from './llm';
@@ -286,7 +287,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
   const clientDenyList = clientDenyLists();
 
   return async (input) => {
-    const config = withClientSettings(deps.config, input.settings);
+    let config = withClientSettings(deps.config, input.settings);
     const { normalised, rules, language, denied, fixture } = prepare(input, deps, denyList);
     const { findings } = rules;
     const clientDenied = !denied && fixture === undefined && clientDenyList(input.settings)(rules.lower);
@@ -297,6 +298,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     const modelled = view && { view, prediction: deps.model.predict(view, language), language };
     const id = randomUUID();
     const clientView = await readClientView(deps.feedback, input, id, modelled);
+    config = withLearntCuts(config, cutsOf(clientView.weights), deps.model, language);
     const signals: TextResult['signals'] = {
       links: 0,
       link_density: 0,

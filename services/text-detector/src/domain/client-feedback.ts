@@ -1,4 +1,5 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
+import { CUT_KEYS, cutSteps, type Calibration, type Cuts, type Thresholds } from './client-cuts';
 import type { SparseVector } from './model/extractor';
 import {
   bandKeys,
@@ -33,8 +34,13 @@ const LOOKED_UP_FEATURES = 512;
 /** Reports kept in the index of one LSH band of one client (the newest). */
 const BAND_ENTRIES = 8;
 const AGGRESSIVENESS = 4;
-/** Target probabilities a report pushes its text to (the verdict thresholds are 0.8 and 0.5 by default). */
+/**
+ * Target probabilities a report pushes its text to, at the default thresholds (0.8 and 0.5); with the
+ * client's learnt cuts (./client-cuts.ts) the targets move with them.
+ */
 const TARGET = { spam: 0.85, ham: 0.3 } as const;
+/** The weight keys a report and a check read besides the features: the client's cut offsets. */
+const RESERVED_KEYS = [String(CUT_KEYS.spam), String(CUT_KEYS.suspicious)];
 
 /** What a check of a text keeps so that a report on it can be learnt later. */
 export interface Learnable {
@@ -52,12 +58,6 @@ export interface Learnable {
 }
 
 export const EXPORTED_CHARACTERS = 1000;
-
-/** The calibration of the model: margin → probability for a language, and back. */
-export interface Calibration {
-  calibrate(margin: number, language: string | null): number;
-  marginFor(probability: number, language: string | null): number;
-}
 
 export function strongestFeatures(vector: SparseVector, count = LEARNT_FEATURES): SparseVector {
   const size = vector.indices.length;
@@ -88,7 +88,10 @@ export function adjustment(weights: ReadonlyMap<number, number>, vector: SparseV
 /** What a check reads of a client's learnt state: the index entries of its bands and its features' weights. */
 export function lookupKeys(learnable: Pick<Learnable, 'fingerprint'>, vector: SparseVector) {
   const features = strongestFeatures(vector, LOOKED_UP_FEATURES);
-  return { bands: bandKeys(learnable.fingerprint.signature), features: [...features.indices].map(String) };
+  return {
+    bands: bandKeys(learnable.fingerprint.signature),
+    features: [...[...features.indices].map(String), ...RESERVED_KEYS],
+  };
 }
 
 /**
@@ -125,32 +128,52 @@ export function indexedUnder(
   });
 }
 
+/** The weight keys a report on `learnable` reads and may write: its features', then the cut offsets. */
+export function learntKeys(learnable: Pick<Learnable, 'features'>): string[] {
+  return [...[...learnable.features.indices].map(String), ...RESERVED_KEYS];
+}
+
 /**
- * The weights a report writes: one PA-I step on the reported text's strongest features, from their current
- * weights (`current`, in the order of `learnable.features`); none when the text is already beyond its target.
+ * The weights a report writes, from their current values (`current`, in the order of `learntKeys`): the
+ * client's cut offsets when the text is on the wrong side of a cut now (./client-cuts.ts), and one PA-I step on
+ * the text's strongest features when it is not yet beyond its label's target (relative to the client's cuts).
  */
 export function learningStep(
   learnable: Learnable,
   current: readonly (string | undefined)[],
   label: FeedbackLabel,
   calibration: Calibration,
+  thresholds: Thresholds,
 ): [string, string][] {
   const { features, language } = learnable;
+  const count = features.indices.length;
+  const cuts: Cuts = { spam: Number(current[count] ?? 0), suspicious: Number(current[count + 1] ?? 0) };
   let margin = learnable.margin;
   let norm = 0;
-  for (let k = 0; k < features.values.length; k++) {
+  for (let k = 0; k < count; k++) {
     const value = features.values[k] as number;
     margin += Number(current[k] ?? 0) * value;
     norm += value ** 2;
   }
-  const target = calibration.marginFor(TARGET[label], language);
+  const moved = cutSteps(margin, label, cuts, thresholds, calibration, language);
+  // Written again with every step, so that the cap (oldest written first) never drops them before the weights.
+  const cutEntries = ({ spam, suspicious }: Cuts): [string, string][] => [
+    [String(CUT_KEYS.spam), String(spam)],
+    [String(CUT_KEYS.suspicious), String(suspicious)],
+  ];
+  const written = moved ? cutEntries(moved) : [];
+  const target =
+    calibration.marginFor(TARGET[label], language) + (label === 'spam' ? cuts.spam : cuts.suspicious);
   const missing = label === 'spam' ? target - margin : margin - target;
-  if (missing <= 0 || norm === 0) return [];
+  if (missing <= 0 || norm === 0) return written;
   const step = Math.min(AGGRESSIVENESS, missing / norm) * (label === 'spam' ? 1 : -1);
-  return [...features.indices].map((index, k) => [
-    String(index),
-    String(Number(current[k] ?? 0) + step * (features.values[k] as number)),
-  ]);
+  return [
+    ...[...features.indices].map((index, k): [string, string] => [
+      String(index),
+      String(Number(current[k] ?? 0) + step * (features.values[k] as number)),
+    ]),
+    ...cutEntries(moved ?? cuts),
+  ];
 }
 
 /** The weights read for a check, by feature index. */
