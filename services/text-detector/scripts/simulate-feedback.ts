@@ -8,21 +8,21 @@
  * - a source with one label: the share judged right (`spam` for spam, not `spam` for ham);
  * - in both: the share of ham judged `spam`.
  *
- * Sources: every German, French and English source (its rows in those languages) of the data directory. A
- * source the model trained on is streamed through a model trained without it (scripts/train/model.ts `fit`,
- * the shipped recipe: its leave-one-source-out run); a source it never trained on through the shipped model.
+ * Sources: every German, French and English source (its rows in those languages) of every file of the data
+ * directory, which the shipped model all trains on: each is streamed through a model trained on all rows but
+ * that source's (scripts/train/model.ts `fit`, the shipped recipe: its leave-one-source-out run).
  *
  * Usage: pnpm --filter @spam-check/text-detector simulate-feedback [--data <dir>] [--only youtube,...]
  *        [--models <dir>]
- * With `--models`, each leave-one-source-out model is kept there as `<source>.bin` and read back by the next run
- * (training one takes minutes; the streams take seconds).
+ * With `--models`, each leave-one-source-out model is kept there as `<source>.<rows>.bin` (rows: how many the
+ * data directory held) and read back by the next run on the same data (training one takes minutes; the
+ * streams take seconds).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createFeedbackStore } from '../src/compose';
 import { loadServiceConfig } from '../src/config';
 import { loadLanguageDetector } from '../src/data-access/language-detector';
-import { readModelFile } from '../src/data-access/model-file';
 import type { DetectLanguage } from '../src/domain/language';
 import { loadModel, type TextModel } from '../src/domain/model/classifier';
 import { localChecker } from './local-checker';
@@ -122,15 +122,12 @@ async function simulate(name: string, rows: Row[], model: TextModel, detectLangu
   );
 }
 
-/** The rows of every file of the data directory, English where the file names no language. */
-function allRows(dir: string): { rows: Row[]; trained: Set<string> } {
-  const english = readRows(resolve(dir, 'train.jsonl.gz')).map((row) => ({ ...row, lang: 'en' }));
-  const training = [...english, ...readRows(resolve(dir, 'extra.jsonl.gz'))];
-  const unseen = readRows(resolve(dir, 'extra2.jsonl.gz'));
-  return {
-    rows: [...training, ...unseen],
-    trained: new Set(training.map((row) => groupOf(row.source))),
-  };
+/** The rows of every file of the data directory, as training reads them (English where a row names none). */
+function allRows(dir: string): Row[] {
+  return readdirSync(dir)
+    .filter((name) => /\.jsonl(\.gz)?$/.test(name))
+    .sort()
+    .flatMap((name) => readRows(resolve(dir, name)).map((row) => ({ ...row, lang: row.lang ?? 'en' })));
 }
 
 async function main(): Promise<void> {
@@ -138,7 +135,7 @@ async function main(): Promise<void> {
   const only = argument('--only')?.split(',');
   const models = argument('--models');
   if (models) mkdirSync(models, { recursive: true });
-  const { rows, trained } = allRows(dir);
+  const rows = allRows(dir);
   const detectLanguage = await loadLanguageDetector();
   const inLanguage = rows.filter((row) => LANGUAGES.has(row.lang ?? detectLanguage(row.body) ?? ''));
   const groups = [...new Set(inLanguage.map((row) => groupOf(row.source)))].filter(
@@ -148,25 +145,16 @@ async function main(): Promise<void> {
     '| stream | texts | reports | measure | last 70 % without reports | with reports | change | ham judged spam |\n' +
       '|---|---|---|---|---|---|---|---|',
   );
-  const shipped = readModelFile();
   let data: Dataset | undefined;
   for (const group of groups) {
     const streamed = inLanguage.filter((row) => groupOf(row.source) === group);
-    if (!trained.has(group)) {
-      await simulate(`${group} (never trained on)`, streamed, shipped, detectLanguage);
-      continue;
-    }
-    const cached = models && resolve(models, `${group}.bin`);
+    const cached = models && resolve(models, `${group}.${rows.length}.bin`);
     if (cached && existsSync(cached)) {
       const model = loadModel(readFileSync(cached));
       await simulate(`${group} (model trained without it)`, streamed, model, detectLanguage);
       continue;
     }
-    data ??= buildDataset(
-      rows.filter((row) => trained.has(groupOf(row.source))),
-      SPACE,
-      detectLanguage,
-    );
+    data ??= buildDataset(rows, SPACE, detectLanguage);
     const ground = data.rows
       .map((_, doc) => doc)
       .filter((doc) => RECIPE.languages.includes(data!.languages[doc] as string));
