@@ -12,8 +12,8 @@ import { benchLearningClients } from './learning-clients';
  * - `feedback`: a client with a full store of reports against a client with none (issue #12 point 7);
  * - `fairness`: one client's small checks while another keeps heavy batches running, against the detector
  *   and through the gateway (issue #29 D; the services as processes, about 1 min).
-  * - `learning`: the detector's RSS with learning clients, and another client's p95 while one reports
-  *   at full rate (issue #27 point 3; the detector as a process, client state in Redis: needs REDIS_URL).
+ * - `learning`: the detector's RSS with learning clients, and another client's p95 while one reports
+ *   at full rate (issue #27 point 3; the detector as a process, client state in Redis: needs REDIS_URL).
  */
 void runBenches({
   throughput: () => benchThroughput(8),
