@@ -3,7 +3,7 @@ export { launchBrowser, screenshotPath } from './browser';
 export { TcpProxy } from './tcp-proxy';
 export { keysUnder, removeKeysUnder } from './redis-keys';
 export { runFixture } from './fixture';
-export { writeBootstrapFile, type BootstrapAccounts } from './bootstrap-file';
+export { writeBootstrapFile } from './bootstrap-file';
 export { reportFeedback } from './detector-feedback';
 export { runAccount, runStackEnv } from './run-env';
 export { startRedisServer } from './redis-server';
