@@ -31,6 +31,12 @@ describe('production mode refuses secrets published in this repository and short
     ['published in this repository', 'local-gateway-client-secret', /GATEWAY_CLIENT_SECRET: is published/],
     ['the embedded default', 'gateway-secret', /GATEWAY_CLIENT_SECRET: is published/],
     ['the embedded default in another case', 'Gateway-Secret', /GATEWAY_CLIENT_SECRET: is published/],
+    // Long enough to pass the length rule: only the case-blind comparison refuses it.
+    [
+      'published in this repository, in another case',
+      'Local-Gateway-CLIENT-Secret',
+      /GATEWAY_CLIENT_SECRET: is published/,
+    ],
     ['one character long', 'x', /GATEWAY_CLIENT_SECRET: shorter than 16 characters/],
   ])('the gateway exits at start when its client secret is %s', async (_, secret, message) => {
     const { code, output } = await refusal('gateway', {
