@@ -28,13 +28,15 @@ describe('closing the RPC client and server', () => {
   it('rejects pending calls when the client closes, and lets running handlers reply before the server closes', async () => {
     const admin = await openAdmin();
     const queue = admin.track(uniqueQueue('drain'));
-    const entered = deferred();
+    // One signal per call the handler takes: the abandoned call's, then the patient one's.
+    const entered = [deferred(), deferred()];
+    let calls = 0;
     const server = createRpcServer({
       url: amqpUrl(),
       logger,
       queue,
       handler: async () => {
-        entered.resolve();
+        entered[calls++]?.resolve();
         await new Promise((r) => setTimeout(r, 150));
         return 'drained';
       },
@@ -44,12 +46,13 @@ describe('closing the RPC client and server', () => {
     await Promise.all([server.ready(), waiting.ready(), patient.ready()]);
 
     const abandoned = waiting.call(queue, {}, { timeoutMs: 20_000 }).catch((e: unknown) => e);
-    await entered.promise;
+    await entered[0]!.promise;
     await waiting.close();
     expect(await abandoned).toBeInstanceOf(RpcUnavailableError);
 
     const answered = patient.call(queue, {}, { timeoutMs: 5000 });
-    await new Promise((r) => setTimeout(r, 20));
+    // The server closes while the handler runs (not before the call reached it: that is another case).
+    await entered[1]!.promise;
     await server.close();
     await expect(answered).resolves.toBe('drained');
     await patient.close();
