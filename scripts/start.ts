@@ -1,7 +1,8 @@
 /**
  * `pnpm start`: the whole stack on one machine, from source, with the embedded defaults of DESIGN.md §4
  * (no Redis, RabbitMQ or OpenAI needed; REDIS_URL / AMQP_URL / OPENAI_API_KEY are used when set).
- * Each service's log lines are prefixed with its name; Ctrl-C stops everything.
+ * Each service's log lines are prefixed with its name; Ctrl-C, or a SIGTERM to pnpm or to this process, stops
+ * everything.
  */
 import {
   SERVICES,
@@ -86,6 +87,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  // `pnpm start` stopped by a signal to pnpm alone (`kill`, `timeout`) ends pnpm without passing the signal on:
+  // this process is then handed to init, and stops the services itself.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stopAll(0);
+  }, 500).unref();
 
   for (const name of SERVICES) {
     const service = spawnService(name, { ...wiring, ...process.env, ...wiring }, PORTS[name], {
