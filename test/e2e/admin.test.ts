@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { clientStatsSchema, hybridResultSchema, recentFeedbackSchema } from '@spam-check/contracts';
+import {
+  clientStatsSchema,
+  hybridResultSchema,
+  reasonMessage,
+  recentFeedbackSchema,
+} from '@spam-check/contracts';
 import {
   freePort,
   spawnService,
@@ -323,6 +328,18 @@ describe('the admin API, end to end over HTTP', () => {
       expect(hybrid.status).toBe(200);
       expect(hybridResultSchema.safeParse(hybrid.body).success).toBe(true);
       expect(reasonCodes(hybrid.body.text)).toContain('TEXT_CLIENT_DENY_LISTED');
+      // Under a language prefix, as the console sends it: the reasons in that language.
+      const german = await adminCall('POST', `/deapi/v1/admin/clients/${id}/try/text`, {
+        title: 'Hallo',
+        body: 'Ein zebracorn kam vorbei.',
+      });
+      expect(german.status).toBe(200);
+      expect(german.body.reasons).toContainEqual(
+        expect.objectContaining({
+          code: 'TEXT_CLIENT_DENY_LISTED',
+          message: reasonMessage('TEXT_CLIENT_DENY_LISTED', 'de'),
+        }),
+      );
       // Another client's trial of the same address: its settings, not this client's.
       const otherTrial = await trial('mail', { email: 'someone@trial.example' }, other.client);
       expect(reasonCodes(otherTrial.body)).not.toContain('EMAIL_CLIENT_DENY_LISTED');
