@@ -6,49 +6,37 @@ import {
   mailResult,
   obtainToken,
   sendJson,
-  startAuth,
-  startGatewayForTest,
-  startScriptedServer,
   textResult,
   type Behaviour,
   type Running,
 } from './support/servers';
+import { startStack, type Stack } from './support/stack';
 
 const TIMEOUT_MS = 300;
 /** An answer over the gateway's 4 MiB, made once: building it per request took much of TIMEOUT_MS under load. */
 const overFourMiB = JSON.stringify({ padding: 'x'.repeat(5 * 1024 * 1024) });
 
 describe('detector failures through the gateway (real misbehaving HTTP servers)', () => {
-  let auth: Running;
+  let stack: Stack;
   let token: string;
-  const started: Running[] = [];
 
   beforeAll(async () => {
-    auth = await startAuth();
+    stack = await startStack();
   });
-  afterAll(async () => {
-    await Promise.all(started.map((running) => running.stop()));
-    await auth.stop();
-  });
+  afterAll(() => stack.stop());
 
   /** A gateway whose detectors (both) are `detectorUrl`. */
   async function gatewayWith(detectorUrl: string): Promise<Running> {
-    const gateway = await startGatewayForTest({
-      AUTH_URL: auth.url,
+    const gateway = await stack.gateway({
       EMAIL_DETECTOR_URL: detectorUrl,
       TEXT_DETECTOR_URL: detectorUrl,
       DETECTOR_TIMEOUT_MS: String(TIMEOUT_MS),
     });
-    started.push(gateway);
     token ??= await obtainToken(gateway.url);
     return gateway;
   }
 
-  async function detectorThat(behaviour: Behaviour): Promise<string> {
-    const server = await startScriptedServer(behaviour);
-    started.push(server);
-    return server.url;
-  }
+  const detectorThat = async (behaviour: Behaviour) => (await stack.scripted(behaviour)).url;
 
   const CHECKS = [
     ['mail', '/deapi/v1/spam/mail', { email: 'a@example.org' }],
