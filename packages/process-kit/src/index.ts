@@ -14,10 +14,4 @@ export {
 } from './services';
 export { startStack, type Stack } from './stack';
 export { median, medianBy, percentile } from './stats';
-export {
-  fairnessLine,
-  measureFairness,
-  postJson,
-  startTwoClientStack,
-  type FairnessFigures,
-} from './fairness';
+export { benchDetectorFairness } from './detector-fairness';
