@@ -44,7 +44,7 @@ export async function openAdmin(): Promise<{
 }
 
 /** A TCP proxy in front of the test broker (TcpProxy): `proxy.url` is the broker URL through it. */
-export function startBrokerProxy(): Promise<TcpProxy> {
+function startBrokerProxy(): Promise<TcpProxy> {
   return TcpProxy.start(amqpUrl(), 5672);
 }
 
