@@ -1,12 +1,6 @@
 import http from 'node:http';
 import { brotliCompressSync, deflateSync, gunzipSync, gzipSync } from 'node:zlib';
-import {
-  freePort,
-  spawnService,
-  stopService,
-  waitForReady,
-  type ServiceProcess,
-} from '@spam-check/process-kit';
+import { freePort, startService, stopService, type ServiceProcess } from '@spam-check/process-kit';
 import { ERROR_CATALOGUE, ERROR_CODES, SUPPORTED_LANGUAGES, type Language } from '@spam-check/contracts';
 import {
   json,
@@ -443,11 +437,10 @@ describe('gateway in front of the real detectors: their validation, in the langu
       AMQP_URL: undefined,
       ...limits,
     };
-    detectors = [
-      spawnService('email-detector', env, await freePort()),
-      spawnService('text-detector', env, await freePort()),
-    ];
-    await Promise.all(detectors.map((detector) => waitForReady(detector)));
+    detectors = await Promise.all([
+      startService('email-detector', env, await freePort()),
+      startService('text-detector', env, await freePort()),
+    ]);
     gateway = await startGatewayForTest({
       AUTH_URL: auth.url,
       EMAIL_DETECTOR_URL: detectors[0]!.url,
