@@ -1,17 +1,11 @@
 import { tokenResponseSchema } from '@spam-check/contracts';
-import { ALICE, APP_CLIENT, basic, passwordGrant, postForm, startAuth, type Harness, json } from './harness';
+import { ALICE, APP_CLIENT, basic, passwordGrant, postForm, authForEachTest, json } from './harness';
 
 /** Alice's password grant, without the client: each test says how the client authenticates. */
 const aliceGrant = { grant_type: 'password', username: ALICE.username, password: ALICE.password };
 
 describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kind) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await startAuth(kind);
-  });
-  afterEach(async () => {
-    await h.stop();
-  });
+  const h = authForEachTest(kind);
   const token = (form: Record<string, string>, headers: Record<string, string> = {}) =>
     postForm(`${h.url}/oauth/token`, form, headers);
 
