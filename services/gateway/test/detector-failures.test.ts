@@ -51,6 +51,10 @@ describe('detector failures through the gateway (real misbehaving HTTP servers)'
       body: JSON.stringify(body),
     });
 
+  /** A mail check through a gateway in front of the detector at `detectorUrl`. */
+  const mailCheckThrough = async (detectorUrl: string) =>
+    call(await gatewayWith(detectorUrl), '/deapi/v1/spam/mail', { email: 'a@b.c' });
+
   async function expectProblem(response: Response, status: number, code: keyof typeof ERROR_CATALOGUE) {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
@@ -117,22 +121,12 @@ describe('detector failures through the gateway (real misbehaving HTTP servers)'
 
   it('when the mail detector answers a text result (valid JSON, wrong result type), it is 502', async () => {
     const url = await detectorThat((_req, res) => sendJson(res, 200, textResult('ham')));
-    const gateway = await gatewayWith(url);
-    await expectProblem(
-      await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' }),
-      502,
-      'BAD_DETECTOR_RESPONSE',
-    );
+    await expectProblem(await mailCheckThrough(url), 502, 'BAD_DETECTOR_RESPONSE');
   });
 
   it('when the detector answers 500, it is 502 and nothing of its answer leaks', async () => {
     const url = await detectorThat((_req, res) => sendJson(res, 500, { stack: 'Error at secret.ts:1' }));
-    const gateway = await gatewayWith(url);
-    await expectProblem(
-      await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' }),
-      502,
-      'BAD_DETECTOR_RESPONSE',
-    );
+    await expectProblem(await mailCheckThrough(url), 502, 'BAD_DETECTOR_RESPONSE');
   });
 
   it('when the detector closes the connection without answering, it is 503', async () => {
@@ -190,12 +184,7 @@ describe('detector failures through the gateway (real misbehaving HTTP servers)'
         request_id: 'r',
       }),
     );
-    const gateway = await gatewayWith(url);
-    await expectProblem(
-      await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' }),
-      503,
-      'SERVICE_UNAVAILABLE',
-    );
+    await expectProblem(await mailCheckThrough(url), 503, 'SERVICE_UNAVAILABLE');
   });
 
   it('when the same detector misbehaves, the proxied check and the orchestrated hybrid checks answer the same status and code', async () => {
