@@ -1,6 +1,6 @@
 import { mailResultSchema, problemSchema } from '@spam-check/contracts';
 import { startLoopbackDnsServer, type LoopbackDnsServer } from '../support/dns-server';
-import { startDetector, type StartedDetector } from '../support/start-service';
+import { detectorForSuite, startDetector, type StartedDetector } from '../support/start-service';
 import { WIDELY_USED } from './rules/labelled-domains';
 
 const mx = (exchange: string) => ({ mx: [{ preference: 10, exchange }] });
@@ -350,12 +350,7 @@ describe('POST /v1/check with DNS on, against a loopback DNS server', () => {
 });
 
 describe('POST /v1/check with DNS off (EMAIL_DNS_CHECK=off)', () => {
-  let detector: StartedDetector;
-
-  beforeAll(async () => {
-    detector = await startDetector({ EMAIL_DNS_CHECK: 'off', EMAIL_DNS_SERVERS: '127.0.0.1:9' });
-  });
-  afterAll(() => detector.stop());
+  const detector = detectorForSuite({ EMAIL_DNS_CHECK: 'off', EMAIL_DNS_SERVERS: '127.0.0.1:9' });
 
   it.each(WIDELY_USED)('a person at the widely used provider %s is never spam on its own', async (domain) => {
     const response = await detector.check({ email: `marie.dupont@${domain}` });
