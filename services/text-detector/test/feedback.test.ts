@@ -9,7 +9,7 @@ import { redisUrl, removeKeysUnder, reportFeedback } from '@spam-check/test-supp
 import { Redis } from 'ioredis';
 import { fingerprintOf, nearDuplicates } from '../src/domain/near-duplicate';
 import { readRows } from '../scripts/train/data';
-import { check, startDetector, type StartedDetector } from './helpers';
+import { check, detectorForSuite, startDetector, type StartedDetector } from './helpers';
 
 const codes = (result: TextResult) => result.reasons.map((reason) => reason.code);
 
@@ -189,11 +189,7 @@ describe('POST /v1/feedback of the text detector (Redis)', () => {
 });
 
 describe('POST /v1/feedback with FEEDBACK_RETENTION_SECONDS=0 (embedded)', () => {
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector({ FEEDBACK_RETENTION_SECONDS: '0' });
-  });
-  afterAll(() => detector.stop());
+  const detector = detectorForSuite({ FEEDBACK_RETENTION_SECONDS: '0' });
 
   it('when nothing is kept, a report by check id is 404, and one by content still applies', async () => {
     const text = { title: 'Hello', body: VARIANTS[2]![0] };

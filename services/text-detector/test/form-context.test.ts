@@ -1,14 +1,10 @@
 import { textResultSchema, type TextResult } from '@spam-check/contracts';
-import { check, checkBatch, startDetector, type StartedDetector } from './helpers';
+import { check, checkBatch, detectorForSuite } from './helpers';
 
 const HAM = { title: 'Opening hours', body: 'When does the library open on Saturday? spam-check-test-ham' };
 
 describe('POST /v1/check and /v1/check/batch with a form context (DESIGN.md §7.3)', () => {
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector({});
-  });
-  afterAll(() => detector.stop());
+  const detector = detectorForSuite({});
 
   async function checked(body: unknown): Promise<TextResult> {
     const response = await check(detector.url, body);

@@ -35,6 +35,19 @@ export async function startDetector(env: Env = {}): Promise<StartedDetector> {
   return { url: `http://127.0.0.1:${service.port}`, metrics, stop: service.stop };
 }
 
+/**
+ * The detector started before the calling suite's tests and stopped after them: the object returned holds
+ * the running detector's fields during the tests.
+ */
+export function detectorForSuite(env: Env = {}): StartedDetector {
+  const detector = {} as StartedDetector;
+  beforeAll(async () => {
+    Object.assign(detector, await startDetector(env));
+  });
+  afterAll(() => detector.stop());
+  return detector;
+}
+
 async function postJson<Body>(url: string, body: unknown, headers: Record<string, string>) {
   const response = await fetch(url, {
     method: 'POST',

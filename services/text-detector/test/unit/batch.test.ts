@@ -1,15 +1,8 @@
 import { textResultSchema } from '@spam-check/contracts';
-import { check, checkBatch, startDetector, type StartedDetector } from '../helpers';
+import { check, checkBatch, detectorForSuite } from '../helpers';
 
 describe('POST /v1/check/batch (the gateway batch check behind it)', () => {
-  let detector: StartedDetector;
-
-  beforeAll(async () => {
-    detector = await startDetector();
-  });
-  afterAll(async () => {
-    await detector.stop();
-  });
+  const detector = detectorForSuite();
 
   it('when texts are sent, each gets the result of the single check, in order', async () => {
     const items = [
