@@ -17,12 +17,9 @@ describe('POST /v1/feedback of the e-mail detector (Redis)', () => {
     EMAIL_FEEDBACK_PREFIX: `email-feedback-test-${randomUUID().slice(0, 8)}:`,
     FEEDBACK_MAX_REPORTS: '2',
   };
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector(env);
-  });
+  const detector = detectorForSuite(env);
+  // After the detector has stopped (after-all hooks run in the order they are declared).
   afterAll(async () => {
-    await detector.stop();
     const redis = new Redis(redisUrl());
     await removeKeysUnder(redis, env.EMAIL_FEEDBACK_PREFIX);
     redis.disconnect();
