@@ -6,7 +6,7 @@ import { bootstrapSchema } from '../../services/auth/src/domain/accounts';
 import { effectiveInstructions, envOf, parseDockerfile } from './dockerfile';
 import { ROOT, interpolate, parseEnvFile, parseYamlFile, readText } from './files';
 import type { ComposeFile } from './manifests';
-import { SERVICES, environmentProblems, serviceNamed, type Env } from './services';
+import { GATEWAY_UPSTREAMS, SERVICES, environmentProblems, serviceNamed, type Env } from './services';
 import { writeBootstrapFile } from '@spam-check/test-support';
 
 const secret = () => randomBytes(24).toString('hex');
@@ -137,11 +137,7 @@ describe('docker-compose.yml', () => {
 
   it('points the gateway at the other services by their compose names and ports', () => {
     const { env } = containerEnv('gateway');
-    for (const [variable, target] of [
-      ['AUTH_URL', 'auth'],
-      ['EMAIL_DETECTOR_URL', 'email-detector'],
-      ['TEXT_DETECTOR_URL', 'text-detector'],
-    ] as const) {
+    for (const [variable, target] of GATEWAY_UPSTREAMS) {
       const url = new URL(env[variable]!);
       expect(url.hostname).toBe(target);
       expect(Number(url.port)).toBe(serviceNamed(target).load(containerEnvOrEmpty(target)).port);

@@ -4,7 +4,14 @@ import { effectiveInstructions, envOf, parseDockerfile } from './dockerfile';
 import { named, ofKind, parseEnvFile, renderKustomization } from './files';
 import type { Container, K8sObject, NetworkPolicyPeer } from './manifests';
 import { matches } from './references';
-import { SERVICES, environmentProblems, serviceNamed, type Env, type ServiceUnderTest } from './services';
+import {
+  GATEWAY_UPSTREAMS,
+  SERVICES,
+  environmentProblems,
+  serviceNamed,
+  type Env,
+  type ServiceUnderTest,
+} from './services';
 
 // Both overlays rendered as `kubectl apply -k` would see them, then held to the deployment rules.
 const OVERLAYS = ['dev', 'prod'] as const;
@@ -165,11 +172,7 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
 
   it('points the gateway at the auth and detector Services by name and port', () => {
     const env = containerEnv(objects, serviceNamed('gateway'), overlay);
-    for (const [variable, target] of [
-      ['AUTH_URL', 'auth'],
-      ['EMAIL_DETECTOR_URL', 'email-detector'],
-      ['TEXT_DETECTOR_URL', 'text-detector'],
-    ] as const) {
+    for (const [variable, target] of GATEWAY_UPSTREAMS) {
       const url = new URL(env[variable]!);
       expect(url.hostname).toBe(target);
       expect(named(objects, 'Service', target).spec.ports.map((port) => port.port)).toContain(

@@ -60,6 +60,13 @@ function moduleOf(module: { configSchema: ConfigSchema; loadServiceConfig: (env:
   };
 }
 
+/** The gateway's variables that name another service, and the service each must name (compose and Kubernetes alike). */
+export const GATEWAY_UPSTREAMS = [
+  ['AUTH_URL', 'auth'],
+  ['EMAIL_DETECTOR_URL', 'email-detector'],
+  ['TEXT_DETECTOR_URL', 'text-detector'],
+] as const;
+
 export function serviceNamed(name: string): ServiceUnderTest {
   const service = SERVICES.find((candidate) => candidate.name === name);
   if (!service) throw new Error(`no service named ${name}`);

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SpamCheckOptions, SubmissionLog } from '@spam-check/middleware';
-import { freePort, startStack, type Stack } from '@spam-check/process-kit';
+import { freePort, startStack, type Stack, SELF_CONTAINED_ENV } from '@spam-check/process-kit';
 import { launchBrowser } from '@spam-check/test-support';
 import type { Browser, Page } from 'playwright-core';
 import { createSite } from '../src/site';
@@ -48,10 +48,7 @@ describe('the example site with @spam-check/middleware, against the real stack, 
   beforeAll(async () => {
     stack = await startStack(
       {
-        REDIS_URL: undefined,
-        AMQP_URL: undefined,
-        OPENAI_API_KEY: undefined,
-        EMAIL_DNS_CHECK: 'off',
+        ...SELF_CONTAINED_ENV,
         FORM_MIN_SECONDS: String(MIN_SECONDS),
         // Cheap hashes of the demo secrets: the stack is ready sooner on a busy machine.
         AUTH_SCRYPT_COST: '1024',

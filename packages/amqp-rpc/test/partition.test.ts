@@ -1,17 +1,6 @@
-import pino from 'pino';
-import { amqpUrl, type TcpProxy } from '@spam-check/test-support';
-import {
-  createRpcClient,
-  createRpcServer,
-  RpcUnavailableError,
-  type RpcClient,
-  type RpcClientOptions,
-  type RpcServer,
-} from '../src';
-import { startBrokerProxy, openAdmin, uniqueQueue } from './support';
-
-const logger = pino({ level: 'silent' });
-const reconnect = { initialDelayMs: 50, maxDelayMs: 500 };
+import { amqpUrl } from '@spam-check/test-support';
+import { RpcUnavailableError } from '../src';
+import { brokerFaultSuite, uniqueQueue } from './support';
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -31,55 +20,23 @@ async function failureOf(call: Promise<unknown>): Promise<{ error: unknown; elap
 }
 
 describe('AMQP RPC when the broker connection goes silent (partition: nothing fails, nothing arrives)', () => {
-  let admin: Awaited<ReturnType<typeof openAdmin>>;
-  let proxy: TcpProxy;
-  const closers: Array<{ close: () => Promise<void> }> = [];
-
-  function client(url: string, extra: Partial<RpcClientOptions> = {}): RpcClient {
-    const created = createRpcClient({ url, logger, reconnect, ...extra });
-    closers.push(created);
-    return created;
-  }
-
-  function server(url: string, queue: string): RpcServer {
-    admin.track(queue);
-    const created = createRpcServer({ url, logger, queue, reconnect, handler: async (payload) => payload });
-    closers.push(created);
-    return created;
-  }
-
-  beforeAll(async () => {
-    admin = await openAdmin();
-  });
-
-  beforeEach(async () => {
-    proxy = await startBrokerProxy();
-  });
-
-  afterEach(async () => {
-    proxy.thaw();
-    for (const closer of closers.splice(0)) await closer.close();
-    await proxy.close();
-  });
-
-  afterAll(async () => {
-    await admin.close();
-  });
+  const broker = brokerFaultSuite();
+  const { client, server } = broker;
 
   it('when the connection goes silent while idle, heartbeats turn client and server not connected', async () => {
     const queue = uniqueQueue('silent-idle');
     // The server's 1 s comes from the URL, which wins over the 5 s default (a 5 s heartbeat would need 10 s).
-    const withHeartbeat = new URL(proxy.url);
+    const withHeartbeat = new URL(broker.proxy.url);
     withHeartbeat.searchParams.set('heartbeat', '1');
     const rpcServer = server(withHeartbeat.toString(), queue);
-    const rpcClient = client(proxy.url, { heartbeatSeconds: 1 });
+    const rpcClient = client(broker.proxy.url, { heartbeatSeconds: 1 });
     await Promise.all([rpcServer.ready(), rpcClient.ready()]);
     await expect(rpcClient.call(queue, 'before', { timeoutMs: 5000 })).resolves.toBe('before');
 
-    proxy.freeze();
+    broker.proxy.freeze();
     await until(() => !rpcClient.isConnected() && !rpcServer.isConnected(), 8000);
 
-    proxy.thaw();
+    broker.proxy.thaw();
     await until(() => rpcClient.isConnected() && rpcServer.isConnected(), 15_000);
     await expect(rpcClient.call(queue, 'after', { timeoutMs: 5000 })).resolves.toBe('after');
   });
@@ -87,11 +44,11 @@ describe('AMQP RPC when the broker connection goes silent (partition: nothing fa
   it('when the connection goes silent with a call pending, the call fails with RpcUnavailableError long before its timeout', async () => {
     const queue = uniqueQueue('silent-pending');
     const rpcServer = server(amqpUrl(), queue);
-    const rpcClient = client(proxy.url);
+    const rpcClient = client(broker.proxy.url);
     await Promise.all([rpcServer.ready(), rpcClient.ready()]);
     await expect(rpcClient.call(queue, 'before', { timeoutMs: 5000 })).resolves.toBe('before');
 
-    proxy.freeze();
+    broker.proxy.freeze();
     const pending = await failureOf(rpcClient.call(queue, 'lost', { timeoutMs: 10_000 }));
 
     expect(pending.error).toBeInstanceOf(RpcUnavailableError);
@@ -102,7 +59,7 @@ describe('AMQP RPC when the broker connection goes silent (partition: nothing fa
     expect(next.error).toBeInstanceOf(RpcUnavailableError);
     expect(next.elapsedMs).toBeLessThan(3000);
 
-    proxy.thaw();
+    broker.proxy.thaw();
     await until(() => rpcClient.isConnected(), 15_000);
     await expect(rpcClient.call(queue, 'after', { timeoutMs: 5000 })).resolves.toBe('after');
   });

@@ -1,71 +1,20 @@
-import pino from 'pino';
-import { amqpUrl, type TcpProxy } from '@spam-check/test-support';
-import {
-  createRpcClient,
-  createRpcServer,
-  RpcUnavailableError,
-  type RpcClient,
-  type RpcServer,
-} from '../src';
-import { startBrokerProxy, deferred, openAdmin, uniqueQueue } from './support';
-
-const logger = pino({ level: 'silent' });
+import { amqpUrl } from '@spam-check/test-support';
+import { RpcUnavailableError } from '../src';
+import { brokerFaultSuite, deferred, uniqueQueue } from './support';
 
 describe('AMQP RPC when the broker connection drops', () => {
-  let admin: Awaited<ReturnType<typeof openAdmin>>;
-  let proxy: TcpProxy;
-  const closers: Array<{ close: () => Promise<void> }> = [];
-
-  function client(url: string, extra = {}): RpcClient {
-    const created = createRpcClient({
-      url,
-      logger,
-      reconnect: { initialDelayMs: 50, maxDelayMs: 500 },
-      ...extra,
-    });
-    closers.push(created);
-    return created;
-  }
-
-  function server(url: string, queue: string, handler: (payload: unknown) => Promise<unknown>): RpcServer {
-    admin.track(queue);
-    const created = createRpcServer({
-      url,
-      logger,
-      queue,
-      handler,
-      reconnect: { initialDelayMs: 50, maxDelayMs: 500 },
-    });
-    closers.push(created);
-    return created;
-  }
-
-  beforeAll(async () => {
-    admin = await openAdmin();
-  });
-
-  beforeEach(async () => {
-    proxy = await startBrokerProxy();
-  });
-
-  afterEach(async () => {
-    for (const closer of closers.splice(0)) await closer.close();
-    await proxy.close();
-  });
-
-  afterAll(async () => {
-    await admin.close();
-  });
+  const broker = brokerFaultSuite();
+  const { client, server } = broker;
 
   it('when the connection is cut under the client, it reconnects and the next call succeeds', async () => {
     const queue = uniqueQueue('client-reconnect');
     const rpcServer = server(amqpUrl(), queue, async (payload) => payload);
-    const rpcClient = client(proxy.url);
+    const rpcClient = client(broker.proxy.url);
     await Promise.all([rpcServer.ready(), rpcClient.ready()]);
     await expect(rpcClient.call(queue, 1, { timeoutMs: 5000 })).resolves.toBe(1);
 
-    proxy.drop();
-    await proxy.waitForConnections(2);
+    broker.proxy.drop();
+    await broker.proxy.waitForConnections(2);
 
     await expect(rpcClient.call(queue, 2, { timeoutMs: 5000 })).resolves.toBe(2);
     expect(rpcClient.isConnected()).toBe(true);
@@ -80,12 +29,12 @@ describe('AMQP RPC when the broker connection drops', () => {
       await release.promise;
       return 'too late';
     });
-    const rpcClient = client(proxy.url);
+    const rpcClient = client(broker.proxy.url);
     await Promise.all([rpcServer.ready(), rpcClient.ready()]);
 
     const pending = rpcClient.call(queue, {}, { timeoutMs: 25_000 }).catch((e: unknown) => e);
     await entered.promise;
-    proxy.drop();
+    broker.proxy.drop();
     const error = await pending;
     release.resolve();
 
@@ -96,11 +45,11 @@ describe('AMQP RPC when the broker connection drops', () => {
   it('when the broker stays unreachable, a call fails with RpcUnavailableError well before its timeout', async () => {
     const queue = uniqueQueue('unreachable');
     const rpcServer = server(amqpUrl(), queue, async () => 'back');
-    const rpcClient = client(proxy.url, { reconnectWaitMs: 300, readyTimeoutMs: 300 });
+    const rpcClient = client(broker.proxy.url, { reconnectWaitMs: 300, readyTimeoutMs: 300 });
     await Promise.all([rpcServer.ready(), rpcClient.ready()]);
 
-    proxy.refuse(true);
-    proxy.drop();
+    broker.proxy.refuse(true);
+    broker.proxy.drop();
     for (let i = 0; i < 100 && rpcClient.isConnected(); i += 1) await new Promise((r) => setTimeout(r, 10));
     const error: unknown = await rpcClient.call(queue, {}, { timeoutMs: 25_000 }).catch((e: unknown) => e);
 
@@ -108,7 +57,7 @@ describe('AMQP RPC when the broker connection drops', () => {
     expect((error as Error).message).toBe('not connected to the AMQP broker within 300 ms');
     await expect(rpcClient.ready()).rejects.toBeInstanceOf(RpcUnavailableError);
 
-    proxy.refuse(false);
+    broker.proxy.refuse(false);
     for (let i = 0; i < 250 && !rpcClient.isConnected(); i += 1) await new Promise((r) => setTimeout(r, 20));
     await expect(rpcClient.call(queue, {}, { timeoutMs: 5000 })).resolves.toBe('back');
   });
@@ -116,7 +65,7 @@ describe('AMQP RPC when the broker connection drops', () => {
   it('when the connection is cut under the server, it reconnects and consumes again', async () => {
     const queue = uniqueQueue('server-reconnect');
     const seen: unknown[] = [];
-    const rpcServer = server(proxy.url, queue, async (payload) => {
+    const rpcServer = server(broker.proxy.url, queue, async (payload) => {
       seen.push(payload);
       return payload;
     });
@@ -124,8 +73,8 @@ describe('AMQP RPC when the broker connection drops', () => {
     await Promise.all([rpcServer.ready(), rpcClient.ready()]);
     await expect(rpcClient.call(queue, 'before', { timeoutMs: 5000 })).resolves.toBe('before');
 
-    proxy.drop();
-    await proxy.waitForConnections(2);
+    broker.proxy.drop();
+    await broker.proxy.waitForConnections(2);
     await rpcServer.ready();
 
     await expect(rpcClient.call(queue, 'after', { timeoutMs: 5000 })).resolves.toBe('after');
@@ -133,7 +82,7 @@ describe('AMQP RPC when the broker connection drops', () => {
     // a reply-to nobody waits on), so it may appear twice; 'after' is handled exactly once.
     expect(seen.filter((payload) => payload === 'after')).toEqual(['after']);
     expect(new Set(seen)).toEqual(new Set(['before', 'after']));
-    const { consumerCount } = await admin.channel.checkQueue(queue);
+    const { consumerCount } = await broker.admin.channel.checkQueue(queue);
     expect(consumerCount).toBe(1);
   });
 
@@ -141,7 +90,7 @@ describe('AMQP RPC when the broker connection drops', () => {
     const queue = uniqueQueue('redeliver');
     let attempts = 0;
     const first = deferred();
-    const rpcServer = server(proxy.url, queue, async () => {
+    const rpcServer = server(broker.proxy.url, queue, async () => {
       attempts += 1;
       if (attempts === 1) {
         first.resolve();
@@ -154,19 +103,19 @@ describe('AMQP RPC when the broker connection drops', () => {
 
     const call = rpcClient.call(queue, {}, { timeoutMs: 10_000 });
     await first.promise;
-    proxy.drop();
+    broker.proxy.drop();
 
     await expect(call).resolves.toBe(2);
   });
 
   it('when its queue is deleted under it, the server declares it again and keeps serving', async () => {
     const queue = uniqueQueue('queue-deleted');
-    const rpcServer = server(proxy.url, queue, async (payload) => payload);
+    const rpcServer = server(broker.proxy.url, queue, async (payload) => payload);
     const rpcClient = client(amqpUrl());
     await Promise.all([rpcServer.ready(), rpcClient.ready()]);
 
-    await admin.channel.deleteQueue(queue);
-    await proxy.waitForConnections(2);
+    await broker.admin.channel.deleteQueue(queue);
+    await broker.proxy.waitForConnections(2);
     await rpcServer.ready();
 
     await expect(rpcClient.call(queue, 'again', { timeoutMs: 5000 })).resolves.toBe('again');

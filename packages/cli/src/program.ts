@@ -178,54 +178,50 @@ function mailCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: numb
     );
 }
 
-/** `spam-check text`: one text. */
-function textCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: number) => void): void {
-  withCommon(program.command('text'))
-    .description('check a text')
+/** The options of a text (`text` and `hybrid`), and the text of a check from them. */
+interface TextOptions {
+  title: string;
+  bodyFile: string;
+  subTitle?: string;
+}
+function withText(command: Command): Command {
+  return command
     .requiredOption('--title <title>', 'title or subject')
     .requiredOption('--body-file <path>', 'file holding the body (- for standard input)')
-    .option('--sub-title <subtitle>', 'optional subtitle')
-    .action(async (options: Common & { title: string; bodyFile: string; subTitle?: string }) => {
-      const request = {
-        title: options.title,
-        body: readText(options.bodyFile),
-        ...(options.subTitle === undefined ? {} : { sub_title: options.subTitle }),
-      };
-      done(print(options, 'text', await signedInClient(options, env).checkText(request)));
-    });
+    .option('--sub-title <subtitle>', 'optional subtitle');
+}
+function textOf(options: TextOptions) {
+  return {
+    title: options.title,
+    body: readText(options.bodyFile),
+    ...(options.subTitle === undefined ? {} : { sub_title: options.subTitle }),
+  };
+}
+
+/** `spam-check text`: one text. */
+function textCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: number) => void): void {
+  withText(withCommon(program.command('text')).description('check a text')).action(
+    async (options: Common & TextOptions) => {
+      done(print(options, 'text', await signedInClient(options, env).checkText(textOf(options))));
+    },
+  );
 }
 
 /** `spam-check hybrid`: an address and a text together. */
 function hybridCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: number) => void): void {
-  withCommon(program.command('hybrid'))
-    .description('check an address and a text together')
-    .requiredOption('--email <address>', 'the address')
-    .requiredOption('--title <title>', 'title or subject')
-    .requiredOption('--body-file <path>', 'file holding the body (- for standard input)')
-    .option('--sub-title <subtitle>', 'optional subtitle')
+  withText(
+    withCommon(program.command('hybrid'))
+      .description('check an address and a text together')
+      .requiredOption('--email <address>', 'the address'),
+  )
     .option('--step-by-step', 'the address first; the text only if the address is not spam')
-    .action(
-      async (
-        options: Common & {
-          email: string;
-          title: string;
-          bodyFile: string;
-          subTitle?: string;
-          stepByStep?: boolean;
-        },
-      ) => {
-        const request = {
-          email: options.email,
-          title: options.title,
-          body: readText(options.bodyFile),
-          ...(options.subTitle === undefined ? {} : { sub_title: options.subTitle }),
-        };
-        const result = await signedInClient(options, env).checkHybrid(request, {
-          stepByStep: Boolean(options.stepByStep),
-        });
-        done(print(options, 'hybrid', result));
-      },
-    );
+    .action(async (options: Common & TextOptions & { email: string; stepByStep?: boolean }) => {
+      const request = { email: options.email, ...textOf(options) };
+      const result = await signedInClient(options, env).checkHybrid(request, {
+        stepByStep: Boolean(options.stepByStep),
+      });
+      done(print(options, 'hybrid', result));
+    });
 }
 
 /** Builds the `spam-check` program; each action resolves to the exit code. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hybridResultSchema, mailResultSchema, textResultSchema } from '@spam-check/contracts';
-import { REPO_ROOT, startStack, type Stack } from '@spam-check/process-kit';
+import { REPO_ROOT, startStack, type Stack, SELF_CONTAINED_ENV } from '@spam-check/process-kit';
 import { parse } from 'csv-parse/sync';
 
 const ROWS = 10_000;
@@ -44,7 +44,8 @@ describe('the spam-check command against the real stack', () => {
       child.on('close', (code) => resolve({ code, stdout, stderr }));
       child.stdin.end(stdin ?? '');
     });
-  const login = (password = 'demo-password') =>
+  /** `login` as the demo client against the stack, with `how` (a user or the client credentials). */
+  const loginAs = (how: string[], stdin?: string) =>
     run(
       [
         'login',
@@ -54,20 +55,17 @@ describe('the spam-check command against the real stack', () => {
         'demo-client',
         '--client-secret',
         'demo-secret',
-        '--username',
-        'demo',
-        '--password-stdin',
+        ...how,
       ],
-      `${password}\n`,
+      stdin,
     );
+  const login = (password = 'demo-password') =>
+    loginAs(['--username', 'demo', '--password-stdin'], `${password}\n`);
 
   beforeAll(async () => {
     stack = await startStack(
       {
-        REDIS_URL: undefined,
-        AMQP_URL: undefined,
-        OPENAI_API_KEY: undefined,
-        EMAIL_DNS_CHECK: 'off',
+        ...SELF_CONTAINED_ENV,
         // Lower than the file's rows, so that the file run is rate limited on the way and has to wait.
         RATE_LIMIT_REQUESTS: '6000',
         RATE_LIMIT_WINDOW_SECONDS: '2',
@@ -264,16 +262,7 @@ describe('the spam-check command against the real stack', () => {
     expect(response.status).toBe(400);
   });
   it('when a server logs in with --client-credentials, no user is needed and checks work with the kept token', async () => {
-    const result = await run([
-      'login',
-      '--url',
-      stack.gateway,
-      '--client-id',
-      'demo-client',
-      '--client-secret',
-      'demo-secret',
-      '--client-credentials',
-    ]);
+    const result = await loginAs(['--client-credentials']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('as client demo-client');
     const kept = JSON.parse(readFileSync(join(home, '.config', 'spam-check', 'config.json'), 'utf8'));

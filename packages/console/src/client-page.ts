@@ -8,7 +8,7 @@ import {
   type Verdict,
 } from '@spam-check/contracts';
 import { html, jsonBlock, type Html } from './html';
-import { layout, t, type FieldErrors, type PageContext } from './pages';
+import { layout, t, tableHead, type FieldErrors, type PageContext } from './pages';
 import type { SettingsField, SettingsFormValues } from './settings-form';
 
 const VERDICTS: Verdict[] = ['ham', 'suspicious', 'spam'];
@@ -71,12 +71,7 @@ function chartBlock(ctx: PageContext, state: ClientPageState, stats: ClientStats
       <summary>${t(ctx, 'chartTable')}</summary>
       <div class="scroll">
         <table id="series">
-          <thead>
-            <tr>
-              <th scope="col">${t(ctx, 'start')}</th>
-              ${VERDICTS.map((v) => html`<th scope="col">${t(ctx, v)}</th>`)}
-            </tr>
-          </thead>
+          ${tableHead(ctx, ['start', ...VERDICTS])}
           <tbody>
             ${stats.series.map(
               (point) =>
@@ -100,13 +95,7 @@ function totalsTable(ctx: PageContext, stats: ClientStats): Html {
   return html`<h3>${t(ctx, 'totals')}</h3>
     <div class="scroll">
       <table id="totals">
-        <thead>
-          <tr>
-            <th scope="col">${t(ctx, 'kind')}</th>
-            ${VERDICTS.map((v) => html`<th scope="col">${t(ctx, v)}</th>`)}
-            <th scope="col">${t(ctx, 'latency')}</th>
-          </tr>
-        </thead>
+        ${tableHead(ctx, ['kind', ...VERDICTS, 'latency'])}
         <tbody>
           ${KINDS.map(
             (kind) =>
@@ -128,12 +117,7 @@ function topReasonsTable(ctx: PageContext, stats: ClientStats): Html {
         ? html`<p>${t(ctx, 'noChecks')}</p>`
         : html`<div class="scroll">
             <table id="top-reasons">
-              <thead>
-                <tr>
-                  <th scope="col">${t(ctx, 'reason')}</th>
-                  <th scope="col">${t(ctx, 'count')}</th>
-                </tr>
-              </thead>
+              ${tableHead(ctx, ['reason', 'count'])}
               <tbody>
                 ${stats.top_reasons.map(
                   (reason) =>
@@ -163,14 +147,7 @@ function feedbackSection(ctx: PageContext, state: ClientPageState): Html {
   if (state.feedback.value.length === 0) return html`<p>${t(ctx, 'noFeedback')}</p>`;
   return html`<div class="scroll">
     <table id="feedback">
-      <thead>
-        <tr>
-          <th scope="col">${t(ctx, 'when')}</th>
-          <th scope="col">${t(ctx, 'label')}</th>
-          <th scope="col">${t(ctx, 'appliedTo')}</th>
-          <th scope="col">${t(ctx, 'checkId')}</th>
-        </tr>
-      </thead>
+      ${tableHead(ctx, ['when', 'label', 'appliedTo', 'checkId'])}
       <tbody>
         ${state.feedback.value.map(
           (entry) =>
@@ -213,13 +190,37 @@ ${values[name] ?? ''}</textarea>
         ${options.map(([value, text]) => html`<option value="${value}" ${values[name] === value ? html` selected` : ''}>${t(ctx, text)}</option>`)}
       </select>
       ${fieldError(errors, name, id(name))}`;
-  return { input, list, select };
+  /** A setting that is on or off (or the operator default). */
+  const yesNo = (name: SettingsField, label: ConsoleMessageKey) =>
+    select(name, label, [
+      ['true', 'yes'],
+      ['false', 'no'],
+    ]);
+  return { input, list, select, yesNo };
+}
+
+/** A form of the client's page posting to `<client>/<action>` with the session's CSRF token. */
+function clientForm(
+  ctx: PageContext,
+  clientId: string,
+  form: { action: string; id: string },
+  fields: Html,
+): Html {
+  return html`<form
+    method="post"
+    action="${ctx.base}/clients/${encodeURIComponent(clientId)}/${form.action}"
+    class="stack"
+    id="${form.id}"
+  >
+    <input type="hidden" name="csrf" value="${ctx.signedIn?.csrf ?? ''}" />
+    ${fields}
+  </form>`;
 }
 
 function settingsSection(ctx: PageContext, state: ClientPageState): Html {
   if (!state.settings.ok) return html`<p class="note">${t(ctx, 'needsRedis')}</p>`;
   const errors = state.settingsErrors;
-  const { input, list, select } = settingsFields(ctx, state.settings.value, errors);
+  const { input, list, select, yesNo } = settingsFields(ctx, state.settings.value, errors);
   return html`<p>${t(ctx, 'settingsHelp')}</p>
     ${state.settingsSaved ? html`<p class="ok" role="status">${t(ctx, 'saved')}</p>` : ''}
     ${
@@ -232,48 +233,35 @@ function settingsSection(ctx: PageContext, state: ClientPageState): Html {
           </div>`
         : ''
     }
-    <form
-      method="post"
-      action="${ctx.base}/clients/${encodeURIComponent(state.id)}/settings"
-      class="stack"
-      id="settings-form"
-    >
-      <input type="hidden" name="csrf" value="${ctx.signedIn?.csrf ?? ''}" />
-      <fieldset>
-        <legend>${t(ctx, 'mail')}</legend>
-        ${input('mail.spam_threshold', 'spamThreshold')}${input('mail.suspicious_threshold', 'suspiciousThreshold')}
-        ${list('mail.allow', 'allow')}${list('mail.deny', 'deny')}
-      </fieldset>
-      <fieldset>
-        <legend>${t(ctx, 'text')}</legend>
-        ${input('text.spam_threshold', 'spamThreshold')}${input('text.suspicious_threshold', 'suspiciousThreshold')}
-        ${list('text.deny_terms', 'denyTerms')}
-        ${select('text.llm_mode', 'llmMode', [
-          ['never', 'never'],
-          ['band', 'band'],
-          ['always', 'always'],
-        ])}
-      </fieldset>
-      <fieldset>
-        <legend>${t(ctx, 'hybrid')}</legend>
-        ${select('hybrid.step_by_step', 'stepByStep', [
-          ['true', 'yes'],
-          ['false', 'no'],
-        ])}
-      </fieldset>
-      <fieldset>
-        <legend>${t(ctx, 'campaigns')}</legend>
-        ${select('campaigns.share', 'campaignShare', [
-          ['true', 'yes'],
-          ['false', 'no'],
-        ])}
-        ${select('campaigns.protect', 'campaignProtect', [
-          ['true', 'yes'],
-          ['false', 'no'],
-        ])}
-      </fieldset>
-      <button type="submit">${t(ctx, 'save')}</button>
-    </form>`;
+    ${clientForm(
+      ctx,
+      state.id,
+      { action: 'settings', id: 'settings-form' },
+      html`<fieldset>
+          <legend>${t(ctx, 'mail')}</legend>
+          ${input('mail.spam_threshold', 'spamThreshold')}${input('mail.suspicious_threshold', 'suspiciousThreshold')}
+          ${list('mail.allow', 'allow')}${list('mail.deny', 'deny')}
+        </fieldset>
+        <fieldset>
+          <legend>${t(ctx, 'text')}</legend>
+          ${input('text.spam_threshold', 'spamThreshold')}${input('text.suspicious_threshold', 'suspiciousThreshold')}
+          ${list('text.deny_terms', 'denyTerms')}
+          ${select('text.llm_mode', 'llmMode', [
+            ['never', 'never'],
+            ['band', 'band'],
+            ['always', 'always'],
+          ])}
+        </fieldset>
+        <fieldset>
+          <legend>${t(ctx, 'hybrid')}</legend>
+          ${yesNo('hybrid.step_by_step', 'stepByStep')}
+        </fieldset>
+        <fieldset>
+          <legend>${t(ctx, 'campaigns')}</legend>
+          ${yesNo('campaigns.share', 'campaignShare')} ${yesNo('campaigns.protect', 'campaignProtect')}
+        </fieldset>
+        <button type="submit">${t(ctx, 'save')}</button>`,
+    )}`;
 }
 
 function tryItSection(ctx: PageContext, state: ClientPageState): Html {
@@ -286,20 +274,17 @@ function tryItSection(ctx: PageContext, state: ClientPageState): Html {
       ${fieldError(errors, name, id)}`;
   };
   return html`<p>${t(ctx, 'tryHelp')}</p>
-    <form
-      method="post"
-      action="${ctx.base}/clients/${encodeURIComponent(state.id)}/try#try"
-      class="stack"
-      id="try-form"
-    >
-      <input type="hidden" name="csrf" value="${ctx.signedIn?.csrf ?? ''}" />
-      <label for="t-kind">${t(ctx, 'checkKind')}</label>
-      <select id="t-kind" name="kind">
-        ${KINDS.map((k) => html`<option value="${k}" ${k === kind ? html` selected` : ''}>${t(ctx, k)}</option>`)}
-      </select>
-      ${field('email', 'email')}${field('title', 'titleField')}${field('sub_title', 'subTitle')}${field('body', 'body', true)}
-      <button type="submit">${t(ctx, 'run')}</button>
-    </form>
+    ${clientForm(
+      ctx,
+      state.id,
+      { action: 'try#try', id: 'try-form' },
+      html`<label for="t-kind">${t(ctx, 'checkKind')}</label>
+        <select id="t-kind" name="kind">
+          ${KINDS.map((k) => html`<option value="${k}" ${k === kind ? html` selected` : ''}>${t(ctx, k)}</option>`)}
+        </select>
+        ${field('email', 'email')}${field('title', 'titleField')}${field('sub_title', 'subTitle')}${field('body', 'body', true)}
+        <button type="submit">${t(ctx, 'run')}</button>`,
+    )}
     ${
       result
         ? html`<div id="try-result" role="status" class="result verdict-${result.verdict}">

@@ -24,6 +24,15 @@ export interface FieldErrors {
 
 export const t = (ctx: PageContext, key: ConsoleMessageKey) => consoleMessage(key, ctx.language);
 
+/** A table's head: a column header for each message key, in order. */
+export function tableHead(ctx: PageContext, keys: readonly ConsoleMessageKey[]): Html {
+  return html`<thead>
+    <tr>
+      ${keys.map((key) => html`<th scope="col">${t(ctx, key)}</th>`)}
+    </tr>
+  </thead>`;
+}
+
 export function layout(
   ctx: PageContext,
   title: string,
@@ -122,12 +131,7 @@ export function clientsPage(
     t(ctx, 'clients'),
     html`<h1>${t(ctx, 'clients')}</h1>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">${t(ctx, 'client')}</th>
-            <th scope="col">${t(ctx, 'scopes')}</th>
-          </tr>
-        </thead>
+        ${tableHead(ctx, ['client', 'scopes'])}
         <tbody>
           ${clients.map(
             (client) =>

@@ -12,12 +12,6 @@ export {
   type ServiceName,
   type ServiceProcess,
 } from './services';
-export { startStack, type Stack } from './stack';
+export { SELF_CONTAINED_ENV, startStack, type Stack } from './stack';
 export { median, medianBy, percentile } from './stats';
-export {
-  fairnessLine,
-  measureFairness,
-  postJson,
-  startTwoClientStack,
-  type FairnessFigures,
-} from './fairness';
+export { benchDetectorFairness } from './detector-fairness';

@@ -17,6 +17,17 @@ export interface Stack<Name extends ServiceName = ServiceName> {
   stop: () => Promise<void>;
 }
 
+/**
+ * The environment of a stack with nothing outside it (tests, examples, benches that need no shared
+ * infrastructure): memory stores instead of Redis, no RabbitMQ, no LLM, no DNS lookups.
+ */
+export const SELF_CONTAINED_ENV = {
+  REDIS_URL: undefined,
+  AMQP_URL: undefined,
+  OPENAI_API_KEY: undefined,
+  EMAIL_DNS_CHECK: 'off',
+};
+
 export interface StackOptions<Name extends ServiceName> {
   /** How long each service may take to be ready (20 s): longer under load (the text detector loads a model). */
   readyTimeoutMs?: number;

@@ -9,7 +9,7 @@ import type { DirectRoute } from './direct-route';
 import { sendJson } from './respond';
 import { parseBody } from './validate';
 
-export interface CheckRouteOptions<Item, Result> {
+interface CheckRouteOptions<Item, Result> {
   /** The schema of one check's body (one item of a batch). */
   item: z.ZodType<Item>;
   bodyLimit: number;
@@ -24,7 +24,7 @@ export interface CheckMeta {
   clientId: string | undefined;
 }
 
-export interface BatchRouteOptions<Item, Result> extends CheckRouteOptions<Item, Result> {
+interface BatchRouteOptions<Item, Result> extends CheckRouteOptions<Item, Result> {
   maxItems: number;
   /** Items checked at once. */
   concurrency: number;
@@ -52,9 +52,7 @@ const metaOf = (req: IncomingMessage, context: RequestContext): CheckMeta => ({
  * `POST /v1/check`: a detector's check as a kit direct route (plain `node:http`), since every check of the
  * API passes it; the gateway forwards the client (`X-Client-Id`) and the language.
  */
-export function checkRoute<Item, Result extends object>(
-  options: CheckRouteOptions<Item, Result>,
-): DirectRoute {
+function checkRoute<Item, Result extends object>(options: CheckRouteOptions<Item, Result>): DirectRoute {
   return {
     path: '/v1/check',
     handle: async (req, res, context) => {
@@ -71,9 +69,7 @@ export function checkRoute<Item, Result extends object>(
  * goes through the detector's single-check function; an invalid item fails the whole call (the gateway has
  * already answered those itself). A direct route, so its body limit is its own (`MAX_BATCH_BODY_BYTES`).
  */
-export function batchRoute<Item, Result extends object>(
-  options: BatchRouteOptions<Item, Result>,
-): DirectRoute {
+function batchRoute<Item, Result extends object>(options: BatchRouteOptions<Item, Result>): DirectRoute {
   const batch = z.object({ items: z.array(options.item).min(1).max(options.maxItems) });
   return {
     path: '/v1/check/batch',
@@ -88,4 +84,18 @@ export function batchRoute<Item, Result extends object>(
       sendJson(res, 200, { results, duration_ms: elapsedMs(context) });
     },
   };
+}
+
+/**
+ * A detector's two check routes, `POST /v1/check` and `POST /v1/check/batch`, around its one check function,
+ * each with its body limit from the service's config.
+ */
+export function checkRoutes<Item, Result extends object>(
+  options: Omit<BatchRouteOptions<Item, Result>, 'bodyLimit'>,
+  limits: { MAX_BODY_BYTES: number; MAX_BATCH_BODY_BYTES: number },
+): DirectRoute[] {
+  return [
+    checkRoute({ ...options, bodyLimit: limits.MAX_BODY_BYTES }),
+    batchRoute({ ...options, bodyLimit: limits.MAX_BATCH_BODY_BYTES }),
+  ];
 }

@@ -38,7 +38,7 @@ export {
 export { memoryCampaignMemory, redisCampaignMemory, type CampaignMemory } from './campaign-memory';
 export { requiredClientId } from './client-id';
 export { clientAddress } from './client-address';
-export { batchRoute, checkRoute, type CheckMeta } from './check-routes';
+export { checkRoutes, type CheckMeta } from './check-routes';
 export { fairShare, type FairShare } from './fair-share';
 export { keyedHash } from './keyed-hash';
 export { privacyConfigShape, privacyOf, privacyKeyWarning } from './privacy';

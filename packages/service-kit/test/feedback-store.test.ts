@@ -10,16 +10,18 @@ import {
   type ClientMap,
 } from '../src/feedback-store';
 
+const run = randomUUID().slice(0, 8);
+let redis: Redis;
+beforeAll(() => {
+  redis = new Redis(redisUrl());
+});
+afterAll(async () => {
+  await removeKeysUnder(redis, `feedback-store-test-${run}:`);
+  await redis.quit();
+});
+
 describe('check memory', () => {
-  let redis: Redis;
-  const prefix = `check-memory-test-${randomUUID().slice(0, 8)}:`;
-  beforeAll(() => {
-    redis = new Redis(redisUrl());
-  });
-  afterAll(async () => {
-    await removeKeysUnder(redis, prefix);
-    await redis.quit();
-  });
+  const prefix = `feedback-store-test-${run}:check-memory:`;
 
   it.each([
     ['redis', () => redisCheckMemory(redis, prefix, 60)],
@@ -53,15 +55,7 @@ describe('check memory', () => {
 });
 
 describe('client maps with a retention, and erasure', () => {
-  let redis: Redis;
-  const prefix = `client-map-test-${randomUUID().slice(0, 8)}:`;
-  beforeAll(() => {
-    redis = new Redis(redisUrl());
-  });
-  afterAll(async () => {
-    await removeKeysUnder(redis, prefix);
-    await redis.quit();
-  });
+  const prefix = `feedback-store-test-${run}:client-map:`;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it.each([

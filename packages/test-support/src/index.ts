@@ -7,3 +7,4 @@ export { writeBootstrapFile } from './bootstrap-file';
 export { reportFeedback } from './detector-feedback';
 export { runAccount, runStackEnv } from './run-env';
 export { startRedisServer } from './redis-server';
+export { campaignMemory, campaignTest, storeCampaignSettings } from './campaign-test';

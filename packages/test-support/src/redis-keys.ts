@@ -1,5 +1,5 @@
 /** What these helpers need of an ioredis client (so test-support does not depend on ioredis itself). */
-interface ScanningClient {
+export interface ScanningClient {
   scan(
     cursor: string,
     match: 'MATCH',

@@ -9,7 +9,7 @@ import { createStore } from '../src/data-access/create-store';
 import { createSecretHasher } from '../src/domain/secrets';
 import { runCli } from '../src/entry-points/cli/commands';
 import { provision } from '../src/provisioning';
-import { basic, deletePrefix, postForm, startAuth, testEnv } from './harness';
+import { basic, deletePrefix, passwordGrant, postForm, startAuth, testEnv, type Harness } from './harness';
 
 const silent = createLogger({ service: 'auth', level: 'silent' });
 
@@ -34,21 +34,23 @@ async function open(env: Env) {
   };
 }
 
+/** The accounts CLI on the service's store, its output lines kept in `lines`. */
+function cliOn(h: Harness) {
+  const lines: string[] = [];
+  const cli = (...argv: string[]) =>
+    runCli(argv, { store: h.store, hasher: createSecretHasher(1024), out: (l) => lines.push(l) });
+  return { cli, lines };
+}
+
 describe('the CLI', () => {
   it('when clients and users are added, rotated and removed, the token endpoint follows', async () => {
     const h = await startAuth('redis', { AUTH_CLIENT_AUTH_CACHE_SECONDS: '0' });
-    const lines: string[] = [];
-    const cli = (...argv: string[]) =>
-      runCli(argv, { store: h.store, hasher: createSecretHasher(1024), out: (l) => lines.push(l) });
+    const { cli, lines } = cliOn(h);
     try {
       expect(await cli('client', 'add', 'web', '--secret', 'web-secret', '--scopes', 'spam:check')).toBe(0);
       expect(await cli('user', 'add', 'bob', '--password', 'bob-password')).toBe(0);
-      const grant = (secret: string) =>
-        postForm(
-          `${h.url}/oauth/token`,
-          { grant_type: 'password', username: 'bob', password: 'bob-password' },
-          { Authorization: basic('web', secret) },
-        );
+      const bob = { username: 'bob', password: 'bob-password' };
+      const grant = (secret: string) => passwordGrant(h, bob, {}, { Authorization: basic('web', secret) });
       expect((await grant('web-secret')).status).toBe(200);
 
       expect(await cli('client', 'rotate-secret', 'web')).toBe(0);
@@ -78,18 +80,13 @@ describe('the CLI', () => {
 
   it('when the verified-secret cache is on, a rotated secret is refused at once', async () => {
     const h = await startAuth('redis', { AUTH_CLIENT_AUTH_CACHE_SECONDS: '300' });
-    const lines: string[] = [];
-    const cli = (...argv: string[]) =>
-      runCli(argv, { store: h.store, hasher: createSecretHasher(1024), out: (l) => lines.push(l) });
+    const { cli } = cliOn(h);
     try {
       expect(await cli('client', 'add', 'cached', '--secret', 'cached-secret')).toBe(0);
       expect(await cli('user', 'add', 'carl', '--password', 'carl-password')).toBe(0);
+      const carl = { username: 'carl', password: 'carl-password' };
       const grant = (secret: string) =>
-        postForm(
-          `${h.url}/oauth/token`,
-          { grant_type: 'password', username: 'carl', password: 'carl-password' },
-          { Authorization: basic('cached', secret) },
-        );
+        passwordGrant(h, carl, {}, { Authorization: basic('cached', secret) });
       expect((await grant('cached-secret')).status).toBe(200);
       expect((await grant('cached-secret')).status).toBe(200);
       expect(await cli('client', 'rotate-secret', 'cached', '--secret', 'rotated-secret')).toBe(0);
@@ -102,9 +99,7 @@ describe('the CLI', () => {
 
   it('when a user has scopes, spam:admin is granted only if both the client and the user hold it', async () => {
     const h = await startAuth('redis');
-    const lines: string[] = [];
-    const cli = (...argv: string[]) =>
-      runCli(argv, { store: h.store, hasher: createSecretHasher(1024), out: (l) => lines.push(l) });
+    const { cli, lines } = cliOn(h);
     const grant = (client: string, username: string, scope?: string) =>
       postForm(
         `${h.url}/oauth/token`,
@@ -166,18 +161,27 @@ describe('the CLI', () => {
   });
 });
 
+/** Runs `use` with a bootstrap file holding `content`, in a temporary folder removed afterwards. */
+async function withBootstrapFile(content: string, use: (file: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'auth-bootstrap-'));
+  const file = join(dir, 'bootstrap.json');
+  writeFileSync(file, content);
+  try {
+    await use(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('the bootstrap file', () => {
   it('when applied twice, the second run changes nothing and nothing is duplicated; a changed secret updates', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'auth-bootstrap-'));
-    const file = join(dir, 'bootstrap.json');
     const content = (secret: string) =>
       JSON.stringify({
         clients: [{ id: 'site', secret, grants: ['password', 'refresh_token'], scopes: ['spam:check'] }],
         users: [{ username: 'carol', password: 'carol-password' }],
       });
-    writeFileSync(file, content('site-secret'));
-    const env = testEnv('redis', { AUTH_BOOTSTRAP_FILE: file, GATEWAY_CLIENT_SECRET: 'gw-secret' });
-    try {
+    await withBootstrapFile(content('site-secret'), async (file) => {
+      const env = testEnv('redis', { AUTH_BOOTSTRAP_FILE: file, GATEWAY_CLIENT_SECRET: 'gw-secret' });
       await withStore(env, async ({ config, store, hasher }) => {
         await provision(config, store, hasher, silent);
         await provision(config, store, hasher, silent);
@@ -195,24 +199,23 @@ describe('the bootstrap file', () => {
         expect(await store.getClient('demo-admin')).toBeUndefined();
         expect(await store.getUser('admin')).toBeUndefined();
       });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('when the file is invalid, start-up fails listing the problems', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'auth-bootstrap-'));
-    const file = join(dir, 'bootstrap.json');
-    writeFileSync(file, JSON.stringify({ clients: [{ id: 'x', grants: ['implicit'] }] }));
-    try {
-      await withStore(testEnv('memory', { AUTH_BOOTSTRAP_FILE: file }), async ({ config, store, hasher }) => {
-        await expect(provision(config, store, hasher, silent)).rejects.toThrow(
-          /clients\.0\.secret[\s\S]*clients\.0\.grants/,
+    await withBootstrapFile(
+      JSON.stringify({ clients: [{ id: 'x', grants: ['implicit'] }] }),
+      async (file) => {
+        await withStore(
+          testEnv('memory', { AUTH_BOOTSTRAP_FILE: file }),
+          async ({ config, store, hasher }) => {
+            await expect(provision(config, store, hasher, silent)).rejects.toThrow(
+              /clients\.0\.secret[\s\S]*clients\.0\.grants/,
+            );
+          },
         );
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      },
+    );
   });
 });
 
@@ -302,10 +305,7 @@ describe('embedded mode and production', () => {
   });
 
   it('when NODE_ENV is production, a bootstrap file with a published or short secret lists every one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'auth-bootstrap-'));
-    const file = join(dir, 'bootstrap.json');
-    writeFileSync(
-      file,
+    await withBootstrapFile(
       JSON.stringify({
         clients: [
           { id: 'website', secret: 'compose-demo-secret' },
@@ -316,34 +316,30 @@ describe('embedded mode and production', () => {
           { username: 'tiny', password: 'pw' },
         ],
       }),
+      async (file) => {
+        const env = testEnv('redis', {
+          NODE_ENV: 'production',
+          AUTH_BOOTSTRAP_FILE: file,
+          GATEWAY_CLIENT_SECRET: 'gateway-secret-long-enough',
+        });
+        await withStore(env, async ({ config, store, hasher }) => {
+          const refused = provision(config, store, hasher, silent);
+          await expect(refused).rejects.toThrow(/client website[\s\S]*user backend[\s\S]*user tiny/);
+          expect(await store.getClient('fine')).toBeUndefined();
+        });
+      },
     );
-    try {
-      const env = testEnv('redis', {
-        NODE_ENV: 'production',
-        AUTH_BOOTSTRAP_FILE: file,
-        GATEWAY_CLIENT_SECRET: 'gateway-secret-long-enough',
-      });
-      await withStore(env, async ({ config, store, hasher }) => {
-        const refused = provision(config, store, hasher, silent);
-        await expect(refused).rejects.toThrow(/client website[\s\S]*user backend[\s\S]*user tiny/);
-        expect(await store.getClient('fine')).toBeUndefined();
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   it('when NODE_ENV is production, a bootstrap file with a demo secret is refused', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'auth-bootstrap-'));
-    const file = join(dir, 'bootstrap.json');
-    writeFileSync(file, JSON.stringify({ users: [{ username: 'demo', password: 'demo-password' }] }));
-    try {
-      const env = testEnv('redis', { NODE_ENV: 'production', AUTH_BOOTSTRAP_FILE: file });
-      await withStore(env, async ({ config, store, hasher }) => {
-        await expect(provision(config, store, hasher, silent)).rejects.toThrow(/user demo/);
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await withBootstrapFile(
+      JSON.stringify({ users: [{ username: 'demo', password: 'demo-password' }] }),
+      async (file) => {
+        const env = testEnv('redis', { NODE_ENV: 'production', AUTH_BOOTSTRAP_FILE: file });
+        await withStore(env, async ({ config, store, hasher }) => {
+          await expect(provision(config, store, hasher, silent)).rejects.toThrow(/user demo/);
+        });
+      },
+    );
   });
 });

@@ -1,20 +1,16 @@
 import { tokenResponseSchema } from '@spam-check/contracts';
-import { basic, introspect, postForm, refreshGrant, startAuth, type Harness } from './harness';
+import { basic, introspect, postForm, refreshGrant, authForEachTest } from './harness';
 
 const SERVER = { id: 'site-server', secret: 'site-server-secret' };
 
 describe.each(['redis', 'memory'] as const)('grant_type=client_credentials (%s store)', (kind) => {
-  let h: Harness;
+  const h = authForEachTest(kind, { AUTH_CLIENT_MAX_FAILURES: '3' });
   beforeEach(async () => {
-    h = await startAuth(kind, { AUTH_CLIENT_MAX_FAILURES: '3' });
     await h.accounts.upsertClient({
       ...SERVER,
       grants: ['client_credentials'],
       scopes: ['spam:check', 'spam:admin', 'spam:extra'],
     });
-  });
-  afterEach(async () => {
-    await h.stop();
   });
   const token = (form: Record<string, string>, headers: Record<string, string> = {}) =>
     postForm(`${h.url}/oauth/token`, { grant_type: 'client_credentials', ...form }, headers);

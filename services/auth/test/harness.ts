@@ -69,6 +69,19 @@ export async function startAuth(kind: StoreKind = 'redis', extra: Env = {}): Pro
   }
 }
 
+/**
+ * The auth service started anew before each test of the calling suite and stopped after it: the object
+ * returned holds the running service's fields during each test.
+ */
+export function authForEachTest(kind: StoreKind = 'redis', extra: Env = {}): Harness {
+  const h = {} as Harness;
+  beforeEach(async () => {
+    Object.assign(h, await startAuth(kind, extra));
+  });
+  afterEach(() => h.stop());
+  return h;
+}
+
 async function serveWith(
   config: ReturnType<typeof loadServiceConfig>,
   store: AuthStore,

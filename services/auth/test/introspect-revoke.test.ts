@@ -3,6 +3,7 @@ import { redisUrl } from '@spam-check/test-support';
 import { hashToken } from '../src/domain/tokens';
 import {
   APP_CLIENT,
+  authForEachTest,
   GATEWAY,
   basic,
   introspect,
@@ -16,13 +17,7 @@ import {
 } from './harness';
 
 describe('POST /oauth/introspect', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await startAuth('redis');
-  });
-  afterEach(async () => {
-    await h.stop();
-  });
+  const h = authForEachTest('redis');
 
   it('when the access token is live, it answers active with scope, client, user and times', async () => {
     const token = (await passwordGrant(h)).body;

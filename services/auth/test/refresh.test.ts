@@ -1,13 +1,7 @@
-import { introspect, passwordGrant, refreshGrant, startAuth, type Harness, json } from './harness';
+import { introspect, passwordGrant, refreshGrant, authForEachTest, json } from './harness';
 
 describe.each(['redis', 'memory'] as const)('refresh_token grant with rotation (%s store)', (kind) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await startAuth(kind);
-  });
-  afterEach(async () => {
-    await h.stop();
-  });
+  const h = authForEachTest(kind);
 
   it('when a refresh token is used, it issues a new pair and the old refresh token is spent', async () => {
     const first = (await passwordGrant(h)).body;

@@ -1,14 +1,11 @@
 import { tokenResponseSchema } from '@spam-check/contracts';
-import { ALICE, APP_CLIENT, basic, passwordGrant, postForm, startAuth, type Harness, json } from './harness';
+import { ALICE, APP_CLIENT, basic, passwordGrant, postForm, authForEachTest, json } from './harness';
+
+/** Alice's password grant, without the client: each test says how the client authenticates. */
+const aliceGrant = { grant_type: 'password', username: ALICE.username, password: ALICE.password };
 
 describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kind) => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await startAuth(kind);
-  });
-  afterEach(async () => {
-    await h.stop();
-  });
+  const h = authForEachTest(kind);
   const token = (form: Record<string, string>, headers: Record<string, string> = {}) =>
     postForm(`${h.url}/oauth/token`, form, headers);
 
@@ -29,9 +26,7 @@ describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kin
 
   it('when the client credentials are in the body, it issues tokens too', async () => {
     const answer = await token({
-      grant_type: 'password',
-      username: ALICE.username,
-      password: ALICE.password,
+      ...aliceGrant,
       client_id: APP_CLIENT.id,
       client_secret: APP_CLIENT.secret,
       scope: 'spam:extra spam:check',
@@ -44,7 +39,7 @@ describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kin
     const response = await fetch(`${h.url}/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: basic(APP_CLIENT.id, APP_CLIENT.secret) },
-      body: JSON.stringify({ grant_type: 'password', username: ALICE.username, password: ALICE.password }),
+      body: JSON.stringify(aliceGrant),
     });
     expect(response.status).toBe(400);
     const body = await json(response);
@@ -75,10 +70,7 @@ describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kin
   });
 
   it('when the client secret is wrong over Basic, it answers 401 invalid_client with a Basic challenge', async () => {
-    const answer = await token(
-      { grant_type: 'password', username: ALICE.username, password: ALICE.password },
-      { Authorization: basic(APP_CLIENT.id, 'wrong') },
-    );
+    const answer = await token(aliceGrant, { Authorization: basic(APP_CLIENT.id, 'wrong') });
     expect(answer.status).toBe(401);
     expect(answer.body.error).toBe('invalid_client');
     expect(answer.headers.get('www-authenticate')).toMatch(/^Basic realm="spam-check"/);
@@ -86,9 +78,7 @@ describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kin
 
   it('when the client secret is wrong in the body, it answers invalid_client without a challenge', async () => {
     const answer = await token({
-      grant_type: 'password',
-      username: ALICE.username,
-      password: ALICE.password,
+      ...aliceGrant,
       client_id: APP_CLIENT.id,
       client_secret: 'wrong',
     });
@@ -108,10 +98,7 @@ describe.each(['redis', 'memory'] as const)('POST /oauth/token (%s store)', (kin
 
   it('when the client is not registered for the grant, it answers 400 unauthorized_client', async () => {
     await h.accounts.upsertClient({ id: 'refresh-only', secret: 's3cret', grants: ['refresh_token'] });
-    const answer = await token(
-      { grant_type: 'password', username: ALICE.username, password: ALICE.password },
-      { Authorization: basic('refresh-only', 's3cret') },
-    );
+    const answer = await token(aliceGrant, { Authorization: basic('refresh-only', 's3cret') });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe('unauthorized_client');
   });

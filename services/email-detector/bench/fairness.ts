@@ -1,14 +1,4 @@
-import {
-  fairnessLine,
-  freePort,
-  measureFairness,
-  postJson,
-  spawnService,
-  startTwoClientStack,
-  stopService,
-  waitForReady,
-  type FairnessFigures,
-} from '@spam-check/process-kit';
+import { benchDetectorFairness } from '@spam-check/process-kit';
 import { startLoopbackDnsServer, type ZoneEntry } from '../test/support/dns-server';
 import { BENCH_ADDRESSES, BENCH_MX_DOMAINS } from './addresses';
 
@@ -26,76 +16,28 @@ const HEAVY_BATCH = JSON.stringify({ emails: ADDRESSES });
 const HEAVY_ITEMS_BODY = JSON.stringify({ items: ADDRESSES.map((email) => ({ email })) });
 const SMALL = JSON.stringify({ email: 'anna.schmidt@gmail.com' });
 
-/** A round alone (the baseline), then a round next to the heavy client. */
-async function pair(
-  label: string,
-  light: () => Promise<number>,
-  heavy: () => Promise<number>,
-): Promise<FairnessFigures[]> {
-  const alone = await measureFairness({ light, heavy, heavyConcurrency: 0, seconds: 4 });
-  console.log(fairnessLine(`${label}, alone`, alone));
-  const loaded = await measureFairness({ light, heavy, heavyConcurrency: HEAVY_BATCHES, seconds: SECONDS });
-  console.log(fairnessLine(`${label}, next to the heavy client`, loaded));
-  return [alone, loaded];
-}
-
 /**
- * Issue #29 D for mail: another client's single mail check while one client keeps 5 batches of 1,000
- * addresses running at once; the services as their own processes over HTTP, DNS answered by a loopback
- * server here (an MX for every bench domain). Rounds: against the e-mail detector (the client named in
- * `X-Client-Id`, as the gateway does), then through the gateway (auth, gateway and detector, each client with
- * its own token); each first alone, then next to the heavy client. Aim: p95 under 100 ms next to it.
+ * Issue #29 D for mail: 5 batches of 1,000 addresses next to another client's single mail check, DNS answered
+ * by a loopback server here (an MX for every bench domain). Aim: p95 under 100 ms next to the heavy client.
  */
 export async function benchFairness(): Promise<void> {
   const zone: Record<string, ZoneEntry> = {};
   for (const domain of BENCH_MX_DOMAINS)
     zone[domain] = { mx: [{ preference: 10, exchange: `mx.${domain}` }] };
   const dns = await startLoopbackDnsServer(zone);
-  const env = {
-    LOG_LEVEL: 'warn',
-    EMAIL_DNS_SERVERS: dns.address,
-    REDIS_URL: undefined,
-    AMQP_URL: undefined,
-  };
   console.log(
     `fairness: mail checks of one client while another keeps ${HEAVY_BATCHES} batches of ${HEAVY_ITEMS} addresses running (${SECONDS} s each):`,
   );
-  const rounds: FairnessFigures[] = [];
   try {
-    const detector = spawnService('email-detector', env, await freePort());
-    try {
-      await waitForReady(detector, { timeoutMs: 60_000 });
-      await postJson(`${detector.url}/v1/check/batch`, { 'x-client-id': 'heavy' }, HEAVY_ITEMS_BODY);
-      rounds.push(
-        ...(await pair(
-          'detector',
-          () => postJson(`${detector.url}/v1/check`, { 'x-client-id': 'light' }, SMALL),
-          () => postJson(`${detector.url}/v1/check/batch`, { 'x-client-id': 'heavy' }, HEAVY_ITEMS_BODY),
-        )),
-      );
-    } finally {
-      await stopService(detector);
-    }
-    const { stack, authorization } = await startTwoClientStack(['email-detector'], {
-      ...env,
-      RATE_LIMIT_REQUESTS: '0',
+    await benchDetectorFairness({
+      service: 'email-detector',
+      env: { LOG_LEVEL: 'warn', EMAIL_DNS_SERVERS: dns.address, REDIS_URL: undefined, AMQP_URL: undefined },
+      bodies: { small: SMALL, detectorBatch: HEAVY_ITEMS_BODY, gatewayBatch: HEAVY_BATCH },
+      heavyConcurrency: HEAVY_BATCHES,
+      seconds: SECONDS,
+      warmUp: { small: 0, batches: 1 },
     });
-    try {
-      const light = { authorization: authorization.light };
-      const heavy = { authorization: authorization.heavy };
-      await postJson(`${stack.gateway}/api/v1/spam/mail/batch`, heavy, HEAVY_BATCH);
-      rounds.push(
-        ...(await pair(
-          'through the gateway',
-          () => postJson(`${stack.gateway}/api/v1/spam/mail`, light, SMALL),
-          () => postJson(`${stack.gateway}/api/v1/spam/mail/batch`, heavy, HEAVY_BATCH),
-        )),
-      );
-    } finally {
-      await stack.stop();
-    }
   } finally {
     await dns.close();
   }
-  if (rounds.some((round) => round.failed > 0)) process.exitCode = 1;
 }

@@ -1,7 +1,6 @@
 import { BATCH_LIMITS, createRequestSchemas, type MailCheckRequest } from '@spam-check/contracts';
 import {
-  batchRoute,
-  checkRoute,
+  checkRoutes,
   type CheckMeta,
   createServiceApp,
   mountErasureRoute,
@@ -20,19 +19,11 @@ export function createApp(deps: AppDeps): ServiceApp {
   const schema = createRequestSchemas(deps.config.limits).mail;
   const check = ({ email, context }: MailCheckRequest, meta: CheckMeta) =>
     runEmailCheck(deps.checker, { email, context, ...meta }, 'http');
+  // Each address may wait for a DNS answer: many of a batch at once.
+  const batches = { maxItems: BATCH_LIMITS.mailItems, concurrency: 64 };
   return createServiceApp({
     ...deps,
-    directRoutes: [
-      checkRoute({ item: schema, bodyLimit: deps.config.MAX_BODY_BYTES, check }),
-      batchRoute({
-        item: schema,
-        maxItems: BATCH_LIMITS.mailItems,
-        bodyLimit: deps.config.MAX_BATCH_BODY_BYTES,
-        // Each address may wait for a DNS answer.
-        concurrency: 64,
-        check,
-      }),
-    ],
+    directRoutes: checkRoutes({ item: schema, check, ...batches }, deps.config),
     routes: (app) => {
       const { feedback } = deps.checker;
       mountFeedbackRoute(app, feedback, deps.config.limits);

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { createRpcClient, type RpcClient } from '@spam-check/amqp-rpc';
-import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
+import { connectClientSettings } from '@spam-check/client-settings';
 import { mailResultSchema, type MailResult } from '@spam-check/contracts';
 import {
   createLogger,
@@ -10,7 +9,14 @@ import {
   type RunningService,
   type StartedService,
 } from '@spam-check/service-kit';
-import { amqpUrl, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import {
+  amqpUrl,
+  campaignMemory,
+  campaignTest,
+  redisUrl,
+  removeKeysUnder,
+  storeCampaignSettings,
+} from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { Redis } from 'ioredis';
 import { compose } from '../src/compose';
@@ -19,8 +25,7 @@ import { loadServiceConfig } from '../src/config';
 // Campaigns shared between clients (DESIGN.md §7.1) on two replicas of the e-mail detector (HTTP and their
 // RPC consumers on one queue), one Redis: an address or a domain reported by enough distinct sharing
 // clients is at least suspicious for protecting clients only.
-const run = randomUUID().slice(0, 8);
-const prefix = `email-campaign-test-${run}:`;
+const { run, prefix, ids, env: campaignEnv } = campaignTest('email');
 const queue = `test.email-campaigns.${run}`;
 const env = {
   LOG_LEVEL: 'silent',
@@ -29,16 +34,7 @@ const env = {
   AMQP_URL: amqpUrl(),
   EMAIL_FEEDBACK_PREFIX: prefix,
   EMAIL_RPC_QUEUE: queue,
-  PRIVACY_HASH_KEY: `campaign-test-key-${randomUUID()}`,
-  CLIENT_SETTINGS_PREFIX: `${prefix}settings:`,
-  CLIENT_SETTINGS_CHANNEL: `${prefix}settings`,
-};
-const ids = {
-  first: `first-${run}`,
-  second: `second-${run}`,
-  poisoner: `poisoner-${run}`,
-  protectedOnly: `protected-${run}`,
-  outside: `outside-${run}`,
+  ...campaignEnv,
 };
 const domain = `offers-${run}.example`;
 
@@ -74,20 +70,21 @@ async function post(url: string, path: string, client: string, body: unknown) {
 const codes = (result: MailResult) => result.reasons.map((reason) => reason.code);
 
 describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ)', () => {
-  let settings: ClientSettingsStore;
+  let redis: Redis;
   let replicas: Replica[] = [];
   let rpc: RpcClient;
 
   beforeAll(async () => {
-    settings = await connectClientSettings(redisUrl(), createLogger({ service: 'test', level: 'silent' }), {
-      prefix: env.CLIENT_SETTINGS_PREFIX,
-      channel: env.CLIENT_SETTINGS_CHANNEL,
-    });
-    const both = { campaigns: { share: true, protect: true } };
-    await settings.put(ids.first, both);
-    await settings.put(ids.second, both);
-    await settings.put(ids.poisoner, both);
-    await settings.put(ids.protectedOnly, { campaigns: { protect: true } });
+    redis = new Redis(redisUrl());
+    const settings = await connectClientSettings(
+      redisUrl(),
+      createLogger({ service: 'test', level: 'silent' }),
+      {
+        prefix: env.CLIENT_SETTINGS_PREFIX,
+        channel: env.CLIENT_SETTINGS_CHANNEL,
+      },
+    );
+    await storeCampaignSettings(settings, ids).finally(() => settings.close());
     replicas = await Promise.all([startReplica(), startReplica()]);
     for (
       let attempt = 0;
@@ -107,12 +104,10 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
       await replica.started.consumers?.amqp?.close();
       await replica.service.stop();
     }
-    await settings.close();
     const connection = await connect(amqpUrl());
     const channel = await connection.createChannel();
     await channel.deleteQueue(queue);
     await connection.close();
-    const redis = new Redis(redisUrl());
     await removeKeysUnder(redis, prefix);
     redis.disconnect();
   });
@@ -188,47 +183,34 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
   }, 300_000);
 
   it('stores only keyed hashes in the campaign memory: no address, domain or client id', async () => {
-    const redis = new Redis(redisUrl());
-    try {
-      const keys = await redis.keys(`${prefix}campaign:*`);
-      expect(keys.length).toBeGreaterThan(0);
-      // The first test's reported address: its key and the reporting client, as keyed hashes only.
-      const hash = (value: string) => keyedHash(env.PRIVACY_HASH_KEY, value);
-      const key = `${prefix}campaign:{${hash(`email-address:${hash(`anna@${domain}`)}`)}}`;
-      expect(Object.keys(await redis.hgetall(key))).toEqual([
-        keyedHash(env.PRIVACY_HASH_KEY, `client\n${ids.first}`),
-      ]);
-      for (const key of keys.slice(0, 200)) {
-        expect(key).toMatch(new RegExp(`^${prefix}campaign:\\{[0-9a-f]{64}\\}$`));
-        for (const field of Object.keys(await redis.hgetall(key))) expect(field).toMatch(/^[0-9a-f]{64}$/);
-      }
-      expect(keys.join(' ')).not.toContain(run.slice(0, 0) + domain);
-    } finally {
-      redis.disconnect();
-    }
+    const memory = await campaignMemory(redis, prefix);
+    expect(memory.keys.length).toBeGreaterThan(0);
+    expect(memory.notHashed).toEqual([]);
+    // The first test's reported address: its key and the reporting client, as keyed hashes only.
+    const hash = (value: string) => keyedHash(env.PRIVACY_HASH_KEY, value);
+    const key = `${prefix}campaign:{${hash(`email-address:${hash(`anna@${domain}`)}`)}}`;
+    expect(Object.keys(await redis.hgetall(key))).toEqual([
+      keyedHash(env.PRIVACY_HASH_KEY, `client\n${ids.first}`),
+    ]);
+    for (const secret of [domain, ...Object.values(ids)]) expect(memory.stored).not.toContain(secret);
   });
 
   it('when a client or an address is erased, the campaign memory forgets its reports, counted', async () => {
-    const redis = new Redis(redisUrl());
-    try {
-      const hash = (value: string) => keyedHash(env.PRIVACY_HASH_KEY, value);
-      const member = hash(`client\n${ids.second}`);
-      const keys = await redis.keys(`${prefix}campaign:*`);
-      let contributed = 0;
-      for (const key of keys) contributed += await redis.hexists(key, member);
-      expect(contributed).toBeGreaterThan(0);
-      const byClient = await post(replicas[0]!.url, '/v1/erasure', 'gateway', { client_id: ids.second });
-      expect(byClient.body).toMatchObject({ erased: { email_campaign_reports: contributed } });
-      for (const key of keys) expect(await redis.hexists(key, member)).toBe(0);
+    const hash = (value: string) => keyedHash(env.PRIVACY_HASH_KEY, value);
+    const member = hash(`client\n${ids.second}`);
+    const keys = await redis.keys(`${prefix}campaign:*`);
+    let contributed = 0;
+    for (const key of keys) contributed += await redis.hexists(key, member);
+    expect(contributed).toBeGreaterThan(0);
+    const byClient = await post(replicas[0]!.url, '/v1/erasure', 'gateway', { client_id: ids.second });
+    expect(byClient.body).toMatchObject({ erased: { email_campaign_reports: contributed } });
+    for (const key of keys) expect(await redis.hexists(key, member)).toBe(0);
 
-      const key = `${prefix}campaign:{${hash(`email-address:${hash(`anna@${domain}`)}`)}}`;
-      const reporters = await redis.hlen(key);
-      expect(reporters).toBeGreaterThan(0);
-      const byAddress = await post(replicas[1]!.url, '/v1/erasure', 'gateway', { email: `Anna+x@${domain}` });
-      expect(byAddress.body).toMatchObject({ erased: { email_campaign_reports: reporters } });
-      expect(await redis.exists(key)).toBe(0);
-    } finally {
-      redis.disconnect();
-    }
+    const key = `${prefix}campaign:{${hash(`email-address:${hash(`anna@${domain}`)}`)}}`;
+    const reporters = await redis.hlen(key);
+    expect(reporters).toBeGreaterThan(0);
+    const byAddress = await post(replicas[1]!.url, '/v1/erasure', 'gateway', { email: `Anna+x@${domain}` });
+    expect(byAddress.body).toMatchObject({ erased: { email_campaign_reports: reporters } });
+    expect(await redis.exists(key)).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mailResultSchema } from '@spam-check/contracts';
 import { redisUrl, removeKeysUnder, reportFeedback } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
-import { startDetector, type StartedDetector } from './support/start-service';
+import { detectorForSuite, startDetector, type StartedDetector } from './support/start-service';
 
 async function codesFor(detector: StartedDetector, client: string, email: string): Promise<string[]> {
   const response = await detector.check({ email }, { 'x-client-id': client });
@@ -17,12 +17,9 @@ describe('POST /v1/feedback of the e-mail detector (Redis)', () => {
     EMAIL_FEEDBACK_PREFIX: `email-feedback-test-${randomUUID().slice(0, 8)}:`,
     FEEDBACK_MAX_REPORTS: '2',
   };
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector(env);
-  });
+  const detector = detectorForSuite(env);
+  // After the detector has stopped (after-all hooks run in the order they are declared).
   afterAll(async () => {
-    await detector.stop();
     const redis = new Redis(redisUrl());
     await removeKeysUnder(redis, env.EMAIL_FEEDBACK_PREFIX);
     redis.disconnect();
@@ -79,11 +76,7 @@ describe('POST /v1/feedback of the e-mail detector (Redis)', () => {
 });
 
 describe('POST /v1/feedback of the e-mail detector with FEEDBACK_RETENTION_SECONDS=0 (embedded)', () => {
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector({ EMAIL_DNS_CHECK: 'off', FEEDBACK_RETENTION_SECONDS: '0' });
-  });
-  afterAll(() => detector.stop());
+  const detector = detectorForSuite({ EMAIL_DNS_CHECK: 'off', FEEDBACK_RETENTION_SECONDS: '0' });
 
   it('when nothing is kept, a report by check id is 404, and one by address still applies', async () => {
     const checked = mailResultSchema.parse(
@@ -100,11 +93,7 @@ describe('POST /v1/feedback of the e-mail detector with FEEDBACK_RETENTION_SECON
 });
 
 describe('the e-mail detector when its Redis is down', () => {
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector({ EMAIL_DNS_CHECK: 'off', REDIS_URL: 'redis://127.0.0.1:9' });
-  });
-  afterAll(() => detector.stop());
+  const detector = detectorForSuite({ EMAIL_DNS_CHECK: 'off', REDIS_URL: 'redis://127.0.0.1:9' });
 
   it("when a client's check or report cannot reach the store, it is 503, not a verdict without its reports", async () => {
     const checked = await detector.check({ email: 'down@example.org' }, { 'x-client-id': 'a' });

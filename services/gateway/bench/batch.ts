@@ -1,4 +1,4 @@
-import { median, startStack } from '@spam-check/process-kit';
+import { median, startStack, SELF_CONTAINED_ENV } from '@spam-check/process-kit';
 import autocannon from 'autocannon';
 import { demoToken } from './token';
 
@@ -31,10 +31,7 @@ async function addressesPerSecond(url: string, headers: Record<string, string>, 
 
 export async function benchBatch(): Promise<void> {
   const stack = await startStack({
-    REDIS_URL: undefined,
-    AMQP_URL: undefined,
-    OPENAI_API_KEY: undefined,
-    EMAIL_DNS_CHECK: 'off',
+    ...SELF_CONTAINED_ENV,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_REQUESTS: '0',
   });

@@ -6,15 +6,14 @@ import {
   NARROW_CLIENT,
   delay,
   json,
-  mailResult,
   obtainToken,
   sendJson,
-  startAuth,
   startGatewayForTest,
   startScriptedServer,
   type Running,
   type RunningGateway,
 } from './support/servers';
+import { startHamDetector, startStack, type ScriptedServer, type Stack } from './support/stack';
 
 const mailCheck = (gateway: Running, token?: string) =>
   fetch(`${gateway.url}/api/v1/spam/mail`, {
@@ -51,19 +50,14 @@ async function waitReady(gateway: RunningGateway): Promise<void> {
 }
 
 describe('bearer token validation against the real auth service (embedded)', () => {
-  let auth: Running;
-  let detector: Awaited<ReturnType<typeof startScriptedServer>>;
+  let stack: Stack;
   let gateway: Running;
 
   beforeAll(async () => {
-    auth = await startAuth();
-    detector = await startScriptedServer((_req, res) => sendJson(res, 200, mailResult(false)));
-    gateway = await startGatewayForTest({ AUTH_URL: auth.url, EMAIL_DETECTOR_URL: detector.url });
+    stack = await startStack();
+    gateway = await stack.gateway();
   });
-  afterAll(async () => {
-    await gateway.stop();
-    await Promise.all([auth.stop(), detector.stop()]);
-  });
+  afterAll(() => stack.stop());
 
   it('when no token is sent, it is 401 UNAUTHORIZED with a bare Bearer challenge', async () => {
     const response = await mailCheck(gateway);
@@ -93,7 +87,7 @@ describe('bearer token validation against the real auth service (embedded)', () 
     const token = await obtainToken(gateway.url);
     const response = await mailCheck(gateway, token);
     expect(response.status).toBe(200);
-    expect(detector.requests.at(-1)!.headers['x-client-id']).toBe('test-client');
+    expect(stack.email.requests.at(-1)!.headers['x-client-id']).toBe('test-client');
   });
 
   it('when the token endpoint is called under a language prefix, auth answers RFC 6749 errors in that language', async () => {
@@ -123,76 +117,56 @@ describe('bearer token validation against the real auth service (embedded)', () 
 });
 
 describe('unknown bearer tokens per client address (FAILED_TOKEN_LIMIT)', () => {
-  let auth: Running;
-  let detector: Awaited<ReturnType<typeof startScriptedServer>>;
+  let stack: Stack;
   beforeAll(async () => {
-    auth = await startAuth();
-    detector = await startScriptedServer((_req, res) => sendJson(res, 200, mailResult(false)));
+    stack = await startStack();
   });
-  afterAll(async () => {
-    await Promise.all([auth.stop(), detector.stop()]);
-  });
+  afterAll(() => stack.stop());
   const randomToken = () => randomUUID().replace(/-/g, '');
 
   it('when an address has sent FAILED_TOKEN_LIMIT unknown tokens, its unknown tokens get 429 with Retry-After; valid tokens from it still pass', async () => {
-    const gateway = await startGatewayForTest({
-      AUTH_URL: auth.url,
-      EMAIL_DETECTOR_URL: detector.url,
+    const gateway = await stack.gateway({
       FAILED_TOKEN_LIMIT: '3',
       FAILED_TOKEN_WINDOW_SECONDS: '60',
       TOKEN_CACHE_TTL_MS: '60000',
     });
-    try {
-      const valid = await obtainToken(gateway.url);
-      expect((await mailCheck(gateway, valid)).status).toBe(200);
-      const seen = randomToken();
-      for (const token of [seen, randomToken(), randomToken()])
-        expect((await mailCheck(gateway, token)).status).toBe(401);
+    const valid = await obtainToken(gateway.url);
+    expect((await mailCheck(gateway, valid)).status).toBe(200);
+    const seen = randomToken();
+    for (const token of [seen, randomToken(), randomToken()])
+      expect((await mailCheck(gateway, token)).status).toBe(401);
 
-      for (let i = 0; i < 3; i += 1) {
-        const refused = await mailCheck(gateway, randomToken());
-        expect(refused.status).toBe(429);
-        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-        expect((await json(refused)).code).toBe('RATE_LIMITED');
-      }
-      const burst = await Promise.all(Array.from({ length: 20 }, () => mailCheck(gateway, randomToken())));
-      expect(burst.map((answer) => answer.status)).toEqual(Array(20).fill(429));
-      // A token of another client from the same address, not cached yet, gets its answer.
-      expect((await mailCheck(gateway, await obtainToken(gateway.url))).status).toBe(200);
-      expect((await mailCheck(gateway, valid)).status).toBe(200);
-      expect((await mailCheck(gateway, seen)).status).toBe(401);
-    } finally {
-      await gateway.stop();
+    for (let i = 0; i < 3; i += 1) {
+      const refused = await mailCheck(gateway, randomToken());
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await json(refused)).code).toBe('RATE_LIMITED');
     }
+    const burst = await Promise.all(Array.from({ length: 20 }, () => mailCheck(gateway, randomToken())));
+    expect(burst.map((answer) => answer.status)).toEqual(Array(20).fill(429));
+    // A token of another client from the same address, not cached yet, gets its answer.
+    expect((await mailCheck(gateway, await obtainToken(gateway.url))).status).toBe(200);
+    expect((await mailCheck(gateway, valid)).status).toBe(200);
+    expect((await mailCheck(gateway, seen)).status).toBe(401);
   });
 
   it('with Redis, the failures an address had at one replica count at the other', async () => {
-    const env = {
-      AUTH_URL: auth.url,
-      EMAIL_DETECTOR_URL: detector.url,
-      REDIS_URL: redisUrl(),
-      REDIS_KEY_PREFIX: `test:${randomUUID()}:`,
-      FAILED_TOKEN_LIMIT: '3',
-    };
-    const [first, second] = [await startGatewayForTest(env), await startGatewayForTest(env)];
-    try {
-      expect((await mailCheck(first, randomToken())).status).toBe(401);
-      expect((await mailCheck(first, randomToken())).status).toBe(401);
-      expect((await mailCheck(second, randomToken())).status).toBe(401);
-      expect((await mailCheck(second, randomToken())).status).toBe(429);
-      // The first replica has not seen the third failure: it asks once more, learns, and refuses.
-      expect((await mailCheck(first, randomToken())).status).toBe(401);
-      expect((await mailCheck(first, randomToken())).status).toBe(429);
-    } finally {
-      await Promise.all([first.stop(), second.stop()]);
-    }
+    const env = { REDIS_URL: redisUrl(), REDIS_KEY_PREFIX: `test:${randomUUID()}:`, FAILED_TOKEN_LIMIT: '3' };
+    const [first, second] = [await stack.gateway(env), await stack.gateway(env)];
+    expect((await mailCheck(first, randomToken())).status).toBe(401);
+    expect((await mailCheck(first, randomToken())).status).toBe(401);
+    expect((await mailCheck(second, randomToken())).status).toBe(401);
+    expect((await mailCheck(second, randomToken())).status).toBe(429);
+    // The first replica has not seen the third failure: it asks once more, learns, and refuses.
+    expect((await mailCheck(first, randomToken())).status).toBe(401);
+    expect((await mailCheck(first, randomToken())).status).toBe(429);
   });
 });
 
 describe('bearer token validation when the auth service misbehaves', () => {
-  let detector: Awaited<ReturnType<typeof startScriptedServer>>;
+  let detector: ScriptedServer;
   beforeAll(async () => {
-    detector = await startScriptedServer((_req, res) => sendJson(res, 200, mailResult(false)));
+    detector = await startHamDetector('mail');
   });
   afterAll(() => detector.stop());
 
@@ -254,25 +228,20 @@ describe('bearer token validation when the auth service misbehaves', () => {
 });
 
 describe('revocation eviction over Redis pub/sub', () => {
-  let auth: Running;
-  let detector: Awaited<ReturnType<typeof startScriptedServer>>;
+  let stack: Stack;
   let gateway: RunningGateway;
   const unique = randomUUID();
 
   beforeAll(async () => {
     const channel = `test:gateway:revocations:${unique}`;
     const gatewayClient = { GATEWAY_CLIENT_ID: 'gateway-under-test', GATEWAY_CLIENT_SECRET: unique };
-    auth = await startAuth({
+    stack = await startStack({
       REDIS_URL: redisUrl(),
       AUTH_REDIS_PREFIX: `test:gateway-auth:${unique}:`,
       AUTH_REVOCATION_CHANNEL: channel,
       ...gatewayClient,
     });
-    detector = await startScriptedServer((_req, res) => sendJson(res, 200, mailResult(false)));
-    gateway = await startGatewayForTest({
-      AUTH_URL: auth.url,
-      EMAIL_DETECTOR_URL: detector.url,
-      TEXT_DETECTOR_URL: detector.url,
+    gateway = await stack.gateway({
       REDIS_URL: redisUrl(),
       REDIS_KEY_PREFIX: `test:gateway:${unique}:`,
       REVOCATION_CHANNEL: channel,
@@ -282,8 +251,7 @@ describe('revocation eviction over Redis pub/sub', () => {
     await waitReady(gateway);
   });
   afterAll(async () => {
-    await gateway.stop();
-    await Promise.all([auth.stop(), detector.stop()]);
+    await stack.stop();
     const redis = new Redis(redisUrl());
     for (const prefix of [`test:gateway-auth:${unique}:`, `test:gateway:${unique}:`])
       await removeKeysUnder(redis, prefix);

@@ -1,4 +1,4 @@
-import { startStack, stopService, type Stack } from '@spam-check/process-kit';
+import { startStack, stopService, type Stack, SELF_CONTAINED_ENV } from '@spam-check/process-kit';
 import { launchBrowser } from '@spam-check/test-support';
 import type { Browser } from 'playwright-core';
 import { collectProblems, sessionCookie, signInWithKeyboard, submit } from './support/console';
@@ -11,10 +11,7 @@ describe('the operator console in embedded mode', () => {
   beforeAll(async () => {
     stack = await startStack(
       {
-        REDIS_URL: undefined,
-        AMQP_URL: undefined,
-        EMAIL_DNS_CHECK: 'off',
-        OPENAI_API_KEY: undefined,
+        ...SELF_CONTAINED_ENV,
         TEXT_LLM_MODE: 'never',
       },
       { readyTimeoutMs: 60_000 },

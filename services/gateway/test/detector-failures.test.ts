@@ -6,49 +6,37 @@ import {
   mailResult,
   obtainToken,
   sendJson,
-  startAuth,
-  startGatewayForTest,
-  startScriptedServer,
   textResult,
   type Behaviour,
   type Running,
 } from './support/servers';
+import { startStack, type Stack } from './support/stack';
 
 const TIMEOUT_MS = 300;
 /** An answer over the gateway's 4 MiB, made once: building it per request took much of TIMEOUT_MS under load. */
 const overFourMiB = JSON.stringify({ padding: 'x'.repeat(5 * 1024 * 1024) });
 
 describe('detector failures through the gateway (real misbehaving HTTP servers)', () => {
-  let auth: Running;
+  let stack: Stack;
   let token: string;
-  const started: Running[] = [];
 
   beforeAll(async () => {
-    auth = await startAuth();
+    stack = await startStack();
   });
-  afterAll(async () => {
-    await Promise.all(started.map((running) => running.stop()));
-    await auth.stop();
-  });
+  afterAll(() => stack.stop());
 
   /** A gateway whose detectors (both) are `detectorUrl`. */
   async function gatewayWith(detectorUrl: string): Promise<Running> {
-    const gateway = await startGatewayForTest({
-      AUTH_URL: auth.url,
+    const gateway = await stack.gateway({
       EMAIL_DETECTOR_URL: detectorUrl,
       TEXT_DETECTOR_URL: detectorUrl,
       DETECTOR_TIMEOUT_MS: String(TIMEOUT_MS),
     });
-    started.push(gateway);
     token ??= await obtainToken(gateway.url);
     return gateway;
   }
 
-  async function detectorThat(behaviour: Behaviour): Promise<string> {
-    const server = await startScriptedServer(behaviour);
-    started.push(server);
-    return server.url;
-  }
+  const detectorThat = async (behaviour: Behaviour) => (await stack.scripted(behaviour)).url;
 
   const CHECKS = [
     ['mail', '/deapi/v1/spam/mail', { email: 'a@example.org' }],
@@ -62,6 +50,10 @@ describe('detector failures through the gateway (real misbehaving HTTP servers)'
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
+
+  /** A mail check through a gateway in front of the detector at `detectorUrl`. */
+  const mailCheckThrough = async (detectorUrl: string) =>
+    call(await gatewayWith(detectorUrl), '/deapi/v1/spam/mail', { email: 'a@b.c' });
 
   async function expectProblem(response: Response, status: number, code: keyof typeof ERROR_CATALOGUE) {
     expect(response.status).toBe(status);
@@ -129,22 +121,12 @@ describe('detector failures through the gateway (real misbehaving HTTP servers)'
 
   it('when the mail detector answers a text result (valid JSON, wrong result type), it is 502', async () => {
     const url = await detectorThat((_req, res) => sendJson(res, 200, textResult('ham')));
-    const gateway = await gatewayWith(url);
-    await expectProblem(
-      await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' }),
-      502,
-      'BAD_DETECTOR_RESPONSE',
-    );
+    await expectProblem(await mailCheckThrough(url), 502, 'BAD_DETECTOR_RESPONSE');
   });
 
   it('when the detector answers 500, it is 502 and nothing of its answer leaks', async () => {
     const url = await detectorThat((_req, res) => sendJson(res, 500, { stack: 'Error at secret.ts:1' }));
-    const gateway = await gatewayWith(url);
-    await expectProblem(
-      await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' }),
-      502,
-      'BAD_DETECTOR_RESPONSE',
-    );
+    await expectProblem(await mailCheckThrough(url), 502, 'BAD_DETECTOR_RESPONSE');
   });
 
   it('when the detector closes the connection without answering, it is 503', async () => {
@@ -202,12 +184,7 @@ describe('detector failures through the gateway (real misbehaving HTTP servers)'
         request_id: 'r',
       }),
     );
-    const gateway = await gatewayWith(url);
-    await expectProblem(
-      await call(gateway, '/deapi/v1/spam/mail', { email: 'a@b.c' }),
-      503,
-      'SERVICE_UNAVAILABLE',
-    );
+    await expectProblem(await mailCheckThrough(url), 503, 'SERVICE_UNAVAILABLE');
   });
 
   it('when the same detector misbehaves, the proxied check and the orchestrated hybrid checks answer the same status and code', async () => {

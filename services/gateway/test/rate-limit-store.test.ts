@@ -4,6 +4,17 @@ import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { memoryRateLimitStore, redisRateLimitStore } from '../src/data-access/rate-limit-store';
 
+/** A client of a Redis that is not there (nothing listens on its port), that never retries. */
+async function unreachableRedis(): Promise<Redis> {
+  const down = new Redis(`redis://127.0.0.1:${await freePort()}`, {
+    maxRetriesPerRequest: 0,
+    lazyConnect: true,
+    retryStrategy: () => null,
+  });
+  down.on('error', () => undefined);
+  return down;
+}
+
 describe('the Redis rate limit store, reserving batches of a window', () => {
   let redis: Redis;
   const prefix = `test:gateway:${randomUUID()}:`;
@@ -82,12 +93,7 @@ describe('the Redis rate limit store, reserving batches of a window', () => {
   });
 
   it('when Redis is unreachable, every waiting request fails with SERVICE_UNAVAILABLE, and the next one asks again', async () => {
-    const down = new Redis(`redis://127.0.0.1:${await freePort()}`, {
-      maxRetriesPerRequest: 0,
-      lazyConnect: true,
-      retryStrategy: () => null,
-    });
-    down.on('error', () => undefined);
+    const down = await unreachableRedis();
     const store = redisRateLimitStore(down, prefix, 10_000);
     const outcomes = await Promise.allSettled([store.hit('down', 60_000), store.hit('down', 60_000)]);
     for (const outcome of outcomes) {
@@ -114,12 +120,7 @@ describe('the Redis rate limit store, reserving batches of a window', () => {
   });
 
   it('when Redis is unreachable, a batch fails with SERVICE_UNAVAILABLE', async () => {
-    const down = new Redis(`redis://127.0.0.1:${await freePort()}`, {
-      maxRetriesPerRequest: 0,
-      lazyConnect: true,
-      retryStrategy: () => null,
-    });
-    down.on('error', () => undefined);
+    const down = await unreachableRedis();
     const store = redisRateLimitStore(down, prefix, 10_000);
     await expect(store.take('down', 60_000, 10)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     down.disconnect();

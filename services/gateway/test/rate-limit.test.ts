@@ -1,43 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { freePort } from '@spam-check/process-kit';
 import { redisUrl } from '@spam-check/test-support';
-import {
-  OTHER_CLIENT,
-  json,
-  mailResult,
-  obtainToken,
-  sendJson,
-  startAuth,
-  startGatewayForTest,
-  startScriptedServer,
-  type Running,
-} from './support/servers';
+import { OTHER_CLIENT, json, obtainToken, type Running } from './support/servers';
+import { startStack, type Stack } from './support/stack';
 
 describe('rate limits per client', () => {
-  let auth: Running;
-  let detector: Awaited<ReturnType<typeof startScriptedServer>>;
-  const started: Running[] = [];
+  let stack: Stack;
 
   beforeAll(async () => {
-    auth = await startAuth();
-    detector = await startScriptedServer((_req, res) => sendJson(res, 200, mailResult(false)));
+    stack = await startStack();
   });
-  afterAll(async () => {
-    await Promise.all(started.map((running) => running.stop()));
-    await Promise.all([auth.stop(), detector.stop()]);
-  });
+  afterAll(() => stack.stop());
 
-  async function gatewayWith(env: Record<string, string>): Promise<Running> {
-    const gateway = await startGatewayForTest({
-      AUTH_URL: auth.url,
-      EMAIL_DETECTOR_URL: detector.url,
-      RATE_LIMIT_REQUESTS: '3',
-      RATE_LIMIT_WINDOW_SECONDS: '60',
-      ...env,
-    });
-    started.push(gateway);
-    return gateway;
-  }
+  const gatewayWith = (env: Record<string, string>) =>
+    stack.gateway({ RATE_LIMIT_REQUESTS: '3', RATE_LIMIT_WINDOW_SECONDS: '60', ...env });
 
   const check = (gateway: Running, token: string) =>
     fetch(`${gateway.url}/deapi/v1/spam/mail`, {
@@ -48,7 +24,7 @@ describe('rate limits per client', () => {
 
   async function expectLimitEnforced(gateways: Running[]) {
     const token = await obtainToken(gateways[0]!.url);
-    const before = detector.requests.length;
+    const before = stack.email.requests.length;
     const remaining: (string | null)[] = [];
     for (let i = 0; i < 3; i += 1) {
       const response = await check(gateways[i % gateways.length]!, token);
@@ -66,7 +42,7 @@ describe('rate limits per client', () => {
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     expect(refused.headers.get('ratelimit-reset')).toBe(String(retryAfter));
     expect(await json(refused)).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
-    expect(detector.requests).toHaveLength(before + 3);
+    expect(stack.email.requests).toHaveLength(before + 3);
   }
 
   it('with Redis, the fourth request in the window is 429, counted across gateway replicas', async () => {
@@ -95,10 +71,10 @@ describe('rate limits per client', () => {
   it('when Redis is unreachable, checks fail closed with 503', async () => {
     const gateway = await gatewayWith({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     const token = await obtainToken(gateway.url);
-    const before = detector.requests.length;
+    const before = stack.email.requests.length;
     const response = await check(gateway, token);
     expect(response.status).toBe(503);
     expect((await json(response)).code).toBe('SERVICE_UNAVAILABLE');
-    expect(detector.requests).toHaveLength(before);
+    expect(stack.email.requests).toHaveLength(before);
   });
 });

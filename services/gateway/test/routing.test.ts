@@ -1,24 +1,16 @@
 import http from 'node:http';
 import { brotliCompressSync, deflateSync, gunzipSync, gzipSync } from 'node:zlib';
-import {
-  freePort,
-  spawnService,
-  stopService,
-  waitForReady,
-  type ServiceProcess,
-} from '@spam-check/process-kit';
+import { freePort, startService, stopService, type ServiceProcess } from '@spam-check/process-kit';
 import { ERROR_CATALOGUE, ERROR_CODES, SUPPORTED_LANGUAGES, type Language } from '@spam-check/contracts';
 import {
   json,
-  mailResult,
   obtainToken,
-  sendJson,
   startAuth,
   startGatewayForTest,
   startScriptedServer,
-  textResult,
   type Running,
 } from './support/servers';
+import { startStack, type Stack } from './support/stack';
 
 /** A POST with headers fetch would refuse to send (Connection, Keep-Alive, TE, Upgrade, ...). */
 function rawPost(
@@ -65,34 +57,17 @@ function rawGet(
 }
 
 describe('gateway routing, language prefixes and request checks', () => {
-  let auth: Running;
-  let email: Awaited<ReturnType<typeof startScriptedServer>>;
-  let text: Awaited<ReturnType<typeof startScriptedServer>>;
+  let stack: Stack;
   let gateway: Running;
   let token: string;
 
   beforeAll(async () => {
-    auth = await startAuth();
-    email = await startScriptedServer((req, res) =>
-      sendJson(res, 200, mailResult(false, String(req.headers['x-request-id']))),
-    );
-    text = await startScriptedServer((req, res) =>
-      sendJson(res, 200, textResult('ham', String(req.headers['x-request-id']))),
-    );
-    gateway = await startGatewayForTest({
-      AUTH_URL: auth.url,
-      EMAIL_DETECTOR_URL: email.url,
-      TEXT_DETECTOR_URL: text.url,
-      MAX_EMAIL_LENGTH: '64',
-      MAX_BODY_BYTES: '4096',
-    });
+    stack = await startStack();
+    gateway = await stack.gateway({ MAX_EMAIL_LENGTH: '64', MAX_BODY_BYTES: '4096' });
     token = await obtainToken(gateway.url);
   });
 
-  afterAll(async () => {
-    await gateway.stop();
-    await Promise.all([auth.stop(), email.stop(), text.stop()]);
-  });
+  afterAll(() => stack.stop());
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${gateway.url}${path}`, {
@@ -112,13 +87,13 @@ describe('gateway routing, language prefixes and request checks', () => {
   ])(
     'when the mail check is called under %s, it reaches the detector in language %s',
     async (prefix, language) => {
-      const before = email.requests.length;
+      const before = stack.email.requests.length;
       const response = await post(`${prefix}/v1/spam/mail`, { email: 'someone@example.org' });
       expect(response.status).toBe(200);
       expect((await json(response)).spam).toBe(false);
-      expect(email.requests).toHaveLength(before + 1);
-      expect(email.requests.at(-1)!.url).toBe('/v1/check');
-      expect(email.requests.at(-1)!.headers['accept-language']).toBe(language);
+      expect(stack.email.requests).toHaveLength(before + 1);
+      expect(stack.email.requests.at(-1)!.url).toBe('/v1/check');
+      expect(stack.email.requests.at(-1)!.headers['accept-language']).toBe(language);
     },
   );
 
@@ -129,12 +104,12 @@ describe('gateway routing, language prefixes and request checks', () => {
       { 'Accept-Language': 'fr-CH, de;q=0.5' },
     );
     expect(response.status).toBe(200);
-    expect(text.requests.at(-1)!.headers['accept-language']).toBe('fr');
+    expect(stack.text.requests.at(-1)!.headers['accept-language']).toBe('fr');
   });
 
   it('when the prefix and Accept-Language disagree, the prefix wins', async () => {
     await post('/deapi/v1/spam/mail', { email: 'x@example.org' }, { 'Accept-Language': 'fr' });
-    expect(email.requests.at(-1)!.headers['accept-language']).toBe('de');
+    expect(stack.email.requests.at(-1)!.headers['accept-language']).toBe('de');
   });
 
   it.each([
@@ -144,11 +119,11 @@ describe('gateway routing, language prefixes and request checks', () => {
     '/DEapi/v1/spam/mail',
     '/d/api/v1/spam/mail',
   ])('when the prefix of %s is not a configured language, it is 404', async (path) => {
-    const before = email.requests.length;
+    const before = stack.email.requests.length;
     const response = await post(path, { email: 'someone@example.org' });
     expect(response.status).toBe(404);
     expect((await json(response)).code).toBe('NOT_FOUND');
-    expect(email.requests).toHaveLength(before);
+    expect(stack.email.requests).toHaveLength(before);
   });
 
   it('when a path under a valid prefix does not exist, it is 404 in that language', async () => {
@@ -186,15 +161,15 @@ describe('gateway routing, language prefixes and request checks', () => {
   });
 
   it('when the body is larger than MAX_BODY_BYTES, it is 413 and the detector is not called', async () => {
-    const before = email.requests.length;
+    const before = stack.email.requests.length;
     const response = await post('/api/v1/spam/mail', { email: 'a@example.org', padding: 'x'.repeat(5000) });
     expect(response.status).toBe(413);
     expect((await json(response)).code).toBe('PAYLOAD_TOO_LARGE');
-    expect(email.requests).toHaveLength(before);
+    expect(stack.email.requests).toHaveLength(before);
   });
 
   it('when a chunked body grows past MAX_BODY_BYTES, it is 413 and the detector is not called', async () => {
-    const before = email.requests.length;
+    const before = stack.email.requests.length;
     const chunk = new TextEncoder().encode(`{"email":"a@example.org","padding":"${'x'.repeat(3000)}`);
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -211,7 +186,7 @@ describe('gateway routing, language prefixes and request checks', () => {
     });
     expect(response.status).toBe(413);
     expect((await json(response)).code).toBe('PAYLOAD_TOO_LARGE');
-    expect(email.requests).toHaveLength(before);
+    expect(stack.email.requests).toHaveLength(before);
   });
 
   it('when a check is proxied, the body goes unchanged with request id, language and client id, and the token does not', async () => {
@@ -223,7 +198,7 @@ describe('gateway routing, language prefixes and request checks', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('req-forward-1');
     expect((await json(response)).request_id).toBe('req-forward-1');
-    const seen = email.requests.at(-1)!;
+    const seen = stack.email.requests.at(-1)!;
     expect(seen.headers).toMatchObject({
       'x-request-id': 'req-forward-1',
       'accept-language': 'de',
@@ -255,7 +230,7 @@ describe('gateway routing, language prefixes and request checks', () => {
       },
     );
     expect(answer.status).toBe(200);
-    const seen = email.requests.at(-1)!.headers;
+    const seen = stack.email.requests.at(-1)!.headers;
     for (const name of [
       'x-hop-secret',
       'keep-alive',
@@ -273,8 +248,8 @@ describe('gateway routing, language prefixes and request checks', () => {
   it('when the text check is called, the body reaches the text detector', async () => {
     const response = await post('/frapi/v1/spam/text', { title: 'T', body: 'B', sub_title: 'S' });
     expect(response.status).toBe(200);
-    expect(JSON.parse(text.requests.at(-1)!.body)).toEqual({ title: 'T', body: 'B', sub_title: 'S' });
-    expect(text.requests.at(-1)!.headers['accept-language']).toBe('fr');
+    expect(JSON.parse(stack.text.requests.at(-1)!.body)).toEqual({ title: 'T', body: 'B', sub_title: 'S' });
+    expect(stack.text.requests.at(-1)!.headers['accept-language']).toBe('fr');
   });
 
   it('serves the OpenAPI document at /openapi.json', async () => {
@@ -462,11 +437,10 @@ describe('gateway in front of the real detectors: their validation, in the langu
       AMQP_URL: undefined,
       ...limits,
     };
-    detectors = [
-      spawnService('email-detector', env, await freePort()),
-      spawnService('text-detector', env, await freePort()),
-    ];
-    await Promise.all(detectors.map((detector) => waitForReady(detector)));
+    detectors = await Promise.all([
+      startService('email-detector', env, await freePort()),
+      startService('text-detector', env, await freePort()),
+    ]);
     gateway = await startGatewayForTest({
       AUTH_URL: auth.url,
       EMAIL_DETECTOR_URL: detectors[0]!.url,

@@ -1,7 +1,6 @@
 import { BATCH_LIMITS, createRequestSchemas, type TextCheckRequest } from '@spam-check/contracts';
 import {
-  batchRoute,
-  checkRoute,
+  checkRoutes,
   type CheckMeta,
   createServiceApp,
   mountErasureRoute,
@@ -26,19 +25,11 @@ export function createApp(deps: AppDeps): ServiceApp {
   // Not `{ ...item, ...meta }`: a spread followed by more gives each check a hidden class of its own on Node 20
   // (service-kit README, "Per-request objects").
   const check = (item: TextCheckRequest, meta: CheckMeta) => deps.checkText(Object.assign({}, item, meta));
+  // Each text may wait for the LLM: a few of a batch at once.
+  const batches = { maxItems: BATCH_LIMITS.textItems, concurrency: 8 };
   return createServiceApp({
     ...deps,
-    directRoutes: [
-      checkRoute({ item: schema, bodyLimit: deps.config.MAX_BODY_BYTES, check }),
-      batchRoute({
-        item: schema,
-        maxItems: BATCH_LIMITS.textItems,
-        bodyLimit: deps.config.MAX_BATCH_BODY_BYTES,
-        // Each text may wait for the LLM.
-        concurrency: 8,
-        check,
-      }),
-    ],
+    directRoutes: checkRoutes({ item: schema, check, ...batches }, deps.config),
     routes: (app) => {
       mountFeedbackRoute(app, deps.feedback, deps.learnText, deps.config.limits);
       mountErasureRoute(app, deps.eraser);

@@ -1,30 +1,26 @@
-import { randomUUID } from 'node:crypto';
-import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
+import { connectClientSettings } from '@spam-check/client-settings';
 import { textResultSchema, type TextResult } from '@spam-check/contracts';
 import { createLogger } from '@spam-check/service-kit';
-import { redisUrl, removeKeysUnder, reportFeedback } from '@spam-check/test-support';
+import {
+  campaignMemory,
+  campaignTest,
+  redisUrl,
+  removeKeysUnder,
+  reportFeedback,
+  storeCampaignSettings,
+} from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { check, startDetector, type StartedDetector, startRpcDetector, type RpcDetector } from './helpers';
 
 // Campaigns shared between clients (DESIGN.md §7.1) on two replicas of the text detector and its RPC
 // consumer, one Redis: what sharing clients report counts for protecting clients only once enough distinct
 // clients reported it, and only keyed hashes are stored.
-const run = randomUUID().slice(0, 8);
-const prefix = `text-campaign-test-${run}:`;
+const { run, prefix, ids, env: campaignEnv } = campaignTest('text');
 const env = {
   REDIS_URL: redisUrl(),
   TEXT_FEEDBACK_PREFIX: prefix,
-  PRIVACY_HASH_KEY: `campaign-test-key-${randomUUID()}`,
   TEXT_RPC_QUEUE: `test.text-campaigns.${run}`,
-  CLIENT_SETTINGS_PREFIX: `${prefix}settings:`,
-  CLIENT_SETTINGS_CHANNEL: `${prefix}settings`,
-};
-const ids = {
-  first: `first-${run}`,
-  second: `second-${run}`,
-  poisoner: `poisoner-${run}`,
-  protectedOnly: `protected-${run}`,
-  outside: `outside-${run}`,
+  ...campaignEnv,
 };
 
 /** One campaign, other names, dates and links each time (near-duplicates of each other). */
@@ -50,20 +46,17 @@ async function checked(url: string, client: string, body: object): Promise<TextR
 
 describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () => {
   const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
-  let settings: ClientSettingsStore;
+  let redis: Redis;
   let replicas: StartedDetector[] = [];
   let rpc: RpcDetector;
 
   beforeAll(async () => {
-    settings = await connectClientSettings(redisUrl(), logger, {
+    redis = new Redis(redisUrl());
+    const settings = await connectClientSettings(redisUrl(), logger, {
       prefix: env.CLIENT_SETTINGS_PREFIX,
       channel: env.CLIENT_SETTINGS_CHANNEL,
     });
-    const both = { campaigns: { share: true, protect: true } };
-    await settings.put(ids.first, both);
-    await settings.put(ids.second, both);
-    await settings.put(ids.poisoner, both);
-    await settings.put(ids.protectedOnly, { campaigns: { protect: true } });
+    await storeCampaignSettings(settings, ids).finally(() => settings.close());
     replicas = await Promise.all([startDetector(env), startDetector(env)]);
     rpc = await startRpcDetector(env);
   }, 60_000);
@@ -71,8 +64,6 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
   afterAll(async () => {
     await rpc.stop();
     await Promise.all(replicas.map((replica) => replica.stop()));
-    await settings.close();
-    const redis = new Redis(redisUrl());
     await removeKeysUnder(redis, prefix);
     redis.disconnect();
   });
@@ -152,20 +143,10 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
   }, 300_000);
 
   it('stores only keyed hashes in the campaign memory: no text, link, name or client id', async () => {
-    const redis = new Redis(redisUrl());
-    try {
-      const keys = await redis.keys(`${prefix}campaign:*`);
-      expect(keys.length).toBeGreaterThan(0);
-      for (const key of keys.slice(0, 200)) {
-        expect(key).toMatch(new RegExp(`^${prefix}campaign:\\{[0-9a-f]{64}\\}$`));
-        const fields = await redis.hgetall(key);
-        for (const field of Object.keys(fields)) expect(field).toMatch(/^[0-9a-f]{64}$/);
-        const stored = `${key} ${JSON.stringify(fields)}`;
-        for (const secret of [...Object.values(ids), 'Unterlagen', 'files-a.example', 'Anna'])
-          expect(stored).not.toContain(secret);
-      }
-    } finally {
-      redis.disconnect();
-    }
+    const memory = await campaignMemory(redis, prefix);
+    expect(memory.keys.length).toBeGreaterThan(0);
+    expect(memory.notHashed).toEqual([]);
+    for (const secret of [...Object.values(ids), 'Unterlagen', 'files-a.example', 'Anna'])
+      expect(memory.stored).not.toContain(secret);
   });
 });

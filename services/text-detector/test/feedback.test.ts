@@ -9,7 +9,7 @@ import { redisUrl, removeKeysUnder, reportFeedback } from '@spam-check/test-supp
 import { Redis } from 'ioredis';
 import { fingerprintOf, nearDuplicates } from '../src/domain/near-duplicate';
 import { readRows } from '../scripts/train/data';
-import { check, startDetector, type StartedDetector } from './helpers';
+import { check, detectorForSuite, startDetector } from './helpers';
 
 const codes = (result: TextResult) => result.reasons.map((reason) => reason.code);
 
@@ -72,12 +72,9 @@ describe('near-duplicates', () => {
 describe('POST /v1/feedback of the text detector (Redis)', () => {
   const prefix = `text-feedback-test-${randomUUID().slice(0, 8)}:`;
   const env = { REDIS_URL: redisUrl(), TEXT_FEEDBACK_PREFIX: prefix, FEEDBACK_MAX_REPORTS: '3' };
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector(env);
-  });
+  const detector = detectorForSuite(env);
+  // After the detector has stopped (after-all hooks run in the order they are declared).
   afterAll(async () => {
-    await detector.stop();
     const redis = new Redis(redisUrl());
     await removeKeysUnder(redis, prefix);
     redis.disconnect();
@@ -189,11 +186,7 @@ describe('POST /v1/feedback of the text detector (Redis)', () => {
 });
 
 describe('POST /v1/feedback with FEEDBACK_RETENTION_SECONDS=0 (embedded)', () => {
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector({ FEEDBACK_RETENTION_SECONDS: '0' });
-  });
-  afterAll(() => detector.stop());
+  const detector = detectorForSuite({ FEEDBACK_RETENTION_SECONDS: '0' });
 
   it('when nothing is kept, a report by check id is 404, and one by content still applies', async () => {
     const text = { title: 'Hello', body: VARIANTS[2]![0] };

@@ -1,14 +1,10 @@
 import { textResultSchema, type TextResult } from '@spam-check/contracts';
-import { check, startDetector, type StartedDetector } from './helpers';
+import { check, checkBatch, detectorForSuite } from './helpers';
 
 const HAM = { title: 'Opening hours', body: 'When does the library open on Saturday? spam-check-test-ham' };
 
 describe('POST /v1/check and /v1/check/batch with a form context (DESIGN.md §7.3)', () => {
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector({});
-  });
-  afterAll(() => detector.stop());
+  const detector = detectorForSuite({});
 
   async function checked(body: unknown): Promise<TextResult> {
     const response = await check(detector.url, body);
@@ -34,30 +30,16 @@ describe('POST /v1/check and /v1/check/batch with a form context (DESIGN.md §7.
   });
 
   it('when batch items carry contexts, each item is judged by its own', async () => {
-    const response = await fetch(`${detector.url}/v1/check/batch`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        items: [
-          { ...HAM, context: { seconds_to_submit: 30 } },
-          { ...HAM, context: { honeypot: 'x' } },
-          { ...HAM, context: { seconds_to_submit: -3 } },
-        ],
-      }),
-    });
+    const items = [
+      { ...HAM, context: { seconds_to_submit: 30 } },
+      { ...HAM, context: { honeypot: 'x' } },
+    ];
+    const invalid = { ...HAM, context: { seconds_to_submit: -3 } };
     // The detector's batch validates the whole list (the gateway sorts out invalid items before).
-    expect(response.status).toBe(400);
-    const valid = await fetch(`${detector.url}/v1/check/batch`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        items: [
-          { ...HAM, context: { seconds_to_submit: 30 } },
-          { ...HAM, context: { honeypot: 'x' } },
-        ],
-      }),
-    });
-    const { results } = (await valid.json()) as { results: TextResult[] };
+    expect((await checkBatch(detector.url, { items: [...items, invalid] })).status).toBe(400);
+    const valid = await checkBatch(detector.url, { items });
+    expect(valid.status).toBe(200);
+    const results = valid.body.results.map((result) => textResultSchema.parse(result));
     expect(results.map((result) => result.verdict)).toEqual(['ham', 'spam']);
   });
 });

@@ -35,18 +35,35 @@ export async function startDetector(env: Env = {}): Promise<StartedDetector> {
   return { url: `http://127.0.0.1:${service.port}`, metrics, stop: service.stop };
 }
 
-export async function check(
-  url: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${url}/v1/check`, {
+/**
+ * The detector started before the calling suite's tests and stopped after them: the object returned holds
+ * the running detector's fields during the tests.
+ */
+export function detectorForSuite(env: Env = {}): StartedDetector {
+  const detector = {} as StartedDetector;
+  beforeAll(async () => {
+    Object.assign(detector, await startDetector(env));
+  });
+  afterAll(() => detector.stop());
+  return detector;
+}
+
+async function postJson<Body>(url: string, body: unknown, headers: Record<string, string>) {
+  const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  return { status: response.status, body: (await response.json()) as Body };
 }
+
+/** `POST /v1/check` of the detector at `url`. */
+export const check = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  postJson<Record<string, unknown>>(`${url}/v1/check`, body, headers);
+
+/** `POST /v1/check/batch` of the detector at `url`. */
+export const checkBatch = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  postJson<{ results: unknown[]; code?: string }>(`${url}/v1/check/batch`, body, headers);
 
 export interface RpcDetector {
   /** An RPC client on the same broker; call it with the detector's TEXT_RPC_QUEUE. */

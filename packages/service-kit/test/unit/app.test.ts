@@ -12,17 +12,8 @@ import {
   requestContext,
   sendJson,
   serve,
-  type RunningService,
 } from '@spam-check/service-kit';
 import { z } from 'zod';
-
-function postJson(base: string, path: string, body: string, headers: Record<string, string>) {
-  return fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-  });
-}
 
 function captureLogs() {
   const lines: string[] = [];
@@ -35,19 +26,44 @@ function captureLogs() {
   return { lines, destination };
 }
 
+/**
+ * A kit app named `service` with the given routes, logging into `logs`, served on port 0: its URL, a JSON
+ * POST to it, and its stop.
+ */
+async function serveKitApp(
+  service: string,
+  logs: ReturnType<typeof captureLogs>,
+  parts: Pick<Parameters<typeof createServiceApp>[0], 'readiness' | 'routes' | 'directRoutes'>,
+) {
+  const logger = createLogger({ service, level: 'info', destination: logs.destination });
+  const app = createServiceApp({
+    logger,
+    metrics: createMetrics(service),
+    config: { LANGUAGES: ['de', 'fr', 'en'], DEFAULT_LANGUAGE: 'en', MAX_BODY_BYTES: 1024 },
+    ...parts,
+  });
+  const running = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness: parts.readiness });
+  const url = `http://127.0.0.1:${running.port}`;
+  return {
+    url,
+    post: (path: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      }),
+    stop: () => running.stop(),
+  };
+}
+
 describe('the service app skeleton, over HTTP', () => {
   const logs = captureLogs();
   const readiness = createReadiness({ dependency: async () => undefined });
-  let service: RunningService;
-  let base: string;
+  let served: Awaited<ReturnType<typeof serveKitApp>>;
 
   beforeAll(async () => {
-    const logger = createLogger({ service: 'kit-test', level: 'info', destination: logs.destination });
-    const app = createServiceApp({
-      logger,
-      metrics: createMetrics('kit-test'),
+    served = await serveKitApp('kit-test', logs, {
       readiness,
-      config: { LANGUAGES: ['de', 'fr', 'en'], DEFAULT_LANGUAGE: 'en', MAX_BODY_BYTES: 1024 },
       routes: (router) => {
         postRoute(router, '/echo', (req, res) => {
           const body = parseBody(z.object({ name: z.string() }), req.body, requestContext(res).language);
@@ -65,19 +81,12 @@ describe('the service app skeleton, over HTTP', () => {
         });
       },
     });
-    service = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness });
-    base = `http://127.0.0.1:${service.port}`;
   });
 
-  afterAll(async () => {
-    await service.stop();
-  });
-
-  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-    postJson(base, path, body, headers);
+  afterAll(() => served.stop());
 
   it('when the request is valid, it answers and echoes a generated request id', async () => {
-    const response = await post('/echo', '{"name":"x","extra":1}');
+    const response = await served.post('/echo', '{"name":"x","extra":1}');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ name: 'x', language: 'en' });
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -85,14 +94,14 @@ describe('the service app skeleton, over HTTP', () => {
 
   it('when a request id is given, it is kept; when it is unsafe, a new one is made', async () => {
     expect(
-      (await post('/echo', '{"name":"x"}', { 'x-request-id': 'abc-123' })).headers.get('x-request-id'),
+      (await served.post('/echo', '{"name":"x"}', { 'x-request-id': 'abc-123' })).headers.get('x-request-id'),
     ).toBe('abc-123');
-    const unsafe = await post('/echo', '{"name":"x"}', { 'x-request-id': 'a b<script>' });
+    const unsafe = await served.post('/echo', '{"name":"x"}', { 'x-request-id': 'a b<script>' });
     expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('when a request completes, one access line and the handler lines carry its request id', async () => {
-    const response = await post('/logs', '{}', { 'x-request-id': 'log-check-1' });
+    const response = await served.post('/logs', '{}', { 'x-request-id': 'log-check-1' });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
     await new Promise((resolve) => setImmediate(resolve));
@@ -116,7 +125,7 @@ describe('the service app skeleton, over HTTP', () => {
   });
 
   it('when Accept-Language prefers French, messages are French', async () => {
-    const response = await post('/echo', '{"name":1}', { 'accept-language': 'fr-CH, de;q=0.5' });
+    const response = await served.post('/echo', '{"name":1}', { 'accept-language': 'fr-CH, de;q=0.5' });
     expect(response.status).toBe(400);
     const problem = problemSchema.parse(await response.json());
     expect(problem).toMatchObject({ code: 'VALIDATION_FAILED', title: 'Échec de la validation' });
@@ -144,7 +153,7 @@ describe('the service app skeleton, over HTTP', () => {
     ['an unknown path', '/nowhere', '{}', {}, 404, 'NOT_FOUND'],
     ['a dependency that is down', '/down', '{}', {}, 503, 'SERVICE_UNAVAILABLE'],
   ])('when it gets %s, it answers a %i problem', async (_name, path, body, headers, status, code) => {
-    const response = await post(path, body, headers);
+    const response = await served.post(path, body, headers);
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const problem = problemSchema.parse(await response.json());
@@ -153,7 +162,7 @@ describe('the service app skeleton, over HTTP', () => {
   });
 
   it('when a handler throws an unknown error, the answer is a 500 without internals, and the log has them', async () => {
-    const response = await post('/boom', '{}', { 'x-request-id': 'boom-1' });
+    const response = await served.post('/boom', '{}', { 'x-request-id': 'boom-1' });
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(text).not.toContain('hunter2');
@@ -162,7 +171,7 @@ describe('the service app skeleton, over HTTP', () => {
   });
 
   it('when a POST path is called with GET, it is 405 with Allow', async () => {
-    const response = await fetch(`${base}/echo`);
+    const response = await fetch(`${served.url}/echo`);
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
   });
@@ -180,11 +189,11 @@ describe('the service app skeleton, over HTTP', () => {
   });
 
   it('serves /livez, /readyz and /metrics', async () => {
-    expect((await fetch(`${base}/livez`)).status).toBe(200);
-    const ready = await fetch(`${base}/readyz`);
+    expect((await fetch(`${served.url}/livez`)).status).toBe(200);
+    const ready = await fetch(`${served.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { dependency: 'up' } });
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const metrics = await (await fetch(`${served.url}/metrics`)).text();
     expect(metrics).toContain('http_request_duration_seconds_bucket');
   });
 
@@ -192,12 +201,12 @@ describe('the service app skeleton, over HTTP', () => {
     readiness.checks.broken = async () => {
       throw new Error('connection refused');
     };
-    const ready = await fetch(`${base}/readyz`);
+    const ready = await fetch(`${served.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { checks: Record<string, string> }).checks.broken).toBe(
       'down: connection refused',
     );
-    expect((await fetch(`${base}/livez`)).status).toBe(200);
+    expect((await fetch(`${served.url}/livez`)).status).toBe(200);
     delete readiness.checks.broken;
   });
 });
@@ -205,16 +214,11 @@ describe('the service app skeleton, over HTTP', () => {
 describe('direct routes (plain node:http handlers, dispatched by the request listener)', () => {
   const logs = captureLogs();
   const readiness = createReadiness({});
-  let service: RunningService;
-  let base: string;
+  let served: Awaited<ReturnType<typeof serveKitApp>>;
 
   beforeAll(async () => {
-    const logger = createLogger({ service: 'kit-direct', level: 'info', destination: logs.destination });
-    const app = createServiceApp({
-      logger,
-      metrics: createMetrics('kit-direct'),
+    served = await serveKitApp('kit-direct', logs, {
       readiness,
-      config: { LANGUAGES: ['de', 'fr', 'en'], DEFAULT_LANGUAGE: 'en', MAX_BODY_BYTES: 1024 },
       directRoutes: [
         {
           path: '/direct',
@@ -251,19 +255,12 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
         });
       },
     });
-    service = await serve(app, { port: 0, host: '127.0.0.1', logger, readiness });
-    base = `http://127.0.0.1:${service.port}`;
   });
 
-  afterAll(async () => {
-    await service.stop();
-  });
-
-  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-    postJson(base, path, body, headers);
+  afterAll(() => served.stop());
 
   it('when the POST matches, it answers with request id, language, access log and metrics', async () => {
-    const response = await post('/direct?via=query', '{"name":"anna"}', {
+    const response = await served.post('/direct?via=query', '{"name":"anna"}', {
       'accept-language': 'de',
       'x-request-id': 'direct-1',
     });
@@ -276,7 +273,7 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
       .map((text) => JSON.parse(text) as Record<string, unknown>)
       .find((entry) => entry.request_id === 'direct-1' && entry.msg === 'request completed');
     expect(line).toMatchObject({ method: 'POST', path: '/direct', status: 200 });
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const metrics = await (await fetch(`${served.url}/metrics`)).text();
     expect(metrics).toContain('route="/direct",status="200"');
   });
 
@@ -290,7 +287,7 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
     async (_name, body, headers, status, code) => {
       const answers = [];
       for (const path of ['/direct', '/routed']) {
-        const response = await post(path, body, { 'accept-language': 'fr', ...headers });
+        const response = await served.post(path, body, { 'accept-language': 'fr', ...headers });
         expect(response.status).toBe(status);
         expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
         const { request_id: requestId, ...problem } = problemSchema.parse(await response.json());
@@ -303,7 +300,7 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
   );
 
   it('when a handler rejects, the answer is the kit problem with Retry-After for a 503', async () => {
-    const down = await post('/direct-async', '{}');
+    const down = await served.post('/direct-async', '{}');
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBe('5');
     expect(problemSchema.parse(await down.json()).code).toBe('SERVICE_UNAVAILABLE');
@@ -311,7 +308,7 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
 
   it('when a handler fails after its answer began, the connection is cut and the failure logged', async () => {
     await expect(
-      post('/direct-breaks', '{}', { 'x-request-id': 'breaks-1' }).then((r) => r.text()),
+      served.post('/direct-breaks', '{}', { 'x-request-id': 'breaks-1' }).then((r) => r.text()),
     ).rejects.toThrow();
     expect(
       logs.lines.some((line) => line.includes('breaks-1') && line.includes('failed after the answer began')),
@@ -319,7 +316,7 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
   });
 
   it('when another method is used, it is 405 with Allow', async () => {
-    const get = await fetch(`${base}/direct`);
+    const get = await fetch(`${served.url}/direct`);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     expect(problemSchema.parse(await get.json()).code).toBe('METHOD_NOT_ALLOWED');
@@ -327,7 +324,7 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
 
   it('when the path differs in case or by a trailing slash, it is not the direct route but a 404', async () => {
     for (const path of ['/Direct', '/direct/']) {
-      const response = await post(path, '{"name":"anna"}');
+      const response = await served.post(path, '{"name":"anna"}');
       expect(response.status).toBe(404);
       expect(problemSchema.parse(await response.json()).code).toBe('NOT_FOUND');
     }

@@ -27,9 +27,9 @@ import {
  * The Lua scripts build family keys from the prefix, so they assume one Redis node (no cluster slots).
  */
 
-const REVOKE_FAMILY = `
-local prefix = ARGV[1]
-local fam = prefix .. 'fam:' .. ARGV[2]
+// Lua, used by the scripts below with `prefix` and the family key `fam` set: deletes the family's tokens and
+// the family, and leaves in `revoked` the hashes of the access tokens that were still there.
+const DELETE_FAMILY = `
 local revoked = {}
 for _, member in ipairs(redis.call('SMEMBERS', fam)) do
   local deleted = redis.call('DEL', prefix .. member)
@@ -38,6 +38,12 @@ for _, member in ipairs(redis.call('SMEMBERS', fam)) do
   end
 end
 redis.call('DEL', fam)
+`;
+
+const REVOKE_FAMILY = `
+local prefix = ARGV[1]
+local fam = prefix .. 'fam:' .. ARGV[2]
+${DELETE_FAMILY}
 return revoked
 `;
 
@@ -56,14 +62,7 @@ local family = state[1]
 if not family then return {'unknown'} end
 if state[2] == '1' then
   local fam = prefix .. 'fam:' .. family
-  local revoked = {}
-  for _, member in ipairs(redis.call('SMEMBERS', fam)) do
-    local deleted = redis.call('DEL', prefix .. member)
-    if deleted == 1 and string.sub(member, 1, 3) == 'at:' then
-      table.insert(revoked, string.sub(member, 4))
-    end
-  end
-  redis.call('DEL', fam)
+  ${DELETE_FAMILY}
   return {'reused', revoked}
 end
 redis.call('HSET', KEYS[1], 'spent', '1', 'next', ARGV[5])

@@ -65,3 +65,16 @@ export async function startDetector(env: Env): Promise<StartedDetector> {
     },
   };
 }
+
+/**
+ * The detector started before the calling suite's tests and stopped after them: the object returned holds
+ * the running detector's fields during the tests.
+ */
+export function detectorForSuite(env: Env): StartedDetector {
+  const detector = {} as StartedDetector;
+  beforeAll(async () => {
+    Object.assign(detector, await startDetector(env));
+  });
+  afterAll(() => detector.stop());
+  return detector;
+}

@@ -1,5 +1,5 @@
 import { mailResultSchema } from '@spam-check/contracts';
-import { startDetector, type StartedDetector } from '../support/start-service';
+import { detectorForSuite } from '../support/start-service';
 
 async function postBatch(url: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${url}/v1/check/batch`, {
@@ -11,14 +11,7 @@ async function postBatch(url: string, body: unknown, headers: Record<string, str
 }
 
 describe('POST /v1/check/batch (the gateway batch check behind it), DNS off', () => {
-  let detector: StartedDetector;
-
-  beforeAll(async () => {
-    detector = await startDetector({ EMAIL_DNS_CHECK: 'off', MAX_BATCH_BODY_BYTES: '2000000' });
-  });
-  afterAll(async () => {
-    await detector.stop();
-  });
+  const detector = detectorForSuite({ EMAIL_DNS_CHECK: 'off', MAX_BATCH_BODY_BYTES: '2000000' });
 
   it('when 1,000 addresses are sent, each gets the result of the single check, in order, in the caller language', async () => {
     const items = Array.from({ length: 1000 }, (_, i) => ({

@@ -13,14 +13,19 @@ import type { BatchTransport } from '../domain/batch-check';
 import type { CallMeta, DetectorTransport } from '../domain/hybrid-check';
 import { callDetector, type HttpDetector } from './detector-client';
 
-const callOverHttp = async <S extends z.ZodType>(
-  detector: HttpDetector,
-  schema: S,
-  body: unknown,
-  meta: CallMeta,
-  timeoutMs: number,
-) =>
-  (await callDetector(detector, { path: '/v1/check', schema, body: { json: body }, meta, timeoutMs })).result;
+/** A detector's `POST /v1/check`, answered in the shape of `schema`. */
+const callOverHttp =
+  <S extends z.ZodType>(detector: HttpDetector, schema: S, timeoutMs: number) =>
+  async (body: unknown, meta: CallMeta) => {
+    const { result } = await callDetector(detector, {
+      path: '/v1/check',
+      schema,
+      body: { json: body },
+      meta,
+      timeoutMs,
+    });
+    return result;
+  };
 
 /** How much of a batch body is serialised in one turn of the event loop. */
 const SLICE_BYTES = 256 * 1024;
@@ -47,50 +52,41 @@ async function itemsBody(items: readonly unknown[]): Promise<Buffer> {
 }
 
 /** A detector's `POST /v1/check/batch`: the items in one call, a result of the right shape for each. */
-async function batchOverHttp<S extends z.ZodType>(
-  detector: HttpDetector,
-  schema: S,
-  items: unknown[],
-  meta: CallMeta,
-  timeoutMs: number,
-): Promise<z.output<S>[]> {
-  if (items.length === 0) return [];
-  const answer = z.object({ results: z.array(schema).length(items.length) });
-  const { result } = await callDetector(detector, {
-    path: '/v1/check/batch',
-    schema: answer,
-    body: { bytes: await itemsBody(items) },
-    meta,
-    timeoutMs,
-  });
-  return result.results;
-}
+const batchOverHttp =
+  <S extends z.ZodType>(detector: HttpDetector, schema: S, timeoutMs: number) =>
+  async (items: unknown[], meta: CallMeta): Promise<z.output<S>[]> => {
+    if (items.length === 0) return [];
+    const answer = z.object({ results: z.array(schema).length(items.length) });
+    const { result } = await callDetector(detector, {
+      path: '/v1/check/batch',
+      schema: answer,
+      body: { bytes: await itemsBody(items) },
+      meta,
+      timeoutMs,
+    });
+    return result.results;
+  };
 
-/** Both detectors over HTTP (`POST /v1/check`), through the one detector client (`callDetector`). */
-export function httpTransport(options: {
+/** Both detectors over HTTP, and how long an answer may take. */
+interface HttpDetectors {
   email: HttpDetector;
   text: HttpDetector;
   timeoutMs: number;
-}): DetectorTransport {
+}
+
+/** Both detectors over HTTP (`POST /v1/check`), through the one detector client (`callDetector`). */
+export function httpTransport({ email, text, timeoutMs }: HttpDetectors): DetectorTransport {
   return {
-    checkMail: (request, meta) =>
-      callOverHttp(options.email, mailResultSchema, request, meta, options.timeoutMs),
-    checkText: (request, meta) =>
-      callOverHttp(options.text, textResultSchema, request, meta, options.timeoutMs),
+    checkMail: callOverHttp(email, mailResultSchema, timeoutMs),
+    checkText: callOverHttp(text, textResultSchema, timeoutMs),
   };
 }
 
 /** Batches over HTTP: one call per detector and batch, on the same keep-alive agents as single checks. */
-export function httpBatchTransport(options: {
-  email: HttpDetector;
-  text: HttpDetector;
-  timeoutMs: number;
-}): BatchTransport {
+export function httpBatchTransport({ email, text, timeoutMs }: HttpDetectors): BatchTransport {
   return {
-    checkMails: (items, meta) =>
-      batchOverHttp(options.email, mailResultSchema, items, meta, options.timeoutMs),
-    checkTexts: (items, meta) =>
-      batchOverHttp(options.text, textResultSchema, items, meta, options.timeoutMs),
+    checkMails: batchOverHttp(email, mailResultSchema, timeoutMs),
+    checkTexts: batchOverHttp(text, textResultSchema, timeoutMs),
   };
 }
 

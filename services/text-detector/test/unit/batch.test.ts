@@ -1,24 +1,8 @@
 import { textResultSchema } from '@spam-check/contracts';
-import { check, startDetector, type StartedDetector } from '../helpers';
-
-async function postBatch(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${url}/v1/check/batch`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as { results: unknown[]; code?: string } };
-}
+import { check, checkBatch, detectorForSuite } from '../helpers';
 
 describe('POST /v1/check/batch (the gateway batch check behind it)', () => {
-  let detector: StartedDetector;
-
-  beforeAll(async () => {
-    detector = await startDetector();
-  });
-  afterAll(async () => {
-    await detector.stop();
-  });
+  const detector = detectorForSuite();
 
   it('when texts are sent, each gets the result of the single check, in order', async () => {
     const items = [
@@ -26,7 +10,7 @@ describe('POST /v1/check/batch (the gateway batch check behind it)', () => {
       { title: 'WIN MONEY NOW', body: 'Click http://bit.ly/x now!!! Earn $$$ fast, contact me on WhatsApp' },
       { title: 'Bonjour', body: 'Merci pour cet article.', sub_title: 'Lecteur' },
     ];
-    const response = await postBatch(detector.url, { items }, { 'x-request-id': 't-1' });
+    const response = await checkBatch(detector.url, { items }, { 'x-request-id': 't-1' });
     expect(response.status).toBe(200);
     const results = response.body.results.map((result) => textResultSchema.parse(result));
     expect(results).toHaveLength(3);
@@ -41,7 +25,7 @@ describe('POST /v1/check/batch (the gateway batch check behind it)', () => {
       { items: [{ title: 'a', body: 'b' }, { title: 'no body' }] },
       { items: Array.from({ length: 101 }, () => ({ title: 'a', body: 'b' })) },
     ]) {
-      const response = await postBatch(detector.url, body);
+      const response = await checkBatch(detector.url, body);
       expect(response.status).toBe(400);
       expect(response.body.code).toBe('VALIDATION_FAILED');
     }

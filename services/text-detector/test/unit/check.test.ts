@@ -1,12 +1,8 @@
 import { textResultSchema, type TextResult } from '@spam-check/contracts';
-import { check, startDetector, type StartedDetector } from '../helpers';
+import { check, detectorForSuite, startDetector } from '../helpers';
 
 describe('POST /v1/check (local stages)', () => {
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector({ TEXT_DENY_TERMS: 'forbidden-brand, Casino Royale Bonus' });
-  });
-  afterAll(() => detector.stop());
+  const detector = detectorForSuite({ TEXT_DENY_TERMS: 'forbidden-brand, Casino Royale Bonus' });
 
   async function checked(body: unknown, headers: Record<string, string> = {}): Promise<TextResult> {
     const response = await check(detector.url, body, headers);

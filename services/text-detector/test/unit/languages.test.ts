@@ -1,6 +1,6 @@
 import { textResultSchema, type TextResult } from '@spam-check/contracts';
 import { FakeOpenAi } from '../fake-openai';
-import { check, startDetector, type StartedDetector } from '../helpers';
+import { check, detectorForSuite, startDetector, type StartedDetector } from '../helpers';
 
 /**
  * Issue #11, points 3, 4 and 6: the language of a text is detected; a text outside the model's ground never
@@ -34,11 +34,7 @@ const post = async (url: string, body: string, language = 'en'): Promise<TextRes
   textResultSchema.parse((await check(url, { title: '', body }, { 'accept-language': language })).body);
 
 describe('languages', () => {
-  let detector: StartedDetector;
-  beforeAll(async () => {
-    detector = await startDetector({ TEXT_LLM_MODE: 'band' });
-  });
-  afterAll(() => detector.stop());
+  const detector = detectorForSuite({ TEXT_LLM_MODE: 'band' });
 
   it.each([
     [

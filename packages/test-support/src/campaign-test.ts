@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { keysUnder, type ScanningClient } from './redis-keys';
+
+/**
+ * A campaign test's names (DESIGN.md §7.1), unique to this run: its Redis prefix, the client ids, and the
+ * environment both detectors take for campaigns (the privacy key, where client settings live).
+ */
+export function campaignTest(detector: 'email' | 'text') {
+  const run = randomUUID().slice(0, 8);
+  const prefix = `${detector}-campaign-test-${run}:`;
+  return {
+    run,
+    prefix,
+    ids: {
+      first: `first-${run}`,
+      second: `second-${run}`,
+      poisoner: `poisoner-${run}`,
+      protectedOnly: `protected-${run}`,
+      outside: `outside-${run}`,
+    },
+    env: {
+      PRIVACY_HASH_KEY: `campaign-test-key-${randomUUID()}`,
+      CLIENT_SETTINGS_PREFIX: `${prefix}settings:`,
+      CLIENT_SETTINGS_CHANNEL: `${prefix}settings`,
+    },
+  };
+}
+
+/**
+ * Their settings: `first`, `second` and `poisoner` share and protect, `protectedOnly` only protects, `outside`
+ * keeps the defaults (neither).
+ */
+export async function storeCampaignSettings(
+  settings: {
+    put(clientId: string, settings: { campaigns: { share?: boolean; protect?: boolean } }): Promise<void>;
+  },
+  ids: ReturnType<typeof campaignTest>['ids'],
+): Promise<void> {
+  const both = { campaigns: { share: true, protect: true } };
+  await settings.put(ids.first, both);
+  await settings.put(ids.second, both);
+  await settings.put(ids.poisoner, both);
+  await settings.put(ids.protectedOnly, { campaigns: { protect: true } });
+}
+
+/** A keyed hash as stored: HMAC-SHA-256 in hex. */
+const KEYED_HASH = /^[0-9a-f]{64}$/;
+
+/**
+ * What the campaign memory under `prefix` holds, by SCAN: its keys; the keys and fields that are not keyed
+ * hashes (`<prefix>campaign:{<64 hex digits>}`, fields of 64 hex digits), which §7.1 says there are none of;
+ * and all of it as one text, to search for what must not be there.
+ */
+export async function campaignMemory(
+  redis: ScanningClient & { hgetall(key: string): Promise<Record<string, string>> },
+  prefix: string,
+): Promise<{ keys: string[]; notHashed: string[]; stored: string }> {
+  const keys = await keysUnder(redis, `${prefix}campaign:`);
+  const hashedKey = new RegExp(`^${prefix}campaign:\\{[0-9a-f]{64}\\}$`);
+  const notHashed: string[] = [];
+  const stored: string[] = [];
+  for (const key of keys) {
+    const fields = await redis.hgetall(key);
+    if (!hashedKey.test(key)) notHashed.push(key);
+    notHashed.push(...Object.keys(fields).filter((field) => !KEYED_HASH.test(field)));
+    stored.push(`${key} ${JSON.stringify(fields)}`);
+  }
+  return { keys, notHashed, stored: stored.join('\n') };
+}
