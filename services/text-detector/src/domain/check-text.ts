@@ -9,7 +9,13 @@ import {
   type TextSettings,
 } from '@spam-check/contracts';
 import { cutsOf, withLearntCuts } from './client-cuts';
-import { EXPORTED_CHARACTERS, adjustment, strongestFeatures, type Learnable } from './client-feedback';
+import {
+  EXPORTED_CHARACTERS,
+  adjustment,
+  strongestFeatures,
+  type Learnable,
+  type LearntWeight,
+} from './client-feedback';
 import type { DetectLanguage } from './language';
 import type { AskLlm, LlmOutcome } from './llm';
 import type { TextModel } from './model/classifier';
@@ -37,7 +43,8 @@ import {
  *    reasons and handed to the model as features: how much each is worth was learnt with the words;
  * 3. the local model, whose calibrated probability is the local score; on a text outside the model's own
  *    ground (language, vocabulary, form: ./model/familiarity.ts) that score stays below `spam`; the caller's
- *    adjustment, learnt from its reports, moves the margin before calibration, on top of that limit;
+ *    adjustment, learnt from its reports, moves the margin before calibration, on top of that limit (to `spam`
+ *    only by the part of it that its reports back: ./client-feedback.ts);
  * 4. the LLM, when the local score falls in the configured band or the text is unfamiliar (or always /
  *    never); its answer decides. When it was wanted but could not answer, the local score stands and
  *    `degraded` is true.
@@ -68,8 +75,8 @@ export interface CascadeDeps {
 export interface ClientView {
   /** The label of the most similar near-duplicate the client reported. */
   reported: FeedbackLabel | undefined;
-  /** The client's adjustment weights of the text's features. */
-  weights: ReadonlyMap<number, number>;
+  /** The client's adjustment weights of the text's features (and its cut offsets). */
+  weights: ReadonlyMap<number, LearntWeight>;
   /** How many sharing clients reported a campaign of this text (0: none, or the client does not protect). */
   campaign: number;
 }
@@ -378,12 +385,23 @@ function judgeByModel(
     unfamiliarReasons.push({ code: 'TEXT_MODEL_UNFAMILIAR', weight: REASON_WEIGHTS.TEXT_MODEL_UNFAMILIAR });
   }
   // The client's adjustment moves the margin; its effect is added on top of the model's own (limited) score.
+  // Only the part of it that the client's reports back may carry the text to `spam`; without it the score
+  // stops one step below (./client-feedback.ts `adjustment`).
   const correction = adjustment(view.weights, vector);
-  const shift = correction === 0 ? 0 : model.calibrate(margin + correction, language) - probability;
+  const lifted = (lift: number) =>
+    Math.min(
+      1,
+      Math.max(0, modelScore + (lift === 0 ? 0 : model.calibrate(margin + lift, language) - probability)),
+    );
+  const spamBacked = lifted(correction.spamLift) >= config.spamThreshold;
+  const corrected = spamBacked
+    ? lifted(correction.lift)
+    : Math.min(lifted(correction.lift), Math.max(0, config.spamThreshold - SCORE_STEP));
+  const shift = corrected - modelScore;
   // A campaign that sharing clients reported makes the text at least suspicious (DESIGN.md §7.1).
   const campaignFloor = (score: number) =>
     view.campaign > 0 ? Math.max(score, config.suspiciousThreshold) : score;
-  const score = campaignFloor(Math.min(1, Math.max(0, modelScore + shift)));
+  const score = campaignFloor(corrected);
   const clientReasons: Reason[] = [];
   if (view.campaign > 0)
     clientReasons.push({

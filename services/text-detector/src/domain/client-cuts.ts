@@ -44,8 +44,11 @@ export interface Calibration {
 }
 
 /** The client's offsets among the weights read for a check (0 when it has none). */
-export function cutsOf(weights: ReadonlyMap<number, number>): Cuts {
-  return { spam: weights.get(CUT_KEYS.spam) ?? 0, suspicious: weights.get(CUT_KEYS.suspicious) ?? 0 };
+export function cutsOf(weights: ReadonlyMap<number, { value: number }>): Cuts {
+  return {
+    spam: weights.get(CUT_KEYS.spam)?.value ?? 0,
+    suspicious: weights.get(CUT_KEYS.suspicious)?.value ?? 0,
+  };
 }
 
 /** Probability thresholds moved by the client's offsets, for a text of `language`. */
@@ -66,11 +69,20 @@ export function withLearntCuts<T extends Thresholds>(
 }
 
 /**
- * The offsets after a report on a text whose margin (with the client's correction) is `margin`, judged
- * against the thresholds moved by the current offsets; `undefined` when they stay.
+ * A text's margin with the client's correction as each cut sees it: the spam cut sees only the part of the
+ * correction that counts for `spam` (./client-feedback.ts `adjustment`), so `spam` ≤ `suspicious`.
+ */
+export interface Margins {
+  suspicious: number;
+  spam: number;
+}
+
+/**
+ * The offsets after a report on a text with these margins, judged against the thresholds moved by the current
+ * offsets (the verdict the client saw); `undefined` when they stay.
  */
 export function cutSteps(
-  margin: number,
+  margins: Margins,
   label: FeedbackLabel,
   cuts: Cuts,
   thresholds: Thresholds,
@@ -85,11 +97,14 @@ export function cutSteps(
   const next = { ...cuts };
   const clamp = (value: number, { low, high }: { low: number; high: number }) =>
     Math.min(high, Math.max(low, value));
-  if (label === 'ham' && margin >= spamCut) next.spam = clamp(cuts.spam + STEP.spamUp, LIMITS.spam);
-  else if (label === 'ham' && margin >= suspiciousCut)
+  const verdict =
+    margins.spam >= spamCut ? 'spam' : margins.suspicious >= suspiciousCut ? 'suspicious' : 'ham';
+  if (label === 'ham' && verdict === 'spam') next.spam = clamp(cuts.spam + STEP.spamUp, LIMITS.spam);
+  else if (label === 'ham' && verdict === 'suspicious')
     next.suspicious = clamp(cuts.suspicious + STEP.suspiciousUp, LIMITS.suspicious);
-  else if (label === 'spam' && margin < suspiciousCut)
+  else if (label === 'spam' && verdict === 'ham')
     next.suspicious = clamp(cuts.suspicious - STEP.suspiciousDown, LIMITS.suspicious);
-  else if (label === 'spam' && margin < spamCut) next.spam = clamp(cuts.spam - STEP.spamDown, LIMITS.spam);
+  else if (label === 'spam' && margins.suspicious < spamCut)
+    next.spam = clamp(cuts.spam - STEP.spamDown, LIMITS.spam);
   return next.spam === cuts.spam && next.suspicious === cuts.suspicious ? undefined : next;
 }

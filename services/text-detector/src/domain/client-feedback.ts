@@ -1,5 +1,5 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
-import { CUT_KEYS, cutSteps, type Calibration, type Cuts, type Thresholds } from './client-cuts';
+import { CUT_KEYS, cutSteps, cutsOf, type Calibration, type Cuts, type Thresholds } from './client-cuts';
 import type { SparseVector } from './model/extractor';
 import {
   bandKeys,
@@ -19,6 +19,13 @@ import {
  *   al. 2006) per report: when the reported text is not yet beyond its label's target margin, the weights of
  *   its strongest LEARNT_FEATURES features move just enough to reach it, at most AGGRESSIVENESS per unit of
  *   squared norm; a text already on the right side changes nothing;
+ * - the correction lifts a text to `suspicious` freely, to `spam` only on the balance of the client's reports
+ *   (`adjustment`: `lift` for every cut, `spamLift` for the spam cut). Each weight counts the spam and the ham
+ *   reports that stepped it; a positive term counts towards the spam cut only when its feature has at least
+ *   SPAM_BACKING times as many spam reports as ham reports (a word that the client's reported ham carries too
+ *   is no evidence of spam), and what counts lifts a text towards the spam cut by at most MAX_SPAM_LIFT: a
+ *   text the model scores far below `spam` gets there for the client by a near-duplicate report, not by the
+ *   correction;
  * - a check reads a bounded part of what the client learnt, never the whole of it: the reports indexed under
  *   the LSH bands of its own fingerprint (at most BAND_ENTRIES per band), and the weights of its strongest
  *   LOOKED_UP_FEATURES features. The cost of a check does not grow with the client's reports;
@@ -34,6 +41,10 @@ const LOOKED_UP_FEATURES = 512;
 /** Reports kept in the index of one LSH band of one client (the newest). */
 const BAND_ENTRIES = 8;
 const AGGRESSIVENESS = 4;
+/** A feature's weight counts towards the spam cut only with this many spam reports per ham report (and one). */
+const SPAM_BACKING = 2;
+/** At most this much of the correction (margin units) counts towards the spam cut. */
+const MAX_SPAM_LIFT = 3;
 /**
  * Target probabilities a report pushes its text to, at the default thresholds (0.8 and 0.5); with the
  * client's learnt cuts (./client-cuts.ts) the targets move with them.
@@ -75,14 +86,43 @@ export function strongestFeatures(vector: SparseVector, count = LEARNT_FEATURES)
   return { indices, values };
 }
 
-export function adjustment(weights: ReadonlyMap<number, number>, vector: SparseVector): number {
-  if (weights.size === 0) return 0;
-  let sum = 0;
+/** A learnt weight of a feature, and how many spam and ham reports stepped it. */
+export interface LearntWeight {
+  value: number;
+  spamReports: number;
+  hamReports: number;
+}
+
+/** The client's correction of a text's margin: `lift` for every cut, `spamLift` for the `spam` cut. */
+export interface Correction {
+  lift: number;
+  spamLift: number;
+}
+
+/** The client's correction of a text; what counts towards the spam cut is decided here (rules on top). */
+export function adjustment(weights: ReadonlyMap<number, LearntWeight>, vector: SparseVector): Correction {
+  let lift = 0;
+  let spamLift = 0;
+  if (weights.size === 0) return { lift, spamLift };
   for (let k = 0; k < vector.indices.length; k++) {
     const weight = weights.get(vector.indices[k] as number);
-    if (weight !== undefined) sum += weight * (vector.values[k] as number);
+    if (weight === undefined) continue;
+    const term = weight.value * (vector.values[k] as number);
+    lift += term;
+    const backed = weight.spamReports >= Math.max(1, SPAM_BACKING * weight.hamReports);
+    if (term <= 0 || backed) spamLift += term;
   }
-  return sum;
+  return { lift, spamLift: Math.min(spamLift, MAX_SPAM_LIFT) };
+}
+
+/** A weight as stored: its value, then its spam and ham reports when it has any (cut offsets have none). */
+function encodeWeight({ value, spamReports, hamReports }: LearntWeight): string {
+  return spamReports + hamReports > 0 ? `${value} ${spamReports} ${hamReports}` : String(value);
+}
+
+function decodeWeight(text: string): LearntWeight {
+  const [value, spamReports, hamReports] = text.split(' ');
+  return { value: Number(value), spamReports: Number(spamReports ?? 0), hamReports: Number(hamReports ?? 0) };
 }
 
 /** What a check reads of a client's learnt state: the index entries of its bands and its features' weights. */
@@ -135,8 +175,10 @@ export function learntKeys(learnable: Pick<Learnable, 'features'>): string[] {
 
 /**
  * The weights a report writes, from their current values (`current`, in the order of `learntKeys`): the
- * client's cut offsets when the text is on the wrong side of a cut now (./client-cuts.ts), and one PA-I step on
- * the text's strongest features when it is not yet beyond its label's target (relative to the client's cuts).
+ * client's cut offsets when the text is on the wrong side of a cut now (./client-cuts.ts), and, when the text
+ * is not yet beyond its label's target (relative to the client's cuts; for `spam`, by the part of the
+ * correction that counts for `spam`), one PA-I step on the text's strongest features, a spam report also
+ * counting itself on each of them.
  */
 export function learningStep(
   learnable: Learnable,
@@ -146,16 +188,14 @@ export function learningStep(
   thresholds: Thresholds,
 ): [string, string][] {
   const { features, language } = learnable;
-  const count = features.indices.length;
-  const cuts: Cuts = { spam: Number(current[count] ?? 0), suspicious: Number(current[count + 1] ?? 0) };
-  let margin = learnable.margin;
-  let norm = 0;
-  for (let k = 0; k < count; k++) {
-    const value = features.values[k] as number;
-    margin += Number(current[k] ?? 0) * value;
-    norm += value ** 2;
-  }
-  const moved = cutSteps(margin, label, cuts, thresholds, calibration, language);
+  const weights = weightsOf(learntKeys(learnable), current);
+  const cuts = cutsOf(weights);
+  const correction = adjustment(weights, features);
+  const margins = {
+    suspicious: learnable.margin + correction.lift,
+    spam: learnable.margin + correction.spamLift,
+  };
+  const moved = cutSteps(margins, label, cuts, thresholds, calibration, language);
   // Written again with every step, so that the cap (oldest written first) never drops them before the weights.
   const cutEntries = ({ spam, suspicious }: Cuts): [string, string][] => [
     [String(CUT_KEYS.spam), String(spam)],
@@ -164,26 +204,38 @@ export function learningStep(
   const written = moved ? cutEntries(moved) : [];
   const target =
     calibration.marginFor(TARGET[label], language) + (label === 'spam' ? cuts.spam : cuts.suspicious);
-  const missing = label === 'spam' ? target - margin : margin - target;
+  const norm = features.values.reduce((sum, value) => sum + value ** 2, 0);
+  const missing = label === 'spam' ? target - margins.spam : margins.suspicious - target;
   if (missing <= 0 || norm === 0) return written;
-  const step = Math.min(AGGRESSIVENESS, missing / norm) * (label === 'spam' ? 1 : -1);
+  // A spam text that the whole correction already lifts beyond the target only needs its reports counted.
+  const gap = label === 'spam' ? Math.max(0, target - margins.suspicious) : missing;
+  const step = Math.min(AGGRESSIVENESS, gap / norm) * (label === 'spam' ? 1 : -1);
   return [
-    ...[...features.indices].map((index, k): [string, string] => [
-      String(index),
-      String(Number(current[k] ?? 0) + step * (features.values[k] as number)),
-    ]),
+    ...[...features.indices].map((index, k): [string, string] => {
+      const { value, spamReports, hamReports } = weights.get(index) ?? {
+        value: 0,
+        spamReports: 0,
+        hamReports: 0,
+      };
+      const next = {
+        value: value + step * (features.values[k] as number),
+        spamReports: spamReports + (label === 'spam' ? 1 : 0),
+        hamReports: hamReports + (label === 'ham' ? 1 : 0),
+      };
+      return [String(index), encodeWeight(next)];
+    }),
     ...cutEntries(moved ?? cuts),
   ];
 }
 
-/** The weights read for a check, by feature index. */
+/** The weights read for a check, by feature index (and the cut offsets, under their reserved keys). */
 export function weightsOf(
   keys: readonly string[],
   values: readonly (string | undefined)[],
-): Map<number, number> {
-  const weights = new Map<number, number>();
+): Map<number, LearntWeight> {
+  const weights = new Map<number, LearntWeight>();
   values.forEach((value, k) => {
-    if (value !== undefined) weights.set(Number(keys[k]), Number(value));
+    if (value !== undefined) weights.set(Number(keys[k]), decodeWeight(value));
   });
   return weights;
 }

@@ -4,7 +4,10 @@ import { cutSteps, withLearntCuts, type Cuts } from '../../src/domain/client-cut
 describe("a client's learnt cuts", () => {
   const model = readModelFile();
   const thresholds = { spamThreshold: 0.8, suspiciousThreshold: 0.5 };
-  const marginAt = (probability: number) => model.marginFor(probability, 'en');
+  const marginAt = (probability: number) => {
+    const margin = model.marginFor(probability, 'en');
+    return { spam: margin, suspicious: margin };
+  };
   const report = (cuts: Cuts, probability: number, label: 'spam' | 'ham') =>
     cutSteps(marginAt(probability), label, cuts, thresholds, model, 'en') ?? cuts;
 
@@ -36,6 +39,16 @@ describe("a client's learnt cuts", () => {
     const moved = withLearntCuts(thresholds, cuts, model, 'en');
     expect(moved.suspiciousThreshold).toBeGreaterThan(0.5);
     expect(moved.suspiciousThreshold).toBeLessThanOrEqual(moved.spamThreshold);
+  });
+
+  it('when spam is held below the spam cut only by the correction that does not count for spam, the spam cut stays', () => {
+    const cuts = { spam: 0, suspicious: 0 };
+    const heldBack = { spam: marginAt(0.7).spam, suspicious: marginAt(0.9).suspicious };
+    expect(cutSteps(heldBack, 'spam', cuts, thresholds, model, 'en')).toBeUndefined();
+    expect(cutSteps(heldBack, 'ham', cuts, thresholds, model, 'en')).toEqual({
+      spam: 0,
+      suspicious: expect.any(Number) as number,
+    });
   });
 
   it('when a report is on the right side of the cuts already, nothing moves', () => {
