@@ -22,10 +22,10 @@ import {
  * - the correction lifts a text to `suspicious` freely, to `spam` only on the balance of the client's reports
  *   (`adjustment`: `lift` for every cut, `spamLift` for the spam cut). Each weight counts the spam and the ham
  *   reports that stepped it; a positive term counts towards the spam cut only when its feature has at least
- *   SPAM_BACKING times as many spam reports as ham reports (a word that the client's reported ham carries too
- *   is no evidence of spam), and what counts lifts a text towards the spam cut by at most MAX_SPAM_LIFT: a
- *   text the model scores far below `spam` gets there for the client by a near-duplicate report, not by the
- *   correction;
+ *   SPAM_EVIDENCE.backing times as many spam reports as ham reports (a word that the client's reported ham
+ *   carries too is no evidence of spam), and what counts lifts a text towards the spam cut by at most
+ *   SPAM_EVIDENCE.maxLift: a text the model scores far below `spam` gets there for the client by a
+ *   near-duplicate report, not by the correction;
  * - a check reads a bounded part of what the client learnt, never the whole of it: the reports indexed under
  *   the LSH bands of its own fingerprint (at most BAND_ENTRIES per band), and the weights of its strongest
  *   LOOKED_UP_FEATURES features. The cost of a check does not grow with the client's reports;
@@ -41,10 +41,11 @@ const LOOKED_UP_FEATURES = 512;
 /** Reports kept in the index of one LSH band of one client (the newest). */
 const BAND_ENTRIES = 8;
 const AGGRESSIVENESS = 4;
-/** A feature's weight counts towards the spam cut only with this many spam reports per ham report (and one). */
-const SPAM_BACKING = 2;
-/** At most this much of the correction (margin units) counts towards the spam cut. */
-const MAX_SPAM_LIFT = 3;
+/**
+ * What of the correction counts towards the spam cut: a feature's weight only with `backing` spam reports per
+ * ham report (and one), and at most `maxLift` margin units of it in all.
+ */
+const SPAM_EVIDENCE = { backing: 2, maxLift: 3 } as const;
 /**
  * Target probabilities a report pushes its text to, at the default thresholds (0.8 and 0.5); with the
  * client's learnt cuts (./client-cuts.ts) the targets move with them.
@@ -109,10 +110,10 @@ export function adjustment(weights: ReadonlyMap<number, LearntWeight>, vector: S
     if (weight === undefined) continue;
     const term = weight.value * (vector.values[k] as number);
     lift += term;
-    const backed = weight.spamReports >= Math.max(1, SPAM_BACKING * weight.hamReports);
+    const backed = weight.spamReports >= Math.max(1, SPAM_EVIDENCE.backing * weight.hamReports);
     if (term <= 0 || backed) spamLift += term;
   }
-  return { lift, spamLift: Math.min(spamLift, MAX_SPAM_LIFT) };
+  return { lift, spamLift: Math.min(spamLift, SPAM_EVIDENCE.maxLift) };
 }
 
 /** A weight as stored: its value, then its spam and ham reports when it has any (cut offsets have none). */
