@@ -105,7 +105,14 @@ async function main(): Promise<void> {
     });
     services.push(service);
   }
-  await Promise.all(services.map((service) => waitForReady(service, { timeoutMs: 30_000 })));
+  try {
+    await Promise.all(services.map((service) => waitForReady(service, { timeoutMs: 30_000 })));
+  } catch (error) {
+    // A service that did not come up stops the others too: nothing is left running behind the message.
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    await stopAll(1);
+    return;
+  }
   process.stdout.write(instructions(`http://127.0.0.1:${PORTS.gateway}`));
 }
 
