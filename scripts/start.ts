@@ -88,7 +88,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
   // `pnpm start` stopped by a signal to pnpm alone (`kill`, `timeout`) ends pnpm without passing the signal on:
-  // this process is then handed to init, and stops the services itself.
+  // this process is then handed to init, and stops the services itself. So the stack lives as long as the
+  // process that started it (run it under a supervisor, or `nohup pnpm start`, to keep it beyond a shell).
   const parent = process.ppid;
   setInterval(() => {
     if (process.ppid !== parent) void stopAll(0);
