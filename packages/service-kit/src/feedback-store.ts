@@ -304,6 +304,30 @@ async function dropOldest(redis: Redis, keys: ClientMapKeys, count: number): Pro
       .exec();
 }
 
+/**
+ * The values of `fields` in a client's map; with a retention (`oldest`, the first write time still kept), an
+ * expired entry reads as missing. The write times are read only when the client has expired entries at all
+ * (rare: they go at its next write); a check then reads its fields' values and one count, not 512 scores.
+ */
+async function readMany(
+  redis: Redis,
+  { entries: hash, order }: ClientMapKeys,
+  fields: readonly string[],
+  oldest: number | undefined,
+): Promise<(string | undefined)[]> {
+  if (fields.length === 0) return [];
+  if (oldest === undefined) return (await redis.hmget(hash, ...fields)).map((value) => value ?? undefined);
+  const [values, expired] = await Promise.all([
+    redis.hmget(hash, ...fields),
+    redis.zcount(order, '-inf', `(${oldest}`),
+  ]);
+  if (expired === 0) return values.map((value) => value ?? undefined);
+  const times = await redis.zmscore(order, ...fields);
+  return values.map((value, index) =>
+    value === null || Number(times[index] ?? 0) < oldest ? undefined : value,
+  );
+}
+
 /** Removes `key` from every client's map; answers how many entries went. */
 async function eraseKeyOfEveryClient(redis: Redis, prefix: string, key: string): Promise<number> {
   let erased = 0;
@@ -346,20 +370,8 @@ export function redisClientMap(
       const [value, at] = await Promise.all([redis.hget(hash, key), redis.zscore(order, key)]);
       return value === null || Number(at ?? 0) < cutoff() ? undefined : value;
     },
-    async getMany(client, fields) {
-      if (fields.length === 0) return [];
-      const { entries: hash, order } = keys(client);
-      if (retentionSeconds === undefined)
-        return (await redis.hmget(hash, ...fields)).map((value) => value ?? undefined);
-      const [values, times] = await Promise.all([
-        redis.hmget(hash, ...fields),
-        redis.zmscore(order, ...fields),
-      ]);
-      const oldest = cutoff();
-      return values.map((value, index) =>
-        value === null || Number(times[index] ?? 0) < oldest ? undefined : value,
-      );
-    },
+    getMany: (client, fields) =>
+      readMany(redis, keys(client), fields, retentionSeconds === undefined ? undefined : cutoff()),
     async update(client, entries, removed = []) {
       const clientKeys = keys(client);
       if (retentionSeconds !== undefined) await prune(client);

@@ -70,6 +70,7 @@ describe('client maps with a retention, and erasure', () => {
       await map.update('client', [['new', 'ham']]);
       const version = await map.version('client');
       expect(await map.get('client', 'old')).toBe('spam');
+      expect(await map.getMany('client', ['old', 'new', 'none'])).toEqual(['spam', 'ham', undefined]);
       await sleep(1200);
       expect(await map.get('client', 'old')).toBeUndefined();
       expect(await map.get('client', 'new')).toBe('ham');
