@@ -19,7 +19,7 @@ import { isIPv6 } from 'node:net';
 import { consoleRouter } from '@spam-check/console';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import type { AppDeps } from './app';
+import type { AppDeps } from './app-deps';
 import type { HttpDetector } from './data-access/detector-client';
 import { createDataEraser } from './data-access/erasure';
 import { llmEndpointReader } from './data-access/llm-endpoint';
