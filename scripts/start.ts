@@ -69,6 +69,8 @@ Press Ctrl-C to stop.
 `;
 }
 
+const messageOf = (error: unknown) => `${error instanceof Error ? error.message : String(error)}\n`;
+
 async function main(): Promise<void> {
   const services: ServiceProcess[] = [];
   const wiring = {
@@ -110,7 +112,7 @@ async function main(): Promise<void> {
     await Promise.all(services.map((service) => waitForReady(service, { timeoutMs: 30_000 })));
   } catch (error) {
     // A service that did not come up stops the others too: nothing is left running behind the message.
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(messageOf(error));
     await stopAll(1);
     return;
   }
@@ -118,6 +120,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(messageOf(error));
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, createServer } from 'node:net';
-import { freePort, REPO_ROOT } from '@spam-check/process-kit';
+import { freePort, REPO_ROOT, SELF_CONTAINED_ENV } from '@spam-check/process-kit';
 
 // `pnpm start` as a user runs it and as a process supervisor or `timeout` stops it: a SIGTERM to pnpm alone.
 // pnpm ends without passing the signal on, so the script must notice it was left and stop its services.
@@ -17,12 +17,10 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** This run's ports, the embedded defaults (no Redis, RabbitMQ or OpenAI), no DNS. */
+/** This run's ports, with nothing outside the stack (the embedded defaults `pnpm start` uses alone). */
 function embeddedEnv(ports: Record<string, number>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, EMAIL_DNS_CHECK: 'off' };
-  for (const name of ['REDIS_URL', 'AMQP_URL', 'OPENAI_API_KEY']) delete env[name];
-  for (const [name, port] of Object.entries(ports)) env[name] = String(port);
-  return env;
+  const portVariables = Object.entries(ports).map(([name, port]) => [name, String(port)]);
+  return { ...process.env, ...SELF_CONTAINED_ENV, ...Object.fromEntries(portVariables) };
 }
 
 async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
