@@ -77,6 +77,8 @@ function setUp(mode: 'redis' | 'embedded') {
         GATEWAY_CLIENT_SECRET: gateway.secret,
         EMAIL_DNS_CHECK: 'off',
         OPENAI_API_KEY: undefined,
+        // Two reports a second per client, two seconds of them queued: the pace test below fills the queue.
+        TEXT_FEEDBACK_REPORTS_PER_SECOND: '2',
         // Auth's provisioning at start and the gateway's calls to auth must not give up on a loaded machine.
         AUTH_REDIS_TIMEOUT_MS: '5000',
         AUTH_TIMEOUT_MS: '10000',
@@ -104,6 +106,20 @@ function setUp(mode: 'redis' | 'embedded') {
 }
 
 const codes = (result: { reasons: { code: string }[] }) => result.reasons.map((reason) => reason.code);
+
+/** Ten texts on ten subjects: none is a near-duplicate of another. */
+const SUBJECTS = [
+  'Der Chor probt ab Oktober dienstags im Gemeindesaal, neue Stimmen sind willkommen.',
+  'Kann mir jemand sagen, welches Öl ich für einen alten Rasenmäher nehmen soll?',
+  'La bibliothèque du quartier prolonge ses horaires pendant les vacances scolaires.',
+  'Our football team is looking for a goalkeeper for the Sunday league this season.',
+  'Die Baustelle an der Hauptstraße dauert laut Stadt noch bis Ende März.',
+  'Quelqu’un connaît-il un bon réparateur de vélos électriques près de la gare ?',
+  'The pottery workshop has two free places left for the beginners course in May.',
+  'Im Kleingartenverein werden die Wasseruhren am Samstag abgelesen.',
+  'Le marché de Noël ouvrira le premier week-end de décembre sur la place centrale.',
+  'Does anyone have experience with heat pumps in houses built before 1960?',
+];
 
 describe.each(['redis', 'embedded'] as const)('feedback through the gateway (%s)', (mode) => {
   const { post, run } = setUp(mode);
@@ -246,6 +262,45 @@ describe.each(['redis', 'embedded'] as const)('feedback through the gateway (%s)
     const checked = textResultSchema.parse((await post('first', '/api/v1/spam/text', text)).body);
     expect(checked.verdict).toBe('spam');
     expect(codes(checked)).toContain('TEXT_REPORTED_SPAM');
+  });
+
+  it("when a client sends more reports at once than its queue holds, the rest get 429 with Retry-After and teach nothing, and another client's report does not wait", async () => {
+    const texts = SUBJECTS.map((body, i) => ({ title: `Frage ${i} ${run}`, body: `${body} (${run})` }));
+    const answeredAt: number[] = [];
+    const started = performance.now();
+    const timed = async (who: 'first' | 'second', body: object, index: number) => {
+      const answer = await post(who, '/deapi/v1/spam/feedback', body);
+      answeredAt[index] = performance.now() - started;
+      return answer;
+    };
+    const [others, ...answers] = await Promise.all([
+      timed('first', { ...CAMPAIGN, title: `Pace ${run}`, label: 'ham' }, texts.length),
+      ...texts.map((text, i) => timed('second', { ...text, label: 'spam' }, i)),
+    ]);
+    // One report runs, four wait (2 s at 2 a second), the others are refused before any work.
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(2);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+    for (const refused of answers.filter((answer) => answer.status === 429)) {
+      expect(problemSchema.parse(refused.body)).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(refused.body.detail).toMatch(/Anfragelimit/);
+    }
+    // The queue is paced: the last accepted report is answered a spacing (0.5 s) per report after the first.
+    const accepted = answeredAt.filter((_, i) => statuses[i] === 200);
+    expect(Math.max(...accepted)).toBeGreaterThanOrEqual(500 * (accepted.length - 1) - 50);
+    expect(others.status).toBe(200);
+    expect(answeredAt[texts.length]).toBeLessThan(Math.max(...accepted));
+    // Learnt exactly when accepted.
+    for (const [i, text] of texts.entries()) {
+      const checked = textResultSchema.parse((await post('second', '/api/v1/spam/text', text)).body);
+      expect({ i, status: statuses[i], reported: codes(checked).includes('TEXT_REPORTED_SPAM') }).toEqual({
+        i,
+        status: statuses[i],
+        reported: statuses[i] === 200,
+      });
+    }
   });
 
   it("when the check id is unknown or another client's, it is 404 CHECK_NOT_FOUND in the caller's language", async () => {

@@ -435,7 +435,13 @@ function publicPaths() {
       'Report a verdict as wrong (by check id, address or text); learnt at once, for this client only',
       'FeedbackRequest',
       'FeedbackResult',
-      { description: '404 `CHECK_NOT_FOUND`: the check id is unknown, expired or of another client.' },
+      {
+        description:
+          '404 `CHECK_NOT_FOUND`: the check id is unknown, expired or of another client. 429 `RATE_LIMITED` ' +
+          'also when the client has two seconds of text reports waiting (each text detector applies one ' +
+          "client's text reports at `TEXT_FEEDBACK_REPORTS_PER_SECOND`, default 20 a second); nothing of a " +
+          'refused report is stored: send it again after `Retry-After`.',
+      },
     ),
     '/api/v1/spam/mail/batch': checkOperation(
       'Batch checks',

@@ -28,13 +28,15 @@ export function sendJson(
 
 /**
  * Ends a response with an RFC 9457 problem; a 5xx without its own `Retry-After` gets 5 s (a server-side
- * failure is worth retrying, and a client must not have to guess when).
+ * failure is worth retrying, and a client must not have to guess when), a 429 without it 1 s (a limit the
+ * gateway passes on from a detector, whose own header it does not forward).
  */
 export function sendProblem(
   res: ServerResponse,
   problem: Problem,
   headers: Record<string, string> = {},
 ): void {
-  if (problem.status >= 500 && !headers['Retry-After']) res.setHeader('Retry-After', '5');
+  if (!headers['Retry-After'] && problem.status >= 500) res.setHeader('Retry-After', '5');
+  else if (!headers['Retry-After'] && problem.status === 429) res.setHeader('Retry-After', '1');
   sendJson(res, problem.status, problem, headers, PROBLEM_TYPE);
 }

@@ -7,7 +7,8 @@
  *   those two states under their own hash tag (what makes a million reports take seconds, not an hour). Half
  *   the checked texts are near-duplicates of a report (the third read of a check), half are new.
  * - `load`: one client's text checks, one at a time, alone and while a client at the caps reports at full
- *   rate (four reports in flight, each a new text); p95 with the load against p95 without (aim ≤ 1.25×),
+ *   rate (four reports in flight, each a new text, as fast as the detector answers them: its pace per client,
+ *   `TEXT_FEEDBACK_REPORTS_PER_SECOND`, sets the rate); p95 with the load against p95 without (aim ≤ 1.25×),
  *   in alternating rounds so that the machine's own load hits both alike.
  */
 import { randomUUID } from 'node:crypto';

@@ -10,6 +10,7 @@ import {
 } from '@spam-check/service-kit';
 import { llmEndpointHost, type ServiceConfig } from './config';
 import type { CheckClientText, createTextLearner } from './domain/check-text';
+import type { ReportsInTurn } from './domain/client-reports';
 import type { TextFeedbackStore } from './data-access/text-feedback-store';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
@@ -17,6 +18,7 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   checkText: CheckClientText;
   feedback: TextFeedbackStore;
   learnText: ReturnType<typeof createTextLearner>;
+  reports: ReportsInTurn;
   eraser: Eraser;
 }
 
@@ -31,7 +33,7 @@ export function createApp(deps: AppDeps): ServiceApp {
     ...deps,
     directRoutes: checkRoutes({ item: schema, check, ...batches }, deps.config),
     routes: (app) => {
-      mountFeedbackRoute(app, deps.feedback, deps.learnText, deps.config.limits);
+      mountFeedbackRoute(app, deps, deps.config.limits);
       mountErasureRoute(app, deps.eraser);
       const llm = { endpoint_host: llmEndpointHost(deps.config) };
       app.get('/v1/llm', (_req, res) => {

@@ -21,9 +21,7 @@ import {
 } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
 import { embeddedDefaults, type ServiceConfig } from './config';
-import type { FeedbackLabel } from '@spam-check/contracts';
-import type { Learnable } from './domain/client-feedback';
-import { oneReportAtATime } from './domain/client-reports';
+import { reportsInTurn, type ReportsInTurn } from './domain/client-reports';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
 import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
@@ -42,6 +40,8 @@ export interface TextCheckDeps {
   checkText: CheckClientText;
   feedback: TextFeedbackStore;
   learnText: ReturnType<typeof createTextLearner>;
+  /** The turn in which a client's report over HTTP runs (paced per client). */
+  reports: ReportsInTurn;
   eraser: Eraser;
   /** Readiness checks of the dependencies built here. */
   checks: Record<string, () => Promise<void>>;
@@ -121,7 +121,8 @@ export async function composeTextCheck(
       checkOnce(input),
     );
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
-  return { checkText, feedback, learnText, eraser: textEraser(stores), checks, closers };
+  const reports = reportsInTurn({ perSecond: config.TEXT_FEEDBACK_REPORTS_PER_SECOND, queueSeconds: 2 });
+  return { checkText, feedback, learnText, reports, eraser: textEraser(stores), checks, closers };
 }
 
 /**
@@ -158,7 +159,7 @@ export function createFeedbackStore(
   stores = feedbackStores(config, redis),
 ): TextFeedbackStore {
   const { campaigns, ...maps } = stores;
-  const store = createTextFeedbackStore({
+  return createTextFeedbackStore({
     ...maps,
     calibration: model,
     thresholds: {
@@ -171,13 +172,6 @@ export function createFeedbackStore(
       shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
     },
   });
-  const inTurn = oneReportAtATime();
-  return Object.assign({}, store, {
-    reportCheck: (client: string, checkId: string, label: FeedbackLabel) =>
-      inTurn(client, () => store.reportCheck(client, checkId, label)),
-    reportText: (client: string, learnable: Learnable | null, label: FeedbackLabel) =>
-      inTurn(client, () => store.reportText(client, learnable, label)),
-  });
 }
 
 /**
@@ -189,7 +183,7 @@ export async function compose({
   logger,
   metrics,
 }: ServiceContext<ServiceConfig>): Promise<StartedService> {
-  const { checkText, feedback, learnText, eraser, checks, closers } = await composeTextCheck(
+  const { checkText, feedback, learnText, reports, eraser, checks, closers } = await composeTextCheck(
     config,
     logger,
     metrics,
@@ -208,7 +202,7 @@ export async function compose({
       checkText,
     });
   return {
-    app: createApp({ config, logger, metrics, readiness, checkText, feedback, learnText, eraser }),
+    app: createApp({ config, logger, metrics, readiness, checkText, feedback, learnText, reports, eraser }),
     readiness,
     closers,
     consumers,

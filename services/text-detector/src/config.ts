@@ -30,6 +30,11 @@ export const configSchema = z.object({
   ...formConfigShape,
   TEXT_FEEDBACK_PREFIX: z.string().default('spam-check:text-feedback:'),
   TEXT_FEEDBACK_MAX_WEIGHTS: env.positiveInt(20_000),
+  /**
+   * One client's reports applied per second at most (../domain/client-reports.ts); up to 2 s of them wait in
+   * the client's queue, more are refused with 429.
+   */
+  TEXT_FEEDBACK_REPORTS_PER_SECOND: env.positiveInt(20),
   ...campaignConfigShape,
   TEXT_RPC_QUEUE: z.string().min(1).default(DETECTOR_RPC_QUEUES.text),
   TEXT_RPC_PREFETCH: env.positiveInt(10),

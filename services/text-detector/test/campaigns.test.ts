@@ -20,6 +20,8 @@ const env = {
   REDIS_URL: redisUrl(),
   TEXT_FEEDBACK_PREFIX: prefix,
   TEXT_RPC_QUEUE: `test.text-campaigns.${run}`,
+  // The poisoner's thousand reports at the pace of a bulk import, not of one moderator.
+  TEXT_FEEDBACK_REPORTS_PER_SECOND: '500',
   ...campaignEnv,
 };
 
