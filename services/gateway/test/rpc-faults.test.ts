@@ -17,6 +17,8 @@ describe('step-by-step hybrid checks when RabbitMQ or a detector consumer is dow
   const unique = randomUUID();
   const queues = { email: `test.gateway.faults.${unique}.email`, text: `test.gateway.faults.${unique}.text` };
   const detectorEnv = {
+    // The detectors keep their feedback in memory: nothing of this test is left in the shared Redis.
+    REDIS_URL: undefined,
     AMQP_URL: amqpUrl(),
     EMAIL_RPC_QUEUE: queues.email,
     TEXT_RPC_QUEUE: queues.text,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import { textResultSchema } from '@spam-check/contracts';
 import { createLogger } from '@spam-check/service-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
 import { FakeOpenAi } from './fake-openai';
 import { check, startDetector, type StartedDetector, startRpcDetector, type RpcDetector } from './helpers';
 
@@ -30,6 +31,7 @@ describe('per-client text settings', () => {
       OPENAI_API_KEY: 'sk-test',
       OPENAI_BASE_URL: await fake.start(),
       TEXT_LLM_CACHE_PREFIX: `test:text-settings:${run}:`,
+      TEXT_FEEDBACK_PREFIX: `test:text-settings:${run}:feedback:`,
       REDIS_URL: redisUrl(),
       TEXT_RPC_QUEUE: queue,
       CLIENT_SETTINGS_PREFIX: `test:text-settings:${run}:settings:`,
@@ -54,6 +56,8 @@ describe('per-client text settings', () => {
     for (const id of Object.values(ids)) await settings.remove(id);
     await settings.close();
     await fake.stop();
+    const redis = new Redis(redisUrl());
+    await removeKeysUnder(redis, `test:text-settings:${run}:`).finally(() => redis.quit());
   });
   beforeEach(() => {
     fake.requests = [];
