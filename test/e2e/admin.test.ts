@@ -23,7 +23,7 @@ import {
   runStackEnv,
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
-import { obtainToken, postJson, request, type HttpResult } from './client';
+import { obtainToken, postJson, request, within } from './client';
 
 const clientIds = (body: { clients: { id: string }[] }) => body.clients.map((client) => client.id);
 const errorPaths = (body: { errors: { path: string }[] }) => body.errors.map((error) => error.path);
@@ -131,17 +131,6 @@ describe('the admin API, end to end over HTTP', () => {
     expect(issued.status).toBe(200);
     return issued.body.access_token as string;
   };
-
-  /** Polls until `accept` holds, for at most `ms` (the contract's bound); returns the last answer. */
-  async function within(ms: number, probe: () => Promise<HttpResult>, accept: (r: HttpResult) => boolean) {
-    const deadline = Date.now() + ms;
-    let answer = await probe();
-    while (!accept(answer) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      answer = await probe();
-    }
-    return answer;
-  }
 
   describe('access', () => {
     it('when the token lacks spam:admin, every admin endpoint answers 403 insufficient_scope', async () => {

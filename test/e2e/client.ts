@@ -5,6 +5,21 @@ export interface HttpResult {
   body: any;
 }
 
+/** Polls `probe` until `accept` holds, for at most `ms` (the contract's bound); returns the last answer. */
+export async function within<T>(
+  ms: number,
+  probe: () => Promise<T>,
+  accept: (answer: T) => boolean,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  let answer = await probe();
+  while (!accept(answer) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    answer = await probe();
+  }
+  return answer;
+}
+
 export async function request(url: string, init: RequestInit = {}): Promise<HttpResult> {
   const response = await fetch(url, init);
   const text = await response.text();
