@@ -276,33 +276,55 @@ async function pruneExpired(redis: Redis, keys: ClientMapKeys, cutoff: number): 
     .exec();
 }
 
-/** Queues the removals and the new entries (write time `now`, in their order) and the version bump. */
-function queueWrite(
-  transaction: ReturnType<Redis['multi']>,
-  keys: ClientMapKeys,
-  entries: readonly (readonly [string, string])[],
-  removed: readonly string[],
-  now: number,
-): ReturnType<Redis['multi']> {
-  const { entries: hash, order, version } = keys;
-  if (removed.length > 0) transaction.hdel(hash, ...removed).zrem(order, ...removed);
-  if (entries.length > 0) {
-    transaction.hset(hash, Object.fromEntries(entries));
-    transaction.zadd(order, ...entries.flatMap(([key], index) => [now + index / (entries.length + 1), key]));
-  }
-  return transaction.incr(version);
-}
+/**
+ * A client's write in one round trip (KEYS: entries, order, version; ARGV: cap, retention in seconds or 0, the
+ * cutoff of expired write times, how many keys are removed, those keys, then a write time, key and value per
+ * entry). In order: the expired entries go, the removed ones go, the entries are written, the version is
+ * bumped, the oldest beyond the cap go, and with a retention all three keys get it as their TTL. Write times
+ * come from the caller as strings: a Lua number would lose the fractions that order one write's entries.
+ * Keys go to HDEL / ZREM a thousand at a time (Lua's `unpack` has a limit).
+ */
+const UPDATE_SCRIPT = `
+local hash, order, version = KEYS[1], KEYS[2], KEYS[3]
+local cap, retention = tonumber(ARGV[1]), tonumber(ARGV[2])
+local function drop(keys, sorted)
+  for i = 1, #keys, 1000 do
+    local last = math.min(i + 999, #keys)
+    redis.call('HDEL', hash, unpack(keys, i, last))
+    if sorted then redis.call('ZREM', order, unpack(keys, i, last)) end
+  end
+end
+if retention > 0 then drop(redis.call('ZRANGEBYSCORE', order, '-inf', '(' .. ARGV[3]), true) end
+local removed = tonumber(ARGV[4])
+local gone = {}
+for i = 5, 4 + removed do gone[#gone + 1] = ARGV[i] end
+drop(gone, true)
+for i = 5 + removed, #ARGV, 3 do
+  redis.call('HSET', hash, ARGV[i + 1], ARGV[i + 2])
+  redis.call('ZADD', order, ARGV[i], ARGV[i + 1])
+end
+redis.call('INCR', version)
+local size = redis.call('ZCARD', order)
+if size > cap then
+  local popped = redis.call('ZPOPMIN', order, size - cap)
+  local oldest = {}
+  for i = 1, #popped, 2 do oldest[#oldest + 1] = popped[i] end
+  drop(oldest, false)
+end
+if retention > 0 then
+  redis.call('EXPIRE', hash, retention)
+  redis.call('EXPIRE', order, retention)
+  redis.call('EXPIRE', version, retention)
+end
+return size
+`;
 
-/** Drops the `count` oldest entries of a client (the ones beyond its cap) and bumps its version. */
-async function dropOldest(redis: Redis, keys: ClientMapKeys, count: number): Promise<void> {
-  const oldest = (await redis.zpopmin(keys.order, count)).filter((_, index) => index % 2 === 0);
-  if (oldest.length > 0)
-    await redis
-      .multi()
-      .hdel(keys.entries, ...oldest)
-      .incr(keys.version)
-      .exec();
-}
+type UpdateScript = (
+  hash: string,
+  order: string,
+  version: string,
+  ...args: (string | number)[]
+) => Promise<number>;
 
 /**
  * The values of `fields` in a client's map; with a retention (`oldest`, the first write time still kept), an
@@ -358,11 +380,9 @@ export function redisClientMap(
   const keys = (client: string) => clientMapKeys(prefix, client);
   /** Write times before this are expired (`(` makes the bound exclusive for ZRANGEBYSCORE). */
   const cutoff = () => (retentionSeconds === undefined ? 0 : Date.now() - retentionSeconds * 1000);
-  const expireAll = (transaction: ReturnType<Redis['multi']>, client: string) => {
-    if (retentionSeconds === undefined) return;
-    for (const k of Object.values(keys(client))) transaction.expire(k, retentionSeconds);
-  };
   const prune = (client: string) => pruneExpired(redis, keys(client), cutoff());
+  redis.defineCommand('spamCheckClientMapUpdate', { numberOfKeys: 3, lua: UPDATE_SCRIPT });
+  const write = (redis as unknown as Record<string, UpdateScript>).spamCheckClientMapUpdate!.bind(redis);
   return {
     async get(client, key) {
       const { entries: hash, order } = keys(client);
@@ -373,15 +393,18 @@ export function redisClientMap(
     getMany: (client, fields) =>
       readMany(redis, keys(client), fields, retentionSeconds === undefined ? undefined : cutoff()),
     async update(client, entries, removed = []) {
-      const clientKeys = keys(client);
-      if (retentionSeconds !== undefined) await prune(client);
+      const { entries: hash, order, version } = keys(client);
       const now = Date.now();
-      const transaction = queueWrite(redis.multi(), clientKeys, entries, removed, now);
-      expireAll(transaction, client);
-      transaction.zcard(clientKeys.order);
-      const [results] = await Promise.all([transaction.exec(), redis.sadd(`${prefix}clients`, client)]);
-      const size = Number(results?.at(-1)?.[1] ?? 0);
-      if (size > cap) await dropOldest(redis, clientKeys, size - cap);
+      const written = entries.flatMap(([key, value], index) => [
+        String(now + index / (entries.length + 1)),
+        key,
+        value,
+      ]);
+      const retention = retentionSeconds ?? 0;
+      await Promise.all([
+        write(hash, order, version, cap, retention, cutoff(), removed.length, ...removed, ...written),
+        redis.sadd(`${prefix}clients`, client),
+      ]);
     },
     async all(client) {
       const { entries: hash, order } = keys(client);

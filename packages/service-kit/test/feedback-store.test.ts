@@ -82,6 +82,39 @@ describe('client maps with a retention, and erasure', () => {
     },
   );
 
+  it.each([
+    ['redis', () => redisClientMap(redis, `${prefix}${randomUUID()}:`, 3, 60)],
+    ['memory', () => memoryClientMap(3, 60)],
+  ] as [string, () => ClientMap][])(
+    'when a client writes beyond its cap, the oldest written go first, in the order of one write (%s)',
+    async (_name, create) => {
+      const map = create();
+      // Against the alphabet: ties in write time would go in key order.
+      await map.update('client', [
+        ['y', '1'],
+        ['x', '2'],
+      ]);
+      const version = await map.version('client');
+      await map.update('client', [
+        ['c', '3'],
+        ['d', '4'],
+      ]);
+      expect(await map.all('client')).toEqual([
+        ['x', '2'],
+        ['c', '3'],
+        ['d', '4'],
+      ]);
+      await map.update('client', [['e', '5']], ['c']);
+      expect(await map.all('client')).toEqual([
+        ['x', '2'],
+        ['d', '4'],
+        ['e', '5'],
+      ]);
+      expect(await map.getMany('client', ['y', 'x', 'c', 'e'])).toEqual([undefined, '2', undefined, '5']);
+      expect(await map.version('client')).not.toBe(version);
+    },
+  );
+
   it('when a client stops writing, its keys expire in Redis after the retention', async () => {
     const mapPrefix = `${prefix}ttl:`;
     const map = redisClientMap(redis, mapPrefix, 10, 60);
