@@ -367,9 +367,9 @@ async function eraseKeyOfEveryClient(redis: Redis, prefix: string, key: string):
 /**
  * Per client: a hash of the entries, a sorted set of their write times (to drop the oldest beyond the cap and
  * the expired ones), a version counter, and the set of clients (for exports and erasure). A client's keys share
- * the hash tag `{client}`, so its transactions run on Redis Cluster too; the set of clients is written on its
- * own. With a retention, all three keys of a client get it as their Redis TTL at each write: a client that
- * stops reporting is gone by itself.
+ * the hash tag `{client}`, so its write script and transactions run on Redis Cluster too; the set of clients
+ * is written on its own. With a retention, all three keys of a client get it as their Redis TTL at each
+ * write: a client that stops reporting is gone by itself.
  */
 export function redisClientMap(
   redis: Redis,
