@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { freePort } from '@spam-check/process-kit';
-import { redisUrl } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
 import { OTHER_CLIENT, json, obtainToken, type Running } from './support/servers';
 import { startStack, type Stack } from './support/stack';
 
 describe('rate limits per client', () => {
   let stack: Stack;
+  const prefix = `test:gateway:${randomUUID()}:`;
 
   beforeAll(async () => {
     stack = await startStack();
   });
-  afterAll(() => stack.stop());
+  afterAll(async () => {
+    await stack.stop();
+    // The window's count and the usage counts (written after each answer) of the Redis case.
+    const redis = new Redis(redisUrl());
+    await removeKeysUnder(redis, prefix).finally(() => redis.quit());
+  });
 
   const gatewayWith = (env: Record<string, string>) =>
     stack.gateway({ RATE_LIMIT_REQUESTS: '3', RATE_LIMIT_WINDOW_SECONDS: '60', ...env });
@@ -46,7 +53,6 @@ describe('rate limits per client', () => {
   }
 
   it('with Redis, the fourth request in the window is 429, counted across gateway replicas', async () => {
-    const prefix = `test:gateway:${randomUUID()}:`;
     const replicas = [
       await gatewayWith({ REDIS_URL: redisUrl(), REDIS_KEY_PREFIX: prefix }),
       await gatewayWith({ REDIS_URL: redisUrl(), REDIS_KEY_PREFIX: prefix }),

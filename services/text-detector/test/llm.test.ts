@@ -24,6 +24,7 @@ describe('LLM stage against an OpenAI-compatible server on loopback', () => {
       TEXT_LLM_MAX_RETRIES: '1',
       TEXT_LLM_CACHE_TTL_S: '600',
       TEXT_LLM_CACHE_PREFIX: prefix,
+      TEXT_FEEDBACK_PREFIX: `${prefix}feedback:`,
       REDIS_URL: redisUrl(),
     });
   });
