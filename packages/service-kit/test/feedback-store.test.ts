@@ -58,13 +58,16 @@ describe('client maps with a retention, and erasure', () => {
   const prefix = `feedback-store-test-${run}:client-map:`;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  it.each([
-    ['redis', (retention: number) => redisClientMap(redis, `${prefix}${randomUUID()}:`, 10, retention)],
-    ['memory', (retention: number) => memoryClientMap(10, retention)],
-  ] as [string, (retention: number) => ClientMap][])(
+  /** A new client map of each kind, of `cap` entries kept for `retention` s. */
+  const bothMaps = (cap: number, retention: number): [string, () => ClientMap][] => [
+    ['redis', () => redisClientMap(redis, `${prefix}${randomUUID()}:`, cap, retention)],
+    ['memory', () => memoryClientMap(cap, retention)],
+  ];
+
+  it.each(bothMaps(10, 2))(
     'when an entry is older than the retention (%s), it is no longer read, and the version changes',
     async (_name, create) => {
-      const map = create(2);
+      const map = create();
       await map.update('client', [['old', 'spam']]);
       await sleep(1200);
       await map.update('client', [['new', 'ham']]);
@@ -82,10 +85,7 @@ describe('client maps with a retention, and erasure', () => {
     },
   );
 
-  it.each([
-    ['redis', () => redisClientMap(redis, `${prefix}${randomUUID()}:`, 3, 60)],
-    ['memory', () => memoryClientMap(3, 60)],
-  ] as [string, () => ClientMap][])(
+  it.each(bothMaps(3, 60))(
     'when a client writes beyond its cap, the oldest written go first, in the order of one write (%s)',
     async (_name, create) => {
       const map = create();
@@ -126,10 +126,7 @@ describe('client maps with a retention, and erasure', () => {
     }
   });
 
-  it.each([
-    ['redis', () => redisClientMap(redis, `${prefix}${randomUUID()}:`, 10, 60)],
-    ['memory', () => memoryClientMap(10, 60)],
-  ] as [string, () => ClientMap][])(
+  it.each(bothMaps(10, 60))(
     'erases a client, or one key of every client, answering how many entries went (%s)',
     async (_name, create) => {
       const map = create();
