@@ -137,6 +137,13 @@ describe('privacy, end to end', () => {
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+  /** A client's stats once they show an erasure (an admin action is kept once its answer has gone out). */
+  const statsAfterErasure = (client: string) =>
+    within(
+      ADMIN_ACTION_KEPT_MS,
+      () => adminCall('GET', `/api/v1/admin/clients/${client}/stats`),
+      (answer) => JSON.stringify(answer.body).includes('data.erase'),
+    );
   const mailCodes = async (who: typeof first, email: string) =>
     codes(mailResultSchema.parse((await post(who, '/api/v1/spam/mail', { email })).body));
   /** The keys of this run and the settings of its clients, each with what it holds. */
@@ -248,12 +255,7 @@ describe('privacy, end to end', () => {
     // The other addresses' reports still apply.
     expect(await mailCodes(first, anna.sent)).toContain('EMAIL_REPORTED_SPAM');
 
-    // An admin action is kept once its answer is sent: it shows in the stats a moment later.
-    const stats = await within(
-      ADMIN_ACTION_KEPT_MS,
-      () => adminCall('GET', `/api/v1/admin/clients/${admin.client}/stats`),
-      (answer) => JSON.stringify(answer.body).includes('data.erase'),
-    );
+    const stats = await statsAfterErasure(admin.client);
     expect(stats.status).toBe(200);
     const actions = clientStatsSchema.parse(stats.body).recent_admin_actions;
     expect(actions).toContainEqual(
@@ -295,15 +297,7 @@ describe('privacy, end to end', () => {
     expect(await mailCodes(first, anna.sent)).not.toContain('EMAIL_REPORTED_SPAM');
     expect(await mailCodes(second, anna.sent)).not.toContain('EMAIL_REPORTED_SPAM');
 
-    const stats = clientStatsSchema.parse(
-      (
-        await within(
-          ADMIN_ACTION_KEPT_MS,
-          () => adminCall('GET', `/api/v1/admin/clients/${client}/stats`),
-          (answer) => JSON.stringify(answer.body).includes('data.erase'),
-        )
-      ).body,
-    );
+    const stats = clientStatsSchema.parse((await statsAfterErasure(client)).body);
     expect(stats.recent_admin_actions[0]).toMatchObject({
       action: 'data.erase',
       client_id: client,
