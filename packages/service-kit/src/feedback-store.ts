@@ -383,15 +383,11 @@ export function redisClientMap(
   const prune = (client: string) => pruneExpired(redis, keys(client), cutoff());
   redis.defineCommand('spamCheckClientMapUpdate', { numberOfKeys: 3, lua: UPDATE_SCRIPT });
   const write = (redis as unknown as Record<string, UpdateScript>).spamCheckClientMapUpdate!.bind(redis);
+  const getMany = (client: string, fields: readonly string[]) =>
+    readMany(redis, keys(client), fields, retentionSeconds === undefined ? undefined : cutoff());
   return {
-    async get(client, key) {
-      const { entries: hash, order } = keys(client);
-      if (retentionSeconds === undefined) return (await redis.hget(hash, key)) ?? undefined;
-      const [value, at] = await Promise.all([redis.hget(hash, key), redis.zscore(order, key)]);
-      return value === null || Number(at ?? 0) < cutoff() ? undefined : value;
-    },
-    getMany: (client, fields) =>
-      readMany(redis, keys(client), fields, retentionSeconds === undefined ? undefined : cutoff()),
+    get: async (client, key) => (await getMany(client, [key]))[0],
+    getMany,
     async update(client, entries, removed = []) {
       const { entries: hash, order, version } = keys(client);
       const now = Date.now();
