@@ -60,8 +60,10 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly resolve: (answer: HttpAnswer) => void,
     private readonly reject: (error: UpstreamError) => void,
   ) {
+    // Judged one loop turn late (`setImmediate`): after a pause of the gateway's own event loop, timers run
+    // before the input that arrived meanwhile is read, and an answer already received must not count as none.
     this.timer = setTimeout(
-      () => this.fail('timeout', `no answer from ${href} within ${timeoutMs} ms`),
+      () => setImmediate(() => this.fail('timeout', `no answer from ${href} within ${timeoutMs} ms`)),
       timeoutMs,
     );
   }
@@ -75,6 +77,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   fail(kind: UpstreamError['kind'], message: string): void {
+    if (this.settled) return;
     const error = new UpstreamError(kind, message);
     // Settled first: aborting may call onResponseError at once, which must not decide the outcome.
     this.settle(error);
