@@ -192,16 +192,20 @@ export function memoryClientMap(cap: number, retentionSeconds?: number, now = ()
   }
   const maps = new Map<string, Entries>();
   const live = (at: number) => retentionSeconds === undefined || at > now() - retentionSeconds * 1000;
-  /** The client's entries, the expired ones removed first (a version bump when there were any). */
+  /**
+   * The client's entries, the expired ones removed first (a version bump when there were any). A write
+   * re-inserts its keys, so the map is in write order: the expired entries are at its start, and the walk
+   * stops at the first live one (a write at the caps does not visit every entry).
+   */
   const current = (client: string): Entries | undefined => {
     const map = maps.get(client);
     if (!map) return undefined;
     let expired = false;
-    for (const [key, entry] of map.entries)
-      if (!live(entry.at)) {
-        map.entries.delete(key);
-        expired = true;
-      }
+    for (const [key, entry] of map.entries) {
+      if (live(entry.at)) break;
+      map.entries.delete(key);
+      expired = true;
+    }
     if (expired) map.version++;
     return map;
   };
