@@ -187,6 +187,30 @@ describe('detector failures through the gateway (real misbehaving HTTP servers)'
     await expectProblem(await mailCheckThrough(url), 503, 'SERVICE_UNAVAILABLE');
   });
 
+  it.each([
+    ['its number of seconds', '7', '7'],
+    ['an HTTP date (not kept)', 'Wed, 21 Oct 2037 07:28:00 GMT', '1'],
+    ['more than a day (not kept)', '86401', '1'],
+  ])(
+    "when the detector refuses with 429 and a Retry-After of %s, the client's answer says when to come back",
+    async (_what, sent, passed) => {
+      const url = await detectorThat((_req, res) => {
+        res.setHeader('Retry-After', sent);
+        sendJson(res, 429, {
+          type: 't',
+          title: 't',
+          status: 429,
+          detail: 'd',
+          code: 'RATE_LIMITED',
+          request_id: 'r',
+        });
+      });
+      const response = await call(await gatewayWith(url), '/deapi/v1/spam/text', { title: 't', body: 'b' });
+      await expectProblem(response, 429, 'RATE_LIMITED');
+      expect(response.headers.get('retry-after')).toBe(passed);
+    },
+  );
+
   it('when the same detector misbehaves, the proxied check and the orchestrated hybrid checks answer the same status and code', async () => {
     let behaviour: Behaviour = (_req, res) => sendJson(res, 200, mailResult(false));
     const scripted = await gatewayWith(await detectorThat((req, res) => behaviour(req, res)));

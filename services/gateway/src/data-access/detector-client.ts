@@ -145,7 +145,7 @@ export async function callDetector<S extends z.ZodType>(
     throw upstreamFailure(error, detector.name);
   });
   return {
-    result: interpretHttpAnswer(call.schema, answer.status, answer.body, detector.name),
+    result: interpretHttpAnswer(call.schema, answer, detector.name),
     bytes: answer.body,
   };
 }

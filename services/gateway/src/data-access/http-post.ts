@@ -3,6 +3,8 @@ import { Agent, type Dispatcher } from 'undici';
 export interface HttpAnswer {
   status: number;
   body: Buffer;
+  /** The answer's `Retry-After`, kept for an answer other than 200 (a refusal says when to come back). */
+  retryAfter: string | undefined;
 }
 
 /** A failed exchange: no answer in time, or no connection / the connection broke. */
@@ -50,6 +52,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private settled = false;
   private status = 0;
+  private retryAfter: string | undefined;
   private chunks: Buffer[] = [];
   private size = 0;
   private readonly timer: NodeJS.Timeout;
@@ -90,8 +93,14 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.settled) controller.abort(new Error('deadline passed before a connection was free'));
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     this.status = statusCode;
+    const retryAfter = statusCode === 200 ? undefined : headers['retry-after'];
+    this.retryAfter = typeof retryAfter === 'string' ? retryAfter : undefined;
     this.chunks = [];
     this.size = 0;
   }
@@ -104,8 +113,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    const { chunks } = this;
-    this.settle({ status: this.status, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+    const { chunks, retryAfter } = this;
+    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    this.settle({ status: this.status, body, retryAfter });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {

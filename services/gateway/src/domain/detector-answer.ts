@@ -6,14 +6,14 @@ import type { z } from 'zod';
  * What a detector's answer means for the caller. The rules:
  * - 200 with JSON of the result shape: the result;
  * - a problem (RFC 9457 body) with a 4xx, 503 or 504 status: the same problem, re-issued in the caller's
- *   language by the gateway (the detector's validation errors are kept);
+ *   language by the gateway (the detector's validation errors are kept, and its `Retry-After` when it is a
+ *   number of seconds: a detector that refuses a client's report for now knows when there is room again);
  * - anything else (not JSON, wrong shape, other status, 500): BAD_DETECTOR_RESPONSE (502).
  * RPC replies follow the same rules.
  */
 export function interpretHttpAnswer<S extends z.ZodType>(
   schema: S,
-  status: number,
-  body: Buffer,
+  { status, body, retryAfter }: { status: number; body: Buffer; retryAfter: string | undefined },
   detector: string,
 ): z.output<S> {
   let json: unknown;
@@ -27,7 +27,7 @@ export function interpretHttpAnswer<S extends z.ZodType>(
     if (result.success) return result.data;
     throw badAnswer(detector, `result does not match the schema: ${result.error.issues[0]?.message ?? ''}`);
   }
-  throw problemOrBadAnswer(json, status, detector);
+  throw problemOrBadAnswer(json, status, detector, retryAfter);
 }
 
 /** The result of an RPC call that succeeded: it must have the result shape too. */
@@ -46,7 +46,11 @@ export function interpretRpcProblem(problem: { status: number }, detector: strin
   return problemOrBadAnswer(problem, problem.status, detector);
 }
 
-function problemOrBadAnswer(json: unknown, status: number, detector: string): AppError {
+/** `Retry-After` as delay-seconds (RFC 9110 §10.2.3), at most a day; an HTTP date or anything else is dropped. */
+const RETRY_AFTER = /^[0-9]{1,5}$/;
+const DAY_SECONDS = 86_400;
+
+function problemOrBadAnswer(json: unknown, status: number, detector: string, retryAfter?: string): AppError {
   const problem = detectorProblemSchema.safeParse(json);
   const passes = status === 503 || status === 504 || (status >= 400 && status < 500);
   if (
@@ -56,8 +60,10 @@ function problemOrBadAnswer(json: unknown, status: number, detector: string): Ap
     errorStatus(problem.data.code) !== status
   )
     return badAnswer(detector, `status ${status} without a usable problem`);
+  const kept = retryAfter !== undefined && RETRY_AFTER.test(retryAfter) && Number(retryAfter) <= DAY_SECONDS;
   return new AppError(problem.data.code, {
     ...(problem.data.errors ? { errors: problem.data.errors } : {}),
+    ...(kept ? { headers: { 'Retry-After': retryAfter } } : {}),
     internal: `${detector} answered ${problem.data.code}`,
   });
 }
