@@ -31,14 +31,14 @@ export interface CheckMemory {
 
 /**
  * A map per client with a cap: writing beyond it drops the oldest-written entries. With a retention, an entry
- * older than it is gone: never read again, deleted at the client's next write or version read, and a client's
+ * older than it is gone: never read again, deleted at the client's next write, and a client's
  * keys expire as a whole once its newest entry is older than it.
  */
 export interface ClientMap {
   get(client: string, key: string): Promise<string | undefined>;
   /** The values of `keys`, in their order (one read, however many keys). */
   getMany(client: string, keys: readonly string[]): Promise<(string | undefined)[]>;
-  /** Writes `entries` and deletes `removed`, then bumps the client's version. */
+  /** Writes `entries` and deletes `removed`. */
   update(
     client: string,
     entries: readonly (readonly [string, string])[],
@@ -46,8 +46,6 @@ export interface ClientMap {
   ): Promise<void>;
   /** Every entry of a client, oldest first. */
   all(client: string): Promise<[string, string][]>;
-  /** Changes whenever the client's entries change, expiry included (0 for a client without any). */
-  version(client: string): Promise<number>;
   clients(): Promise<string[]>;
   /** Deletes every entry of a client (erasure); answers how many there were. */
   eraseClient(client: string): Promise<number>;
@@ -186,36 +184,30 @@ export function redisCheckMemory(redis: Redis, prefix: string, retentionSeconds:
 }
 
 export function memoryClientMap(cap: number, retentionSeconds?: number, now = () => Date.now()): ClientMap {
-  interface Entries {
-    entries: Map<string, { value: string; at: number }>;
-    version: number;
-  }
+  type Entries = Map<string, { value: string; at: number }>;
   const maps = new Map<string, Entries>();
   const live = (at: number) => retentionSeconds === undefined || at > now() - retentionSeconds * 1000;
   /**
-   * The client's entries, the expired ones removed first (a version bump when there were any). A write
-   * re-inserts its keys, so the map is in write order: the expired entries are at its start, and the walk
-   * stops at the first live one (a write at the caps does not visit every entry).
+   * The client's entries, the expired ones removed first. A write re-inserts its keys, so the map is in write
+   * order: the expired entries are at its start, and the walk stops at the first live one (a write at the
+   * caps does not visit every entry).
    */
   const current = (client: string): Entries | undefined => {
     const map = maps.get(client);
     if (!map) return undefined;
-    let expired = false;
-    for (const [key, entry] of map.entries) {
+    for (const [key, entry] of map) {
       if (live(entry.at)) break;
-      map.entries.delete(key);
-      expired = true;
+      map.delete(key);
     }
-    if (expired) map.version++;
     return map;
   };
   return {
     get: (client, key) => {
-      const entry = maps.get(client)?.entries.get(key);
+      const entry = maps.get(client)?.get(key);
       return Promise.resolve(entry && live(entry.at) ? entry.value : undefined);
     },
     getMany(client, keys) {
-      const entries = maps.get(client)?.entries;
+      const entries = maps.get(client);
       return Promise.resolve(
         keys.map((key) => {
           const entry = entries?.get(key);
@@ -225,34 +217,26 @@ export function memoryClientMap(cap: number, retentionSeconds?: number, now = ()
     },
     update(client, entries, removed = []) {
       let map = current(client);
-      if (!map) maps.set(client, (map = { entries: new Map(), version: 0 }));
-      for (const key of removed) map.entries.delete(key);
+      if (!map) maps.set(client, (map = new Map()));
+      for (const key of removed) map.delete(key);
       for (const [key, value] of entries) {
-        map.entries.delete(key);
-        map.entries.set(key, { value, at: now() });
+        map.delete(key);
+        map.set(key, { value, at: now() });
       }
-      while (map.entries.size > cap) map.entries.delete(map.entries.keys().next().value as string);
-      map.version++;
+      while (map.size > cap) map.delete(map.keys().next().value as string);
       return Promise.resolve();
     },
     all: (client) =>
-      Promise.resolve(
-        [...(current(client)?.entries ?? [])].map(([key, entry]) => [key, entry.value] as [string, string]),
-      ),
-    version: (client) => Promise.resolve(current(client)?.version ?? 0),
+      Promise.resolve([...(current(client) ?? [])].map(([key, entry]) => [key, entry.value] as [string, string])),
     clients: () => Promise.resolve([...maps.keys()]),
     eraseClient(client) {
-      const erased = current(client)?.entries.size ?? 0;
+      const erased = current(client)?.size ?? 0;
       maps.delete(client);
       return Promise.resolve(erased);
     },
     eraseKey(key) {
       let erased = 0;
-      for (const map of maps.values())
-        if (map.entries.delete(key)) {
-          map.version++;
-          erased++;
-        }
+      for (const map of maps.values()) if (map.delete(key)) erased++;
       return Promise.resolve(erased);
     },
   };
@@ -264,33 +248,22 @@ function clientMapKeys(prefix: string, client: string) {
   return {
     entries: `${prefix}{${client}}:entries`,
     order: `${prefix}{${client}}:order`,
+    /** A counter that earlier releases kept; only erased now. */
     version: `${prefix}{${client}}:version`,
   };
 }
 
-/** Deletes the client's entries written before `cutoff` and bumps its version when there were any. */
-async function pruneExpired(redis: Redis, keys: ClientMapKeys, cutoff: number): Promise<void> {
-  const expired = await redis.zrangebyscore(keys.order, '-inf', `(${cutoff}`);
-  if (expired.length === 0) return;
-  await redis
-    .multi()
-    .hdel(keys.entries, ...expired)
-    .zrem(keys.order, ...expired)
-    .incr(keys.version)
-    .exec();
-}
-
 /**
- * A client's write in one round trip (KEYS: entries, order, version; ARGV: cap, retention in seconds or 0, the
- * cutoff of expired write times, how many keys are removed, those keys, then a write time, key and value per
- * entry). In order: the expired entries go, the removed ones go, the entries are written, the version is
- * bumped, the oldest beyond the cap go, and with a retention all three keys get it as their TTL. Write times
+ * A client's write in one round trip (KEYS: entries, order; ARGV: cap, retention in seconds or 0, the cutoff of
+ * expired write times, how many keys are removed, those keys, then a write time, key and value per entry). In
+ * order: the expired entries go, the removed ones go, the entries are written, the oldest beyond the cap go,
+ * and with a retention both keys get it as their TTL. Write times
  * come from the caller as strings: a Lua number would lose the fractions that order one write's entries.
  * Keys go to HDEL / ZREM, and entries to one HSET and one ZADD, a thousand arguments at a time (Lua's
  * `unpack` has a limit): one call per command rather than per entry costs Redis a fifth less per write.
  */
 const UPDATE_SCRIPT = `
-local hash, order, version = KEYS[1], KEYS[2], KEYS[3]
+local hash, order = KEYS[1], KEYS[2]
 local cap, retention = tonumber(ARGV[1]), tonumber(ARGV[2])
 local function drop(keys, sorted)
   for i = 1, #keys, 1000 do
@@ -314,7 +287,6 @@ for i = 1, #fields, 1000 do
   redis.call('HSET', hash, unpack(fields, i, last))
   redis.call('ZADD', order, unpack(scores, i, last))
 end
-redis.call('INCR', version)
 local size = redis.call('ZCARD', order)
 if size > cap then
   local popped = redis.call('ZPOPMIN', order, size - cap)
@@ -325,17 +297,11 @@ end
 if retention > 0 then
   redis.call('EXPIRE', hash, retention)
   redis.call('EXPIRE', order, retention)
-  redis.call('EXPIRE', version, retention)
 end
 return size
 `;
 
-type UpdateScript = (
-  hash: string,
-  order: string,
-  version: string,
-  ...args: (string | number)[]
-) => Promise<number>;
+type UpdateScript = (hash: string, order: string, ...args: (string | number)[]) => Promise<number>;
 
 /**
  * The values of `fields` in a client's map; with a retention (`oldest`, the first write time still kept), an
@@ -365,22 +331,19 @@ async function readMany(
 async function eraseKeyOfEveryClient(redis: Redis, prefix: string, key: string): Promise<number> {
   let erased = 0;
   for (const client of await redis.smembers(`${prefix}clients`)) {
-    const { entries: hash, order, version } = clientMapKeys(prefix, client);
+    const { entries: hash, order } = clientMapKeys(prefix, client);
     const results = await redis.multi().hdel(hash, key).zrem(order, key).exec();
-    const removed = Number(results?.[0]?.[1] ?? 0);
-    // INCR keeps the version key's TTL.
-    if (removed > 0) await redis.incr(version);
-    erased += removed;
+    erased += Number(results?.[0]?.[1] ?? 0);
   }
   return erased;
 }
 
 /**
- * Per client: a hash of the entries, a sorted set of their write times (to drop the oldest beyond the cap and
- * the expired ones), a version counter, and the set of clients (for exports and erasure). A client's keys share
- * the hash tag `{client}`, so its write script and transactions run on Redis Cluster too; the set of clients
- * is written on its own. With a retention, all three keys of a client get it as their Redis TTL at each
- * write: a client that stops reporting is gone by itself.
+ * Per client: a hash of the entries and a sorted set of their write times (to drop the oldest beyond the cap
+ * and the expired ones), and the set of clients (for exports and erasure). A client's keys share the hash tag
+ * `{client}`, so its write script and transactions run on Redis Cluster too; the set of clients is written on
+ * its own. With a retention, both keys of a client get it as their Redis TTL at each write: a client that
+ * stops reporting is gone by itself.
  */
 export function redisClientMap(
   redis: Redis,
@@ -391,8 +354,7 @@ export function redisClientMap(
   const keys = (client: string) => clientMapKeys(prefix, client);
   /** Write times before this are expired (`(` makes the bound exclusive for ZRANGEBYSCORE). */
   const cutoff = () => (retentionSeconds === undefined ? 0 : Date.now() - retentionSeconds * 1000);
-  const prune = (client: string) => pruneExpired(redis, keys(client), cutoff());
-  redis.defineCommand('spamCheckClientMapUpdate', { numberOfKeys: 3, lua: UPDATE_SCRIPT });
+  redis.defineCommand('spamCheckClientMapUpdate', { numberOfKeys: 2, lua: UPDATE_SCRIPT });
   const write = (redis as unknown as Record<string, UpdateScript>).spamCheckClientMapUpdate!.bind(redis);
   /**
    * The write time of a write's first entry: now in milliseconds, each entry 1/1024 ms after the one before
@@ -411,11 +373,11 @@ export function redisClientMap(
     get: async (client, key) => (await getMany(client, [key]))[0],
     getMany,
     async update(client, entries, removed = []) {
-      const { entries: hash, order, version } = keys(client);
+      const { entries: hash, order } = keys(client);
       const args: (string | number)[] = [cap, retentionSeconds ?? 0, cutoff(), removed.length, ...removed];
       const start = writeTimes(entries.length);
       entries.forEach(([key, value], index) => args.push(String(start + index / 1024), key, value));
-      await Promise.all([write(hash, order, version, ...args), redis.sadd(`${prefix}clients`, client)]);
+      await Promise.all([write(hash, order, ...args), redis.sadd(`${prefix}clients`, client)]);
     },
     async all(client) {
       const { entries: hash, order } = keys(client);
@@ -426,17 +388,6 @@ export function redisClientMap(
       return ordered.flatMap((key) =>
         key in values ? [[key, values[key] as string] as [string, string]] : [],
       );
-    },
-    async version(client) {
-      const { order, version } = keys(client);
-      if (retentionSeconds === undefined) return Number((await redis.get(version)) ?? 0);
-      const [current, expired] = await Promise.all([
-        redis.get(version),
-        redis.zcount(order, '-inf', `(${cutoff()}`),
-      ]);
-      if (expired === 0) return Number(current ?? 0);
-      await prune(client);
-      return Number((await redis.get(version)) ?? 0);
     },
     async clients() {
       return redis.smembers(`${prefix}clients`);
