@@ -217,7 +217,10 @@ export function memoryClientMap(cap: number, retentionSeconds?: number, now = ()
     },
     update(client, entries, removed = []) {
       let map = current(client);
-      if (!map) maps.set(client, (map = new Map()));
+      if (!map) {
+        map = new Map<string, { value: string; at: number }>();
+        maps.set(client, map);
+      }
       for (const key of removed) map.delete(key);
       for (const [key, value] of entries) {
         map.delete(key);
@@ -227,7 +230,9 @@ export function memoryClientMap(cap: number, retentionSeconds?: number, now = ()
       return Promise.resolve();
     },
     all: (client) =>
-      Promise.resolve([...(current(client) ?? [])].map(([key, entry]) => [key, entry.value] as [string, string])),
+      Promise.resolve(
+        [...(current(client) ?? [])].map(([key, entry]) => [key, entry.value] as [string, string]),
+      ),
     clients: () => Promise.resolve([...maps.keys()]),
     eraseClient(client) {
       const erased = current(client)?.size ?? 0;
