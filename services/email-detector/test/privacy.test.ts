@@ -53,7 +53,7 @@ describe('e-mail detector privacy (Redis)', () => {
         (await reportFeedback(detector.url, client, { email: 'short@example.org', label: 'spam' })).status,
       ).toBe(200);
       expect(await codesFor(detector, client, 'short@example.org')).toContain('EMAIL_REPORTED_SPAM');
-      expect(await keysUnder(redis, `${prefix}retention:reports:{${client}}:`)).toHaveLength(3);
+      expect(await keysUnder(redis, `${prefix}retention:reports:{${client}}:`)).toHaveLength(2);
       await new Promise((resolve) => setTimeout(resolve, 3500));
       expect(await codesFor(detector, client, 'short@example.org')).not.toContain('EMAIL_REPORTED_SPAM');
       expect(await keysUnder(redis, `${prefix}retention:reports:{${client}}:`)).toEqual([]);
