@@ -28,8 +28,8 @@ export function sendJson(
 
 /**
  * Ends a response with an RFC 9457 problem; a 5xx without its own `Retry-After` gets 5 s (a server-side
- * failure is worth retrying, and a client must not have to guess when), a 429 without it 1 s (a limit the
- * gateway passes on from a detector, whose own header it does not forward).
+ * failure is worth retrying, and a client must not have to guess when), a 429 without it 1 s (a limit whose
+ * source gave no usable `Retry-After`, such as a detector's HTTP date, which the gateway does not pass on).
  */
 export function sendProblem(
   res: ServerResponse,
