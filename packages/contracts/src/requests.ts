@@ -18,7 +18,25 @@ export const DEFAULT_CHECK_LIMITS: CheckLimits = {
 };
 
 /** Limits of the form context (DESIGN.md §7.3); fixed, like the batch sizes. */
-export const FORM_CONTEXT_LIMITS = { honeypot: 1000, secondsToSubmit: 10_000_000, userAgent: 512 } as const;
+export const FORM_CONTEXT_LIMITS = {
+  honeypot: 1000,
+  secondsToSubmit: 10_000_000,
+  userAgent: 512,
+  authorName: 200,
+  authorUrl: 2000,
+} as const;
+
+/** The kinds of form a submission can come from; Akismet's `comment_type` maps onto them. */
+export const FORM_TYPES = [
+  'comment',
+  'forum_post',
+  'reply',
+  'contact',
+  'signup',
+  'review',
+  'message',
+] as const;
+export type FormType = (typeof FORM_TYPES)[number];
 
 /**
  * What a site knows about the form a submission came from (DESIGN.md §7.3). Judged by the detectors, never
@@ -42,8 +60,27 @@ export const formContextSchema = z
       .max(FORM_CONTEXT_LIMITS.userAgent)
       .optional()
       .describe("The submitting browser's User-Agent header."),
+    form_type: z
+      .enum(FORM_TYPES)
+      .optional()
+      .describe(
+        'What kind of form this was: a text is judged as what it claims to be (a comment, a contact message, …).',
+      ),
+    author_name: z
+      .string()
+      .max(FORM_CONTEXT_LIMITS.authorName)
+      .optional()
+      .describe('The name the author gave (a name made of keywords is a sign of spam).'),
+    author_url: z
+      .string()
+      .max(FORM_CONTEXT_LIMITS.authorUrl)
+      .optional()
+      .describe("The website the author gave, as entered (comment forms' URL field)."),
   })
-  .describe('Optional signals of the form the content was submitted with; never stored.');
+  .strict()
+  .describe(
+    'Optional signals of the form the content was submitted with; never stored. An unknown field is refused, so a misspelt signal is not dropped silently.',
+  );
 export type FormContext = z.infer<typeof formContextSchema>;
 
 /** Request schemas for the given limits; the defaults are also exported ready-made below. */
