@@ -1,12 +1,11 @@
 import { domainToASCII } from 'node:url';
 import { campaignPolicy, connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
+import { privacyKeyWarning, tagClientKeys } from '@spam-check/client-state';
 import {
   connectRedis,
   Counter,
   createReadiness,
   fairShare,
-  privacyKeyWarning,
-  tagClientKeys,
   type Closer,
   type Consumer,
   type Logger,

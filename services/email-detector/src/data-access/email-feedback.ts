@@ -1,6 +1,5 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
 import {
-  AppError,
   keyedHash,
   memoryCampaignMemory,
   memoryCheckMemory,
@@ -11,7 +10,8 @@ import {
   type CampaignMemory,
   type CheckMemory,
   type ClientMap,
-} from '@spam-check/service-kit';
+} from '@spam-check/client-state';
+import { AppError } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
 import { campaignDomain, campaignReporters, campaignSignatures } from '../domain/campaigns';
 import { learnableKey, reportKey, type EmailFeedback } from '../domain/reports';

@@ -1,4 +1,4 @@
-import { keyedHash } from '@spam-check/service-kit';
+import { keyedHash } from '@spam-check/client-state';
 import { checkRecordOf, type EmailFeedbackStores } from './email-feedback';
 
 /** A stored mailbox in clear (`local@ascii-domain`); a keyed hash is 64 hex digits, never with an `@`. */

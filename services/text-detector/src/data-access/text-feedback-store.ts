@@ -1,5 +1,6 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
-import { AppError, type CampaignMemory, type CheckMemory, type ClientMap } from '@spam-check/service-kit';
+import { type CampaignMemory, type CheckMemory, type ClientMap } from '@spam-check/client-state';
+import { AppError } from '@spam-check/service-kit';
 import type { TextFeedback } from '../domain/check-text';
 import { campaignReporters, campaignSignatures } from '../domain/campaigns';
 import {

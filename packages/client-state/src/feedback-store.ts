@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { env } from './config';
+import { env } from '@spam-check/service-kit';
 
 /**
  * Storage for feedback (DESIGN.md §6.1), shared by the gateway and both detectors: in Redis when it is
