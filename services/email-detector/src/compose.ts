@@ -1,6 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { campaignPolicy, connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
-import { privacyKeyWarning, tagClientKeys } from '@spam-check/client-state';
+import { migrateStoredAddresses, privacyKeyWarning, tagClientKeysOnce } from '@spam-check/client-state';
 import {
   connectRedis,
   Counter,
@@ -14,7 +14,6 @@ import {
   type StartedService,
 } from '@spam-check/service-kit';
 import { disposableEmailBlocklist } from 'disposable-email-domains-js';
-import type { Redis } from 'ioredis';
 import type { ServiceConfig } from './config';
 import { createMailServerLookup } from './data-access/mail-server-lookup';
 import type { ClientSettings } from '@spam-check/contracts';
@@ -29,8 +28,8 @@ import {
   redisEmailFeedbackStores,
   type EmailCampaigns,
   type EmailFeedbackOptions,
+  checkRecordOf,
 } from './data-access/email-feedback';
-import { migrateStoredAddresses } from './data-access/migrate-addresses';
 import { createApp } from './app';
 import type { EmailChecker } from './email-checker';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
@@ -65,20 +64,6 @@ function campaignOptions(config: ServiceConfig, settings: ClientSettingsStore | 
   };
 }
 
-/** Set once the addresses stored before they were hashed are migrated (migrate-addresses.ts). */
-const MIGRATED_MARKER = 'migrations:hashed-addresses';
-
-/** Set once the keys written before they had a client's hash tag are renamed (`tagClientKeys`). */
-const TAGGED_MARKER = 'migrations:hash-tagged-keys';
-
-async function tagLegacyKeys(redis: Redis, prefix: string, logger: Logger): Promise<void> {
-  if ((await redis.get(`${prefix}${TAGGED_MARKER}`)) !== null) return;
-  const renamed =
-    (await tagClientKeys(redis, prefix, 'checks')) + (await tagClientKeys(redis, `${prefix}reports:`, 'map'));
-  await redis.set(`${prefix}${TAGGED_MARKER}`, new Date().toISOString());
-  logger.info({ renamed }, 'feedback keys renamed under their client hash tags');
-}
-
 /**
  * Feedback in Redis when REDIS_URL is set, else in memory (embedded mode, with a warning). With Redis, data
  * stored by an earlier version is migrated first (once per prefix).
@@ -99,13 +84,15 @@ export async function createFeedbackStorage(
   }
   const redis = await connectRedis({ url: config.REDIS_URL, name: 'redis', logger });
   const stores = redisEmailFeedbackStores(redis.client, config.EMAIL_FEEDBACK_PREFIX, options);
-  const marker = `${config.EMAIL_FEEDBACK_PREFIX}${MIGRATED_MARKER}`;
+  const prefix = config.EMAIL_FEEDBACK_PREFIX;
   const migrate = async () => {
-    await tagLegacyKeys(redis.client, config.EMAIL_FEEDBACK_PREFIX, logger);
-    if ((await redis.client.get(marker)) !== null) return;
-    const migrated = await migrateStoredAddresses(stores, options.hashKey);
-    await redis.client.set(marker, new Date().toISOString());
-    logger.info({ migrated }, 'stored addresses replaced by their keyed hashes');
+    await tagClientKeysOnce(redis.client, prefix, logger);
+    await migrateStoredAddresses(
+      redis.client,
+      prefix,
+      { stores, hashKey: options.hashKey, checkRecordOf },
+      logger,
+    );
   };
   // Before serving when Redis is up; else (the service starts unready) once it is back.
   const attempt = () =>
