@@ -8,7 +8,7 @@ import {
   redisCheckMemory,
   redisClientMap,
 } from '@spam-check/client-state';
-import { type Eraser } from '@spam-check/detector-kit';
+import type { Eraser } from '@spam-check/detector-kit';
 import {
   ConfigError,
   connectRedis,
