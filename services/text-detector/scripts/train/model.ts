@@ -9,7 +9,7 @@ import type { FeatureSpace } from '../../src/domain/model/extractor';
 import { trainedWithNow } from '../../src/domain/model/provenance';
 import { MAIL_LIKE_HAM, mulberry32, shuffle, stratifiedFolds, type Dataset } from './data';
 
-/** The training recipe of the shipped model; every number here is what the model card describes. */
+/** The training recipe of the shipped model; model/MODEL_CARD.md describes every number here. */
 export const SPACE: FeatureSpace = {
   bits: 20,
   wordNorm: 1,
