@@ -61,8 +61,6 @@ async function checkOnce(
     checker.protects(input.clientId),
   ]);
   const id = randomUUID();
-  // Named field by field, not `{ ...input, client, id }`: on Node 20 that gives every check's input a hidden
-  // class of its own (service-kit README, "Per-request objects").
   const checked = { email: input.email, language: input.language, requestId: input.requestId, client, id };
   const [checkedResult] = await Promise.all([
     checkEmail(checked, checker.deps, {

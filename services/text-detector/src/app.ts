@@ -24,8 +24,6 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
 
 export function createApp(deps: AppDeps): ServiceApp {
   const schema = createRequestSchemas(deps.config.limits).text;
-  // Not `{ ...item, ...meta }`: a spread followed by more gives each check a hidden class of its own on Node 20
-  // (service-kit README, "Per-request objects").
   const check = (item: TextCheckRequest, meta: CheckMeta) => deps.checkText(Object.assign({}, item, meta));
   // Each text may wait for the LLM: a few of a batch at once.
   const batches = { maxItems: BATCH_LIMITS.textItems, concurrency: 8 };
