@@ -222,7 +222,7 @@ function fitCalibration(
  * (texts tied at a score are taken together); just above the highest when there is none, so nothing reaches
  * it; undefined without texts. The exact cut of the texts, not a grid. Here on calibrated log-odds.
  */
-export function spamCut(rows: { z: number; label: number }[]): number | undefined {
+function spamCut(rows: { z: number; label: number }[]): number | undefined {
   if (rows.length === 0) return undefined;
   rows.sort((a, b) => b.z - a.z);
   // Scaled away from zero (the calibration's log-odds here are all above 0; other scores may not be).
