@@ -8,7 +8,7 @@ import {
   type ServiceBase,
 } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
-import { runEmailCheck, type EmailChecker } from './email-checker';
+import { runEmailCheck, type EmailChecker } from './domain/check-for-client';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {

@@ -33,7 +33,7 @@ import {
 } from './data-access/email-feedback';
 import { migrateStoredAddresses } from './data-access/migrate-addresses';
 import { createApp } from './app';
-import type { EmailChecker } from './email-checker';
+import type { EmailChecker } from './domain/check-for-client';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 
 const toAscii = (domain: string) => domainToASCII(domain);

@@ -9,7 +9,7 @@ import {
 import { createApp } from '../../src/app';
 import { loadServiceConfig } from '../../src/config';
 import { createEmailChecker, createFeedbackStorage } from '../../src/compose';
-import type { EmailChecker } from '../../src/email-checker';
+import type { EmailChecker } from '../../src/domain/check-for-client';
 
 type Json = any;
 

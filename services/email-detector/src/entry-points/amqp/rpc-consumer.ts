@@ -1,7 +1,7 @@
 import { createDetectorRpcSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
 import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
 import { rpcCheckHandler, type Logger } from '@spam-check/service-kit';
-import { runEmailCheck, type EmailChecker } from '../../email-checker';
+import { runEmailCheck, type EmailChecker } from '../../domain/check-for-client';
 
 export interface RpcConsumerOptions {
   url: string;

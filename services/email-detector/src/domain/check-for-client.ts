@@ -8,10 +8,10 @@ import {
   type EmailCheckDeps,
   type EmailCheckInput,
   type EmailCheckResult,
-} from './domain/check-email';
-import type { EmailFeedback } from './domain/reports';
-import { VERDICT_THRESHOLDS } from './domain/scoring';
-import type { MailServerLookup } from './data-access/mail-server-lookup';
+} from './check-email';
+import type { EmailFeedback } from './reports';
+import { VERDICT_THRESHOLDS } from './scoring';
+import type { MailServerLookup } from '../data-access/mail-server-lookup';
 
 /** What a check needs, built once by `compose.ts`: the same for the HTTP and RPC entry points and batches. */
 export interface EmailChecker {
