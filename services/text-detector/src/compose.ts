@@ -24,8 +24,8 @@ import { embeddedDefaults, type ServiceConfig } from './config';
 import { reportsInTurn, type ReportsInTurn } from './domain/client-reports';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
-import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
-import { createTextChecker, createTextLearner, type CheckClientText } from './domain/check-text';
+import { createTextChecker, createTextLearner } from './domain/check-text';
+import { createClientCheck, type CheckClientText } from './domain/check-for-client';
 import type { TextModel } from './domain/model/classifier';
 import { createTextFeedbackStore, type TextFeedbackStore } from './data-access/text-feedback-store';
 import { textEraser } from './data-access/text-erasure';
@@ -104,22 +104,14 @@ export async function composeTextCheck(
     llmBand: config.TEXT_LLM_BAND,
     denyTerms: config.TEXT_DENY_TERMS,
   };
-  const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
-  const share = fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT);
-  const checkOnce: CheckClientText = async (input) => {
-    const own = settings && input.clientId ? await settings.get(input.clientId) : {};
-    const { protect } = campaignPolicy(own, config);
-    const result = await check(Object.assign({}, input, { settings: own.text, protect }));
-    return applyFormJudgement(result, judgeFormContext(input.context, config.FORM_MIN_SECONDS), {
-      language: input.language,
-      suspiciousThreshold: own.text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD,
-    });
-  };
-  // A text check costs the characters it reads.
-  const checkText: CheckClientText = (input) =>
-    share(input.clientId, input.title.length + input.body.length + (input.sub_title?.length ?? 0), () =>
-      checkOnce(input),
-    );
+  const checkText = createClientCheck({
+    settingsOf: settings && ((clientId) => settings.get(clientId)),
+    campaignDefaults: config,
+    checkText: createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback }),
+    formMinSeconds: config.FORM_MIN_SECONDS,
+    suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
+    share: fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT),
+  });
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   const reports = reportsInTurn({ perSecond: config.TEXT_FEEDBACK_REPORTS_PER_SECOND, queueSeconds: 2 });
   return { checkText, feedback, learnText, reports, eraser: textEraser(stores), checks, closers };

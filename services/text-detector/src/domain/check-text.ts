@@ -34,12 +34,6 @@ export type {
 
 export type CheckText = (input: CheckTextInput) => Promise<TextCheck>;
 
-/**
- * A check for the client the gateway named (`X-Client-Id`), with that client's settings and reports applied:
- * what every entry point (HTTP, RPC, each item of a batch) calls.
- */
-export type CheckClientText = (input: Omit<CheckTextInput, 'settings' | 'protect'>) => Promise<TextCheck>;
-
 export function createTextChecker(deps: CascadeDeps): CheckText {
   const tools: StageTools = {
     model: deps.model,
