@@ -24,10 +24,17 @@ import { embeddedDefaults, type ServiceConfig } from './config';
 import { reportsInTurn, type ReportsInTurn } from './domain/client-reports';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
-import { createTextChecker, createTextLearner } from './domain/check-text';
+import { createTextChecker, createTextLearner, type TextFeedback } from './domain/check-text';
 import { createClientCheck, type CheckClientText } from './domain/check-for-client';
 import type { TextModel } from './domain/model/classifier';
 import { createTextFeedbackStore, type TextFeedbackStore } from './data-access/text-feedback-store';
+import { lookupClientView, rememberCheck } from './domain/client-view';
+import {
+  learnFromCheck,
+  learnFromReport,
+  type LearnFromReports,
+  type Learning,
+} from './domain/learn-from-report';
 import { textEraser } from './data-access/text-erasure';
 import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cache';
 import { createLlmClient } from './data-access/llm-client';
@@ -38,7 +45,7 @@ import { BANDS } from './domain/near-duplicate';
 /** What the check needs, built once: the same for the service, its tests, its bench. */
 export interface TextCheckDeps {
   checkText: CheckClientText;
-  feedback: TextFeedbackStore;
+  feedback: ClientFeedback;
   learnText: ReturnType<typeof createTextLearner>;
   /** The turn in which a client's report over HTTP runs (paced per client). */
   reports: ReportsInTurn;
@@ -143,27 +150,39 @@ function feedbackStores(config: ServiceConfig, redis: Redis | undefined) {
   };
 }
 
+/** The clients' feedback as the check, the feedback route and `feedback export` use it. */
+export type ClientFeedback = TextFeedback &
+  LearnFromReports &
+  Pick<TextFeedbackStore, 'reportedTexts' | 'clients'>;
+
 export function createFeedbackStore(
   config: ServiceConfig,
   model: TextModel,
   redis: Redis | undefined,
   settings?: ClientSettingsStore,
   stores = feedbackStores(config, redis),
-): TextFeedbackStore {
-  const { campaigns, ...maps } = stores;
-  return createTextFeedbackStore({
-    ...maps,
+): ClientFeedback {
+  const store = createTextFeedbackStore(stores);
+  const learning: Learning = {
     calibration: model,
     thresholds: {
       spamThreshold: config.TEXT_SPAM_THRESHOLD,
       suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
     },
     campaigns: {
-      memory: campaigns,
       minClients: config.CAMPAIGN_MIN_CLIENTS,
       shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
     },
-  });
+  };
+  return {
+    lookup: (client, fingerprint, vector, protect) =>
+      lookupClientView(store, learning, client, fingerprint, vector, protect),
+    remember: (client, checkId, learnable) => rememberCheck(store, client, checkId, learnable),
+    reportCheck: (client, checkId, label) => learnFromCheck(store, learning, client, checkId, label),
+    reportText: (client, learnable, label) => learnFromReport(store, learning, client, learnable, label),
+    reportedTexts: (client) => store.reportedTexts(client),
+    clients: () => store.clients(),
+  };
 }
 
 /**
