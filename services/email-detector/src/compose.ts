@@ -22,12 +22,11 @@ import { createDisposableDomains } from './domain/disposable';
 import { createOperatorList } from './domain/operator-lists';
 import type { EmailFeedback } from './domain/reports';
 import {
-  createEmailFeedback,
   memoryEmailFeedbackStores,
   redisEmailFeedbackStores,
-  type EmailCampaigns,
   type EmailFeedbackOptions,
 } from './data-access/email-feedback';
+import { createEmailFeedback, type EmailCampaigns } from './domain/learn-from-report';
 import { migrateStoredAddresses } from './data-access/migrate-addresses';
 import { createApp } from './app';
 import { createClientCheck, type CheckClientEmail } from './domain/check-for-client';
