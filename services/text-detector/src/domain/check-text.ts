@@ -22,15 +22,7 @@ import { normaliseText } from './normalise';
  */
 
 export { modelInput };
-export type {
-  CascadeConfig,
-  CascadeDeps,
-  CheckTextInput,
-  ClientView,
-  LlmMode,
-  TextCheck,
-  TextFeedback,
-} from './cascade';
+export type { CascadeConfig, CascadeDeps, CheckTextInput, TextCheck, TextFeedback } from './cascade';
 
 export type CheckText = (input: CheckTextInput) => Promise<TextCheck>;
 
