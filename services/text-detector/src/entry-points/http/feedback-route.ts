@@ -4,7 +4,7 @@ import { AppError, parseBody, postRoute, requestContext } from '@spam-check/serv
 import type { Express } from 'express';
 import type { createTextLearner } from '../../domain/check-text';
 import type { ReportsInTurn } from '../../domain/client-reports';
-import type { TextFeedbackStore } from '../../data-access/text-feedback-store';
+import type { LearnFromReports } from '../../domain/learn-from-report';
 
 /**
  * `POST /v1/feedback` (internal, called by the gateway): `{check_id, label}` or `{title, body, sub_title?,
@@ -15,7 +15,7 @@ import type { TextFeedbackStore } from '../../data-access/text-feedback-store';
 export function mountFeedbackRoute(
   app: Express,
   deps: {
-    feedback: TextFeedbackStore;
+    feedback: LearnFromReports;
     learnText: ReturnType<typeof createTextLearner>;
     reports: ReportsInTurn;
   },
