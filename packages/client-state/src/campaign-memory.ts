@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
+import { scanKeys } from './scan-keys';
 import { keyedHash } from './keyed-hash';
 
 /**
@@ -30,7 +31,7 @@ export interface CampaignMemoryOptions {
 }
 
 export function redisCampaignMemory(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   options: CampaignMemoryOptions,
 ): CampaignMemory {
@@ -52,8 +53,7 @@ export function redisCampaignMemory(
     async eraseClient(client) {
       const field = member(client);
       let erased = 0;
-      const stream = redis.scanStream({ match: `${prefix}campaign:{*}`, count: 1000 });
-      for await (const batch of stream as AsyncIterable<string[]>)
+      for await (const batch of scanKeys(redis, `${prefix}campaign:{*}`, () => true))
         for (const key of batch) erased += await redis.hdel(key, field);
       return erased;
     },

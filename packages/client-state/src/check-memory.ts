@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import { scanKeys } from './scan-keys';
 
 export interface CheckMemory {
@@ -83,7 +83,7 @@ export function memoryCheckMemory(retentionSeconds: number, now = () => Date.now
  */
 const GENERATED_CHECK_KEY = /:check:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function redisCheckMemory(redis: Redis, prefix: string, retentionSeconds: number): CheckMemory {
+export function redisCheckMemory(redis: RedisClient, prefix: string, retentionSeconds: number): CheckMemory {
   const key = (client: string, checkId: string) => `${prefix}{${client}}:check:${checkId}`;
   const recordKey = (candidate: string) => GENERATED_CHECK_KEY.test(candidate);
   /** Each record with its value, a batch at a time. */

@@ -8,6 +8,8 @@ import {
   commonConfigShape,
   env,
   loadConfig,
+  redisConfigShape,
+  redisTargetOf,
   secretProblems,
   servicePort,
   type Env,
@@ -39,7 +41,7 @@ export const configSchema = z.object({
   DETECTOR_DOWN_AFTER_PROBES: env.positiveInt(2),
   /** One call per detector and batch: up to 1,000 addresses, each of which may wait for DNS. */
   DETECTOR_BATCH_TIMEOUT_MS: env.positiveInt(60_000),
-  REDIS_URL: env.url(),
+  ...redisConfigShape,
   REDIS_KEY_PREFIX: z.string().default('spam-check:gateway:'),
   REVOCATION_CHANNEL: z.string().min(1).default('spam-check:revocations'),
   AMQP_URL: env.url(),
@@ -67,14 +69,16 @@ export const configSchema = z.object({
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
+  const redis = redisTargetOf(config);
   const embedded = {
-    redis: !config.REDIS_URL,
+    redis: redis === undefined,
     amqp: !config.AMQP_URL,
     credentials: !config.GATEWAY_CLIENT_ID || !config.GATEWAY_CLIENT_SECRET,
   };
   if (config.NODE_ENV === 'production') {
     const problems = [
-      embedded.redis && 'REDIS_URL: required in production (no in-memory token cache without revocations)',
+      embedded.redis &&
+        'REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES: required in production (no in-memory token cache without revocations)',
       embedded.amqp && 'AMQP_URL: required in production (step-by-step hybrid checks run over RabbitMQ)',
       embedded.credentials &&
         'GATEWAY_CLIENT_ID / GATEWAY_CLIENT_SECRET: required in production (no embedded default credentials)',
@@ -90,6 +94,7 @@ export function loadServiceConfig(source: Env = process.env) {
     port: servicePort(source, 'GATEWAY_PORT', 8080),
     managementPort: config.GATEWAY_MANAGEMENT_PORT,
     embedded,
+    redis,
     limits: checkLimitsOf(config),
     gatewayClient: {
       id: config.GATEWAY_CLIENT_ID ?? EMBEDDED_CLIENT_ID,
@@ -98,7 +103,7 @@ export function loadServiceConfig(source: Env = process.env) {
     console: consoleConfigOf(config),
     // Without Redis there is no revocation channel, so a cached token stays usable until its entry expires:
     // the short default bounds that window to one second.
-    tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS ?? (config.REDIS_URL ? 30_000 : 1000),
+    tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS ?? (redis ? 30_000 : 1000),
   };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;

@@ -2,7 +2,8 @@ import type { RevocationMessage } from '@spam-check/contracts';
 import type { RedisConnection } from '@spam-check/service-kit';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis, Result } from 'ioredis';
+import type { Result } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import type { RefreshTokenRecord, TokenRecord } from '../domain/tokens';
 import {
   StoreUnavailableError,
@@ -67,7 +68,7 @@ type RecordKind = 'client' | 'user';
 export class RedisStore implements AuthStore {
   readonly kind = 'redis';
   private readonly connection: RedisConnection;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly prefix: string;
   private readonly channel: string;
   private readonly timeoutMs: number;

@@ -1,6 +1,6 @@
 import type { AdminAction, ClientStats, RecentFeedbackEntry, Verdict } from '@spam-check/contracts';
 import type { Counter, Logger } from '@spam-check/service-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import {
   CHECK_KINDS,
   addCounts,
@@ -76,7 +76,7 @@ function usageKeys(prefix: string) {
 }
 
 /** Adds an hour's summed counts to the hourly and daily hashes, in one pipeline; rejects when Redis refuses. */
-async function writeCounts(redis: Redis, keys: UsageKeys, batch: PendingCounts): Promise<void> {
+async function writeCounts(redis: RedisClient, keys: UsageKeys, batch: PendingCounts): Promise<void> {
   const at = new Date(batch.hour * HOUR_MS);
   const pipeline = redis.pipeline();
   for (const [clientId, tally] of batch.clients) {
@@ -145,7 +145,7 @@ const numbers = (hash: unknown): Counts =>
 
 /** A client's statistics: its hashes over the period and its admin actions, read in one pipeline. */
 async function readStats(
-  redis: Redis,
+  redis: RedisClient,
   keys: UsageKeys,
   request: { clientId: string; from: Date; to: Date; interval: 'hour' | 'day' },
 ): Promise<ClientStats> {
@@ -175,7 +175,7 @@ async function readStats(
  * per client in a capped list.
  */
 export function redisUsageStore(options: {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   logger: Logger;
   lost: Counter<'kind'>;
