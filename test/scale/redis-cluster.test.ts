@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { redisCampaignMemory, redisCheckMemory, redisClientMap } from '@spam-check/client-state';
+import { redisCampaignMemory, redisCheckMemory, redisClientMap } from '../../packages/client-state/src';
 import {
   Counter,
   connectRedis,
@@ -19,7 +19,8 @@ import { redisUsageStore } from '../../services/gateway/src/data-access/usage-st
  * span slots fails with CROSSSLOT (or, in a pipeline, with ioredis's refusal), which fails the test.
  */
 const logger = createLogger({ service: 'scale-test', level: 'silent' });
-const CLIENTS = Array.from({ length: 24 }, (_, i) => `client-${i}`);
+const [FIRST, SECOND, BUSY] = ['client-first', 'client-second', 'client-busy'] as const;
+const CLIENTS = [FIRST, SECOND, BUSY, ...Array.from({ length: 21 }, (_, i) => `client-${i}`)];
 
 describe('the stores on a Redis Cluster', () => {
   let cluster: RedisTopology;
@@ -49,8 +50,10 @@ describe('the stores on a Redis Cluster', () => {
 
   it('when check records of many clients are erased by value and rewritten, every master is scanned', async () => {
     const memory = redisCheckMemory(connection.client, 'scale:checks:', 60);
-    const ids = CLIENTS.map(() => randomUUID());
-    await Promise.all(CLIENTS.map((client, i) => memory.remember(client, ids[i], 'value-a')));
+    const firstId = randomUUID();
+    await Promise.all(
+      CLIENTS.map((client) => memory.remember(client, client === FIRST ? firstId : randomUUID(), 'value-a')),
+    );
     const masters = (connection.client as Cluster).nodes('master');
     const perMaster = await Promise.all(
       masters.map(async (node) => (await node.keys('scale:checks:*')).length),
@@ -60,8 +63,8 @@ describe('the stores on a Redis Cluster', () => {
     expect(await memory.rewriteValues((value) => (value === 'value-a' ? 'value-b' : value))).toBe(
       CLIENTS.length,
     );
-    expect(await memory.recall(CLIENTS[0], ids[0])).toBe('value-b');
-    expect(await memory.eraseClient(CLIENTS[0])).toBe(1);
+    expect(await memory.recall(FIRST, firstId)).toBe('value-b');
+    expect(await memory.eraseClient(FIRST)).toBe(1);
     expect(await memory.eraseValue('value-b')).toBe(CLIENTS.length - 1);
   });
 
@@ -75,16 +78,16 @@ describe('the stores on a Redis Cluster', () => {
         ]),
       ),
     );
-    await map.update(CLIENTS[0], [['k3', 'v3']], ['k1']);
-    expect(await map.getMany(CLIENTS[0], ['k1', 'k2', 'k3'])).toEqual([undefined, 'v2', 'v3']);
-    expect(await map.all(CLIENTS[1])).toEqual([
+    await map.update(FIRST, [['k3', 'v3']], ['k1']);
+    expect(await map.getMany(FIRST, ['k1', 'k2', 'k3'])).toEqual([undefined, 'v2', 'v3']);
+    expect(await map.all(SECOND)).toEqual([
       ['k1', 'v1'],
       ['k2', 'v2'],
     ]);
     expect((await map.clients()).sort()).toEqual([...CLIENTS].sort());
     expect(await map.eraseKey('k2')).toBe(CLIENTS.length);
     for (const client of CLIENTS) await map.eraseClient(client);
-    expect(await map.get(CLIENTS[1], 'k1')).toBeUndefined();
+    expect(await map.get(SECOND, 'k1')).toBeUndefined();
   });
 
   it('when campaigns are reported and a client is erased, every master is scanned for its marks', async () => {
@@ -158,19 +161,19 @@ describe('the stores on a Redis Cluster', () => {
       usage.recordCheck({ clientId, kind: 'text', verdict: 'spam', reasons: [], durationMs: 5 });
     await usage.flush();
     const now = new Date();
-    const stats = await usage.stats(CLIENTS[5], new Date(now.getTime() - 3600_000), now, 'hour');
+    const stats = await usage.stats(BUSY, new Date(now.getTime() - 3600_000), now, 'hour');
     expect(stats.totals.text.spam).toBe(1);
     await usage.recordAdminAction({
       at: now.toISOString(),
       actor: { client_id: 'admin', username: 'admin' },
       action: 'settings.update',
-      client_id: CLIENTS[5],
+      client_id: BUSY,
       status: 200,
       request_id: 'r1',
     });
     expect(
-      (await usage.stats(CLIENTS[5], new Date(now.getTime() - 3600_000), now, 'hour')).recent_admin_actions,
+      (await usage.stats(BUSY, new Date(now.getTime() - 3600_000), now, 'hour')).recent_admin_actions,
     ).toHaveLength(1);
-    expect(await usage.eraseRecentFeedback(CLIENTS[5])).toBe(0);
+    expect(await usage.eraseRecentFeedback(BUSY)).toBe(0);
   });
 });

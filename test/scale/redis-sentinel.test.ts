@@ -1,6 +1,6 @@
 import { connectRedis, createLogger, type RedisConnection } from '@spam-check/service-kit';
 import { startSentinelGroup, type SentinelGroup } from '@spam-check/test-support';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 const logger = createLogger({ service: 'scale-test', level: 'silent' });
 

@@ -24,13 +24,7 @@ export { type DirectRoute } from './direct-route';
 export { sendJson } from './respond';
 export { serve, listenForManagement, type RunningService, type Closer } from './serve';
 export { connectRedis, type RedisClient, type RedisConnection, type RedisLogger } from './redis';
-export {
-  redisConfigShape,
-  redisTargetOf,
-  describeRedisTarget,
-  type RedisConfig,
-  type RedisTarget,
-} from './redis-target';
+export { redisConfigShape, redisTargetOf, type RedisConfig, type RedisTarget } from './redis-target';
 export { runService, type ServiceContext, type StartedService, type Consumer } from './run';
 export { clientAddress } from './client-address';
 export { fairShare, type FairShare } from './fair-share';

@@ -46,6 +46,9 @@ function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
       name: target.name,
       ...(target.sentinelPassword === undefined ? {} : { sentinelPassword: target.sentinelPassword }),
       sentinelRetryStrategy: retryDelay,
+      // A demoted master that stays up would answer READONLY: the sentinels' +switch-master ends the
+      // connection at once, and the reconnect asks them for the new master.
+      failoverDetector: true,
     });
   // A cluster's own offline queue and retries would hide a failover from the caller: both stay off, and a
   // moved slot is followed (MOVED/ASK) as the protocol requires.

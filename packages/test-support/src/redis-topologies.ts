@@ -53,17 +53,17 @@ function processGroup(name: string) {
   return {
     root,
     children,
-    start(port: number, args: string[]): void {
+    start: (port: number, args: string[]): void => {
       const dir = join(root, String(port));
       mkdirSync(dir);
       const child = spawn(REDIS_SERVER, args, { cwd: dir, stdio: 'ignore' });
       child.on('error', () => undefined);
       children.set(port, child);
     },
-    kill(port: number): void {
+    kill: (port: number): void => {
       children.get(port)?.kill('SIGKILL');
     },
-    async stop(): Promise<void> {
+    stop: async (): Promise<void> => {
       await Promise.all(
         [...children.values()].map(
           (child) =>
@@ -150,8 +150,9 @@ export async function startSentinelGroup(masterName = 'spam-check'): Promise<Sen
   const group = processGroup('redis-sentinel');
   const [master, replica] = [await freePort(), await freePort()];
   const sentinelPorts = [await freePort(), await freePort(), await freePort()];
+  const [firstSentinel] = sentinelPorts as [number];
   const masterPort = () =>
-    Number(cli(sentinelPorts[0], 'sentinel', 'get-master-addr-by-name', masterName).split('\n')[1]);
+    Number(cli(firstSentinel, 'sentinel', 'get-master-addr-by-name', masterName).split('\n')[1]);
   try {
     group.start(master, nodeArgs(master));
     group.start(replica, [...nodeArgs(replica), '--replicaof', '127.0.0.1', String(master)]);
