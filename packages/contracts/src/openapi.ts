@@ -1,6 +1,7 @@
 import { SUPPORTED_LANGUAGES } from './languages';
 import { REASON_CATALOGUE } from './reasons';
 import { adminPaths } from './openapi/admin-paths';
+import { discoveryPaths } from './openapi/discovery-paths';
 import { publicPaths } from './openapi/public-paths';
 import { componentSchemas } from './openapi/schemas';
 
@@ -85,7 +86,7 @@ export function buildOpenApiDocument(version = '1.0.0') {
     info: apiInfo(version),
     tags: apiTags(),
     servers: [{ url: '/' }, ...SUPPORTED_LANGUAGES.map((language) => ({ url: `/${language}` }))],
-    paths: { ...publicPaths(), ...adminPaths() },
+    paths: { ...publicPaths(), ...discoveryPaths(), ...adminPaths() },
     components: apiComponents(),
   };
 }

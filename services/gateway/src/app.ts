@@ -1,3 +1,4 @@
+import { OAUTH_METADATA_PATH } from '@spam-check/contracts';
 import { AppError, createServiceApp, postRoute, type ServiceApp } from '@spam-check/service-kit';
 import type { AppDeps } from './app-deps';
 import { ADMIN_PREFIX } from './entry-points/http/admin-routes';
@@ -27,6 +28,11 @@ export function createApp(deps: AppDeps): ServiceApp {
       postRoute(app, '/api/v1/spam/text/batch', h.authenticated, h.batchBody, h.batches.text);
       postRoute(app, '/oauth/token', h.oauth);
       postRoute(app, '/oauth/revoke', h.oauth);
+      app.get(OAUTH_METADATA_PATH, h.oauthMetadata);
+      app.all(OAUTH_METADATA_PATH, (_req, res, next) => {
+        res.setHeader('Allow', 'GET, HEAD');
+        next(new AppError('METHOD_NOT_ALLOWED'));
+      });
       app.use(ADMIN_PREFIX, h.admin);
       if (h.console) app.use(h.console);
       app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));

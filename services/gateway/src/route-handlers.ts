@@ -30,6 +30,7 @@ import { batchCheck } from './entry-points/http/batch-check';
 import { detectorCheck } from './entry-points/http/detector-check';
 import { feedback } from './entry-points/http/feedback';
 import { hybridCheck } from './entry-points/http/hybrid-check';
+import { oauthMetadata } from './entry-points/http/oauth-metadata';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
 import { clientRateLimit, rateLimit } from './entry-points/http/rate-limit';
 
@@ -191,6 +192,8 @@ export interface RouteHandlers {
   hybrid: [RequestHandler, RequestHandler];
   feedback: RequestHandler;
   oauth: RequestHandler;
+  /** RFC 8414 metadata: where the token and revocation endpoints are. */
+  oauthMetadata: RequestHandler;
   admin: Router;
   /** The operator console's router, absent when it has no OAuth client (switched off). */
   console: Router | undefined;
@@ -226,6 +229,7 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
       trustedProxyHops: config.TRUSTED_PROXY_HOPS,
       console: config.console.client,
     }),
+    oauthMetadata: oauthMetadata(config.TRUSTED_PROXY_HOPS),
     admin: adminRouter({
       guards: [guard.authenticatedAdmin, guard.limited],
       authAdmin: deps.authAdmin,

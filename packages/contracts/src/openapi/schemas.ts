@@ -11,6 +11,7 @@ import {
   createClientRequestSchema,
 } from '../admin';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors';
+import { authorizationServerMetadataSchema } from '../oauth-metadata';
 import { oauthErrorSchema, revokeRequestSchema, tokenRequestSchema, tokenResponseSchema } from '../oauth';
 import { problemSchema } from '../problem';
 import { erasureResultSchema, erasureSchemas } from '../erasure';
@@ -38,6 +39,7 @@ const NAMED_SCHEMAS = {
   TokenResponse: tokenResponseSchema,
   RevokeRequest: revokeRequestSchema,
   OAuthError: oauthErrorSchema,
+  AuthorizationServerMetadata: authorizationServerMetadataSchema,
   ClientSettings: clientSettingsSchema,
   CreateClientRequest: createClientRequestSchema,
   AdminClient: adminClientSchema,
