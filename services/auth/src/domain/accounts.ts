@@ -67,6 +67,8 @@ async function upsertClient(store: AuthStore, hasher: SecretHasher, input: Clien
     client,
     existing && sameSecret ? existing.secretHash : await hasher.hash(client.secret),
   );
+  // The bootstrap file knows nothing of Akismet keys: an issued one stays.
+  if (existing?.akismetKeyHash) record.akismetKeyHash = existing.akismetKeyHash;
   if (
     existing &&
     sameSecret &&
