@@ -1,6 +1,7 @@
 import { SUPPORTED_LANGUAGES } from './languages';
 import { REASON_CATALOGUE } from './reasons';
 import { adminPaths } from './openapi/admin-paths';
+import { akismetPaths } from './openapi/akismet-paths';
 import { discoveryPaths } from './openapi/discovery-paths';
 import { publicPaths } from './openapi/public-paths';
 import { componentSchemas } from './openapi/schemas';
@@ -38,6 +39,10 @@ function apiTags() {
         'revocation (RFC 7009). "Authorize" on this page uses the password grant.',
     },
     { name: 'Administration', description: 'Clients, their settings and usage (scope `spam:admin`).' },
+    {
+      name: 'Akismet',
+      description: "Akismet's REST API 1.1 for existing Akismet clients, with a client's Akismet key.",
+    },
   ];
 }
 
@@ -86,7 +91,7 @@ export function buildOpenApiDocument(version = '1.0.0') {
     info: apiInfo(version),
     tags: apiTags(),
     servers: [{ url: '/' }, ...SUPPORTED_LANGUAGES.map((language) => ({ url: `/${language}` }))],
-    paths: { ...publicPaths(), ...discoveryPaths(), ...adminPaths() },
+    paths: { ...publicPaths(), ...discoveryPaths(), ...adminPaths(), ...akismetPaths() },
     components: apiComponents(),
   };
 }
