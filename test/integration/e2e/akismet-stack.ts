@@ -24,7 +24,9 @@ export interface AkismetAnswer {
  * trusts one proxy hop, so each test names its own sender address in `X-Forwarded-For` and brute-force
  * counters of one test never reach another.
  */
-export function akismetStackForSuite() {
+type Accounts = Parameters<typeof runStackEnv>[1];
+
+export function akismetStackForSuite(extra: Accounts = { clients: [], users: [] }) {
   const run = randomUUID().slice(0, 8);
   const admin = runAccount(`akadmin-${run}`);
   const state = {} as { stack: Stack; adminToken: string };
@@ -32,8 +34,14 @@ export function akismetStackForSuite() {
 
   beforeAll(async () => {
     const runEnv = runStackEnv(prefix, {
-      clients: [{ id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] }],
-      users: [{ username: admin.username, password: admin.password, scopes: ['spam:admin'] }],
+      clients: [
+        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+        ...extra.clients,
+      ],
+      users: [
+        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
+        ...(extra.users ?? []),
+      ],
     });
     state.stack = await startStack(
       {
