@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AkismetClient as AkismetApiClient } from 'akismet-api';
@@ -19,6 +20,32 @@ const oauthClient = {
   username: `oidc-user-${randomUUID().slice(0, 8)}`,
   password: `pw-${randomUUID()}`,
 };
+
+const HOSTS_FILE = '/etc/hosts';
+
+/**
+ * Perl resolves names itself, so for Net::Akismet the service's host name and the key's go into the resolver's hosts file for
+ * the run: one line, marked, removed afterwards (the file is left as it was).
+ */
+async function withHostsEntry<T>(names: string, run: () => Promise<T>): Promise<T> {
+  const marker = `# spam-check test:clients ${randomUUID()}`;
+  try {
+    appendFileSync(HOSTS_FILE, `127.0.0.1 ${names} ${marker}\n`);
+  } catch (error) {
+    throw new Error(
+      `cannot add ${name} to ${HOSTS_FILE} (root needed for the Net::Akismet test): ${String(error)}`,
+    );
+  }
+  try {
+    return await run();
+  } finally {
+    const kept = readFileSync(HOSTS_FILE, 'utf8')
+      .split('\n')
+      .filter((line) => !line.includes(marker))
+      .join('\n');
+    writeFileSync(HOSTS_FILE, kept);
+  }
+}
 
 describe('third-party clients, unpatched, against the real stack', () => {
   const suite = akismetStackForSuite({
@@ -90,5 +117,24 @@ describe('third-party clients, unpatched, against the real stack', () => {
       beforeRevocation: 200,
       afterRevocation: 401,
     });
+  });
+
+  it("when Debian's Net::Akismet is given SERVICE_HOST, it verifies the key, checks comments and reports them", async () => {
+    const { key } = await suite.clientWithKey('perl');
+    const host = `${HOST}:${port()}`;
+    const perl = async (action: string, text = '') =>
+      (
+        await promisify(execFile)('perl', [join(__dirname, 'net-akismet.pl'), key, host, action, text])
+      ).stdout.trim();
+    await withHostsEntry(`${HOST} ${key}.${HOST}`, async () => {
+      expect(await perl('verify')).toBe('valid');
+      expect(await perl('check', comment(30))).toBe('false');
+      expect(await perl('check', 'spam-check-test-spam')).toBe('true');
+      expect(await perl('spam', comment(30))).toBe('sent');
+      expect(await perl('check', comment(31))).toBe('true');
+      expect(await perl('ham', comment(31))).toBe('sent');
+      expect(await perl('check', comment(32))).toBe('false');
+    });
+    expect(readFileSync(HOSTS_FILE, 'utf8')).not.toContain(key);
   });
 });
