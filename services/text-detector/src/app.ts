@@ -1,22 +1,16 @@
 import { BATCH_LIMITS, createRequestSchemas, type TextCheckRequest } from '@spam-check/contracts';
-import {
-  checkRoutes,
-  type CheckMeta,
-  createServiceApp,
-  mountErasureRoute,
-  type Eraser,
-  type ServiceApp,
-  type ServiceBase,
-} from '@spam-check/service-kit';
+import { checkRoutes, type CheckMeta, mountErasureRoute, type Eraser } from '@spam-check/detector-kit';
+import { createServiceApp, type ServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import { llmEndpointHost, type ServiceConfig } from './config';
-import type { CheckClientText, createTextLearner } from './domain/check-text';
+import type { CheckClientText } from './domain/check-for-client';
+import type { createTextLearner } from './domain/check-text';
 import type { ReportsInTurn } from './domain/client-reports';
-import type { TextFeedbackStore } from './data-access/text-feedback-store';
+import type { LearnFromReports } from './domain/learn-from-report';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
   checkText: CheckClientText;
-  feedback: TextFeedbackStore;
+  feedback: LearnFromReports;
   learnText: ReturnType<typeof createTextLearner>;
   reports: ReportsInTurn;
   eraser: Eraser;

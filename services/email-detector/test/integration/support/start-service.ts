@@ -8,8 +8,7 @@ import {
 } from '@spam-check/service-kit';
 import { createApp } from '../../../src/app';
 import { loadServiceConfig } from '../../../src/config';
-import { createEmailChecker, createFeedbackStorage } from '../../../src/compose';
-import type { EmailChecker } from '../../../src/email-checker';
+import { createEmailChecker, createFeedbackStorage, type EmailChecker } from '../../../src/compose';
 
 type Json = any;
 
