@@ -33,7 +33,7 @@ async function withHostsEntry<T>(names: string, run: () => Promise<T>): Promise<
     appendFileSync(HOSTS_FILE, `127.0.0.1 ${names} ${marker}\n`);
   } catch (error) {
     throw new Error(
-      `cannot add ${name} to ${HOSTS_FILE} (root needed for the Net::Akismet test): ${String(error)}`,
+      `cannot add ${names} to ${HOSTS_FILE} (root needed for the Net::Akismet test): ${String(error)}`,
     );
   }
   try {
@@ -83,9 +83,9 @@ describe('third-party clients, unpatched, against the real stack', () => {
   it('when npm akismet is given the host and port, it verifies the key, checks comments and reports them', async () => {
     const { key } = await suite.clientWithKey('akismet');
     const client = new AkismetClient({ apiKey: key, blog: BLOG, host: HOST, port: Number(port()) });
-    const call = <T>(run: (done: (error: Error | null, value?: T) => void) => void) =>
+    const call = <T>(run: (done: (error: unknown, value?: T) => void) => void) =>
       new Promise<T | undefined>((resolve, reject) =>
-        run((error, value) => (error ? reject(error) : resolve(value))),
+        run((error, value) => (error ? reject(new Error(JSON.stringify(error))) : resolve(value))),
       );
     await expect(call<boolean>((done) => client.verifyKey(done))).resolves.toBe(true);
     // The commenter's browser, as a site sends it (without it the library sends its own agent, a bot's).

@@ -12,7 +12,7 @@ describe('Akismet-compatible endpoints through the gateway (real stack)', () => 
   it('when a key is issued, verify-key answers valid for it as key, as api_key and as the host name, and invalid otherwise', async () => {
     const { key } = await suite.clientWithKey('verify');
     expect(key).toMatch(/^[0-9a-f]+-[0-9a-f]{32}$/);
-    for (const form of [{ key }, { api_key: key }]) {
+    for (const form of [{ key }, { api_key: key }] as Record<string, string>[]) {
       const answer = await suite.akismet('verify-key', { ...form, blog: BLOG });
       expect(answer.status).toBe(200);
       expect(answer.body).toBe('valid');

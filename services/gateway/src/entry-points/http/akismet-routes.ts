@@ -8,14 +8,8 @@ import {
   type Language,
 } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import {
-  AppError,
-  clientAddress,
-  elapsedMs,
-  parseBody,
-  requestContext,
-  type CheckMemory,
-} from '@spam-check/service-kit';
+import { AppError, clientAddress, elapsedMs, parseBody, requestContext } from '@spam-check/service-kit';
+import type { CheckMemory } from '@spam-check/client-state';
 import express, { Router, type Request, type Response } from 'express';
 import type { AkismetKeyVerifier } from '../../data-access/akismet-keys';
 import { callDetector, type HttpDetector } from '../../data-access/detector-client';
