@@ -34,6 +34,7 @@ import { createLlmClient } from './data-access/llm-client';
 import { loadLanguageDetector } from './data-access/language-detector';
 import { readModelFile } from './data-access/model-file';
 import { BANDS } from './domain/near-duplicate';
+import { applySiteRules } from './domain/rules';
 
 /** What the check needs, built once: the same for the service, its tests, its bench. */
 export interface TextCheckDeps {
@@ -110,9 +111,15 @@ export async function composeTextCheck(
     const own = settings && input.clientId ? await settings.get(input.clientId) : {};
     const { protect } = campaignPolicy(own, config);
     const result = await check(Object.assign({}, input, { settings: own.text, protect }));
-    return applyFormJudgement(result, judgeFormContext(input.context, config.FORM_MIN_SECONDS), {
+    const suspiciousThreshold = own.text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD;
+    const ruled = applySiteRules(result, own.text_rules, {
       language: input.language,
-      suspiciousThreshold: own.text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD,
+      spamThreshold: own.text?.spam_threshold ?? config.TEXT_SPAM_THRESHOLD,
+      suspiciousThreshold,
+    });
+    return applyFormJudgement(ruled, judgeFormContext(input.context, config.FORM_MIN_SECONDS), {
+      language: input.language,
+      suspiciousThreshold,
     });
   };
   // A text check costs the characters it reads.

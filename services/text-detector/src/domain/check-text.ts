@@ -314,6 +314,7 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
       length: normalised.text.length,
       html_tags: normalised.htmlTags,
       ...rules.signals,
+      ...(input.context?.form_type === undefined ? {} : { form_type: input.context.form_type }),
     };
     const check: Check = { id, input, config, language, signals };
 
