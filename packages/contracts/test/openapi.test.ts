@@ -54,7 +54,13 @@ describe('the OpenAPI document', () => {
       for (const operation of Object.values(item as Record<string, { security: unknown }>))
         expect(operation.security).toEqual([{ oauth2: ['spam:admin'] }]);
     const settings = document.components.schemas.ClientSettings as { properties: Record<string, unknown> };
-    expect(Object.keys(settings.properties).sort()).toEqual(['campaigns', 'hybrid', 'mail', 'text']);
+    expect(Object.keys(settings.properties).sort()).toEqual([
+      'campaigns',
+      'hybrid',
+      'mail',
+      'text',
+      'text_rules',
+    ]);
   });
 
   it('starts "try it" on every check from an example its own request schema accepts', () => {
