@@ -1,4 +1,10 @@
-import { reasonMessage, type Language, type Reason, type TextResult, type TextRules } from '@spam-check/contracts';
+import {
+  reasonMessage,
+  type Language,
+  type Reason,
+  type TextResult,
+  type TextRules,
+} from '@spam-check/contracts';
 import { REASON_WEIGHTS } from './weights';
 
 /**
