@@ -62,7 +62,10 @@ describe('the form type and author fields of the context, end to end', () => {
   const authorName = `https://name-${run}.example`;
   const authorUrl = `https://site-${run}.example/about`;
   const context = { form_type: 'comment', author_name: authorName, author_url: authorUrl } as const;
-  const text = { title: 'Frage zum Rezept', body: 'Wie lange muss der Teig ruhen, bevor er in den Ofen kommt?' };
+  const text = {
+    title: 'Frage zum Rezept',
+    body: 'Wie lange muss der Teig ruhen, bevor er in den Ofen kommt?',
+  };
   const email = 'leser@example.org';
   let stack: Stack;
   /** A second gateway whose detectors' HTTP addresses answer nothing: its checks can only go over RPC. */

@@ -144,7 +144,9 @@ describe('site rules (text_rules), end to end', () => {
     const three = await checkText(fixed(`${GERMAN} ${links(3)}`));
     expect(three).toMatchObject({ verdict: 'suspicious', engine: 'rules' });
     expect(three.reasons[0]).toMatchObject({ code: 'TEXT_TOO_MANY_LINKS' });
-    expect(three.reasons[0]?.message).toBe('Der Text enthält 3 Link(s), mehr als die 2, die diese Site erlaubt.');
+    expect(three.reasons[0]?.message).toBe(
+      'Der Text enthält 3 Link(s), mehr als die 2, die diese Site erlaubt.',
+    );
     const four = await checkText(fixed(`${GERMAN} ${links(4)}`));
     expect(four).toMatchObject({ verdict: 'spam', spam: true, engine: 'rules' });
     expect(four.score).toBeGreaterThanOrEqual(0.8);
@@ -197,14 +199,17 @@ describe('site rules (text_rules), end to end', () => {
     ['links as a string', { max_links: '3' }, 'text_rules.max_links'],
     ['too many links', { max_links: 1001 }, 'text_rules.max_links'],
     ['an unknown rule', { max_link: 3 }, 'text_rules'],
-  ])('when the rules have %s, the admin API answers 400 and keeps the rules it had', async (_, rules, path) => {
-    const answer = await adminCall('PUT', settingsPath, { text_rules: rules });
-    expect(answer.status).toBe(400);
-    expect(problemSchema.parse(answer.body)).toMatchObject({ code: 'VALIDATION_FAILED' });
-    expect(answer.body.errors.map((error: { path: string }) => error.path)).toContain(path);
-    const read = await adminCall('GET', settingsPath);
-    expect(read.body.text_rules).toEqual({ allowed_languages: ['de', 'fr'], max_links: 2 });
-  });
+  ])(
+    'when the rules have %s, the admin API answers 400 and keeps the rules it had',
+    async (_, rules, path) => {
+      const answer = await adminCall('PUT', settingsPath, { text_rules: rules });
+      expect(answer.status).toBe(400);
+      expect(problemSchema.parse(answer.body)).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(answer.body.errors.map((error: { path: string }) => error.path)).toContain(path);
+      const read = await adminCall('GET', settingsPath);
+      expect(read.body.text_rules).toEqual({ allowed_languages: ['de', 'fr'], max_links: 2 });
+    },
+  );
 
   it('when the rules are set to null, any language and any number of links pass again', async () => {
     await setRules(

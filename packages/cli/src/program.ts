@@ -36,7 +36,7 @@ function withCommon(command: Command): Command {
 }
 
 /**
- * The options of what the form was and who wrote it (DESIGN.md §8.7), and the context of a check from them
+ * The options of what the form was and who wrote it, and the context of a check from them
  * (absent when none was given).
  */
 interface FormOptions {

@@ -13,7 +13,7 @@ export const DEFAULT_CLIENT_GRANTS: (typeof CLIENT_GRANTS)[number][] = ['passwor
 const probability = z.number().min(0).max(1);
 const LIST_MAX = 1000;
 
-/** Bounds of a client's site rules (DESIGN.md §8.5). */
+/** Bounds of a client's site rules (`text_rules`). */
 export const SITE_RULE_LIMITS = { languages: 60, maxLinks: 1000 } as const;
 
 const listEntry = z

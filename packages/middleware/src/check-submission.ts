@@ -112,7 +112,7 @@ function contextOf(submission: Submission, options: SpamCheckOptions): FormConte
   };
 }
 
-/** What the form was and who wrote it (DESIGN.md §8.7), cut to the API's limits; an empty field is not sent. */
+/** What the form was and who wrote it, cut to the API's limits; an empty field is not sent. */
 function authorOf(submission: Submission, options: SpamCheckOptions): Partial<FormContext> {
   const formType = submission.formType ?? options.formType;
   const field = (name: string | undefined, max: number) => {
