@@ -162,6 +162,22 @@ describe('the spam-check WordPress plugin on a real site', () => {
     );
   });
 
+  it("sends a comment's author name and website as a comment form's context: a name that is a web address holds it", async () => {
+    const posted = await postComment(
+      visitors,
+      site.url,
+      {
+        name: 'https://cheap-loans.example',
+        email: 'loans@example.com',
+        url: 'https://cheap-loans.example/apply',
+      },
+      'Lovely photos of the lake, we walked around it last summer too.',
+    );
+    const stored = await comment(posted.id);
+    expect(stored).toMatchObject({ status: 'unapproved', meta: { _spam_check_verdict: 'suspicious' } });
+    expect(reasonCodes(stored.meta)).toContain('FORM_AUTHOR_NAME_LINK');
+  });
+
   it('holds a comment whose render timestamp was forged (counted as sent at once)', async () => {
     const posted = await postComment(
       visitors,
