@@ -211,6 +211,66 @@ describe('site rules (text_rules), end to end', () => {
     },
   );
 
+  describe('set by the client itself (/api/v1/settings/text-rules, scope spam:check)', () => {
+    const own = (method: string, body?: unknown, token: string | undefined = tokens.plain) =>
+      request(`${stack.gateway}/frapi/v1/settings/text-rules`, {
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const plainSettings = `/api/v1/admin/clients/${plain.client}/settings`;
+
+    it('when a client sets its own rules, they apply to its checks and the rest of its settings stays', async () => {
+      expect((await adminCall('PUT', plainSettings, { text: { deny_terms: ['zebracorn'] } })).status).toBe(
+        200,
+      );
+      expect((await own('GET')).body).toEqual({});
+      const put = await own('PUT', { max_links: 1 });
+      expect(put.status).toBe(200);
+      expect(put.headers.get('cache-control')).toBe('no-store');
+      expect(put.body).toEqual({ max_links: 1 });
+      expect((await own('GET')).body).toEqual({ max_links: 1 });
+      expect((await adminCall('GET', plainSettings)).body).toEqual({
+        text: { deny_terms: ['zebracorn'] },
+        text_rules: { max_links: 1 },
+      });
+      const result = await within(
+        SETTINGS_HOLD_MS,
+        () => checkText(fixed(`${GERMAN} ${links(2)}`), 'plain'),
+        (checked) => checked.verdict === 'spam',
+      );
+      expect(result).toMatchObject({ verdict: 'spam', engine: 'rules' });
+      expect(codes(result)).toContain('TEXT_TOO_MANY_LINKS');
+      // The other client's rules are its own.
+      expect((await adminCall('GET', settingsPath)).body.text_rules).toEqual({
+        allowed_languages: ['de', 'fr'],
+        max_links: 2,
+      });
+    });
+
+    it('when the rules are bad, it is 400 in the request language and nothing changes', async () => {
+      const before = (await adminCall('GET', plainSettings)).body;
+      for (const bad of [{ max_links: -2 }, { allowed_languages: ['french'] }, { mail: {} }, []]) {
+        const answer = await own('PUT', bad);
+        expect(answer.status).toBe(400);
+        expect(problemSchema.parse(answer.body)).toMatchObject({ code: 'VALIDATION_FAILED' });
+        expect(answer.body.detail).toMatch(/champs|requête/);
+      }
+      expect((await adminCall('GET', plainSettings)).body).toEqual(before);
+    });
+
+    it('when there is no token or another method, it is 401 or 405 with Allow', async () => {
+      expect((await own('GET', undefined, '')).status).toBe(401);
+      expect((await own('PUT', { max_links: 3 }, '')).status).toBe(401);
+      const deleted = await own('DELETE');
+      expect(deleted.status).toBe(405);
+      expect(deleted.headers.get('allow')).toBe('GET, PUT');
+    });
+  });
+
   it('when the rules are set to null, any language and any number of links pass again', async () => {
     await setRules(
       { allowed_languages: null, max_links: null },

@@ -8,6 +8,7 @@ import {
   clientStatsSchema,
   clientWithSecretSchema,
   createClientRequestSchema,
+  textRulesSchema,
 } from './admin';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors';
 import { SUPPORTED_LANGUAGES } from './languages';
@@ -40,6 +41,7 @@ const NAMED_SCHEMAS = {
   RevokeRequest: revokeRequestSchema,
   OAuthError: oauthErrorSchema,
   ClientSettings: clientSettingsSchema,
+  TextRules: textRulesSchema,
   CreateClientRequest: createClientRequestSchema,
   AdminClient: adminClientSchema,
   ClientList: clientListSchema,
@@ -400,13 +402,66 @@ function apiTags() {
         'OAuth 2.0 password and refresh_token grants (form-encoded) for confidential first-party clients; ' +
         'revocation (RFC 7009). "Authorize" on this page uses the password grant.',
     },
+    {
+      name: 'Site rules',
+      description:
+        "The calling client's own rules for its texts (scope `spam:check`): they only make its verdicts stricter.",
+    },
     { name: 'Administration', description: 'Clients, their settings and usage (scope `spam:admin`).' },
   ];
 }
 
-/** The checks, feedback and token paths (the administration API is in `adminPaths`). */
+const SITE_RULES_ERRORS: Record<string, ErrorCode[]> = {
+  '401': ['UNAUTHORIZED', 'INVALID_TOKEN'],
+  '403': ['INSUFFICIENT_SCOPE'],
+  '405': ['METHOD_NOT_ALLOWED'],
+  '429': ['RATE_LIMITED'],
+  '503': ['SERVICE_UNAVAILABLE'],
+};
+
+/** The calling client's site rules (`text_rules` of its settings), read and set by the client itself. */
+function siteRulesOperation(summary: string, withBody: boolean) {
+  const errors = withBody ? { ...SITE_RULES_ERRORS, ...BODY_ERRORS } : SITE_RULES_ERRORS;
+  return {
+    tags: ['Site rules'],
+    summary,
+    security: [{ oauth2: ['spam:check'] }],
+    parameters: [{ $ref: '#/components/parameters/RequestId' }],
+    ...(withBody
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: ref('TextRules'),
+                example: { allowed_languages: ['de', 'fr'], max_links: 2 },
+              },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      '200': {
+        description: 'The rules as stored (`{}`: none).',
+        content: { 'application/json': { schema: ref('TextRules') } },
+      },
+      ...Object.fromEntries(
+        Object.entries(errors).map(([status, codes]) => [status, problemResponse(codes)]),
+      ),
+    },
+  };
+}
+
+/** The checks, feedback, site rules and token paths (the administration API is in `adminPaths`). */
 function publicPaths() {
   return {
+    '/api/v1/settings/text-rules': {
+      get: siteRulesOperation('Your site rules for texts', false),
+      put: siteRulesOperation(
+        'Replace your site rules for texts (the rest of your settings stays); every replica applies them within 1 s',
+        true,
+      ),
+    },
     '/api/v1/spam/mail': checkOperation(
       'Checks',
       'Check an e-mail address',

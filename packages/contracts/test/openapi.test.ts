@@ -24,6 +24,7 @@ describe('the OpenAPI document', () => {
         '/api/v1/spam/mail/batch',
         '/api/v1/spam/text',
         '/api/v1/spam/text/batch',
+        '/api/v1/settings/text-rules',
         '/oauth/revoke',
         '/oauth/token',
         '/api/v1/admin/clients',
