@@ -19,13 +19,19 @@ import {
   type ServiceContext,
   type StartedService,
 } from '@spam-check/service-kit';
+import type { ClientSettings } from '@spam-check/contracts';
 import type { Redis } from 'ioredis';
 import { embeddedDefaults, type ServiceConfig } from './config';
 import { reportsInTurn, type ReportsInTurn } from './domain/client-reports';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
 import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
-import { createTextChecker, createTextLearner, type CheckClientText } from './domain/check-text';
+import {
+  createTextChecker,
+  createTextLearner,
+  type CheckClientText,
+  type TextCheck,
+} from './domain/check-text';
 import type { TextModel } from './domain/model/classifier';
 import { createTextFeedbackStore, type TextFeedbackStore } from './data-access/text-feedback-store';
 import { textEraser } from './data-access/text-erasure';
@@ -111,16 +117,7 @@ export async function composeTextCheck(
     const own = settings && input.clientId ? await settings.get(input.clientId) : {};
     const { protect } = campaignPolicy(own, config);
     const result = await check(Object.assign({}, input, { settings: own.text, protect }));
-    const suspiciousThreshold = own.text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD;
-    const ruled = applySiteRules(result, own.text_rules, {
-      language: input.language,
-      spamThreshold: own.text?.spam_threshold ?? config.TEXT_SPAM_THRESHOLD,
-      suspiciousThreshold,
-    });
-    return applyFormJudgement(ruled, judgeFormContext(input.context, config.FORM_MIN_SECONDS), {
-      language: input.language,
-      suspiciousThreshold,
-    });
+    return overCascade(result, input, own, config);
   };
   // A text check costs the characters it reads.
   const checkText: CheckClientText = (input) =>
@@ -130,6 +127,25 @@ export async function composeTextCheck(
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   const reports = reportsInTurn({ perSecond: config.TEXT_FEEDBACK_REPORTS_PER_SECOND, queueSeconds: 2 });
   return { checkText, feedback, learnText, reports, eraser: textEraser(stores), checks, closers };
+}
+
+/** The client's site rules, then the form context, over the cascade's verdict. */
+function overCascade(
+  result: TextCheck,
+  input: Parameters<CheckClientText>[0],
+  own: ClientSettings,
+  config: ServiceConfig,
+): TextCheck {
+  const suspiciousThreshold = own.text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD;
+  const ruled = applySiteRules(result, own.text_rules, {
+    language: input.language,
+    spamThreshold: own.text?.spam_threshold ?? config.TEXT_SPAM_THRESHOLD,
+    suspiciousThreshold,
+  });
+  return applyFormJudgement(ruled, judgeFormContext(input.context, config.FORM_MIN_SECONDS), {
+    language: input.language,
+    suspiciousThreshold,
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { AppError, parseBody, requestContext } from '@spam-check/service-kit';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { callerOf } from './authenticate';
 
-export const SITE_RULES_PATH = '/api/v1/settings/text-rules';
+const SITE_RULES_PATH = '/api/v1/settings/text-rules';
 
 export interface SiteRulesDeps {
   /** Bearer validation (`spam:check`) and the client's rate limit; then the JSON body parser for `PUT`. */
