@@ -96,7 +96,7 @@ describe('the form type and author fields of the context, end to end', () => {
       OPENAI_API_KEY: undefined,
       TEXT_LLM_MODE: 'never',
     };
-    stack = await startStack(env, { readyTimeoutMs: 60_000 });
+    stack = await startStack(env, { readyTimeoutMs: 180_000 });
     const nothing = `http://127.0.0.1:${await freePort()}`;
     rpcOnly = await startService(
       'gateway',
@@ -108,12 +108,12 @@ describe('the form type and author fields of the context, end to end', () => {
         TEXT_DETECTOR_URL: nothing,
       },
       await freePort(),
-      { ignoreChecks: ['email-detector', 'text-detector'], timeoutMs: 60_000 },
+      { ignoreChecks: ['email-detector', 'text-detector'], timeoutMs: 180_000 },
     );
     const issued = await obtainServerToken(stack.gateway, '/de', account);
     expect(issued.status).toBe(200);
     token = issued.body.access_token;
-  }, 120_000);
+  }, 400_000);
 
   afterAll(async () => {
     if (rpcOnly) await stopService(rpcOnly);

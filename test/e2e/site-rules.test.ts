@@ -90,7 +90,7 @@ describe('site rules (text_rules), end to end', () => {
       OPENAI_API_KEY: undefined,
       TEXT_LLM_MODE: 'never',
     };
-    stack = await startStack(env, { readyTimeoutMs: 60_000 });
+    stack = await startStack(env, { readyTimeoutMs: 180_000 });
     adminToken = (await obtainToken(stack.gateway, '/de', admin)).body.access_token;
     tokens.ruled = (await obtainServerToken(stack.gateway, '/de', ruled)).body.access_token;
     tokens.plain = (await obtainServerToken(stack.gateway, '/de', plain)).body.access_token;
@@ -98,7 +98,7 @@ describe('site rules (text_rules), end to end', () => {
     await setRules({ allowed_languages: ['de', 'fr'], max_links: 2 }, (result) =>
       codes(result).includes('TEXT_LANGUAGE_NOT_ALLOWED'),
     );
-  }, 120_000);
+  }, 400_000);
 
   afterAll(async () => {
     await stack?.stop();
