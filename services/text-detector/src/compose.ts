@@ -19,33 +19,33 @@ import {
   type ServiceContext,
   type StartedService,
 } from '@spam-check/service-kit';
-import type { ClientSettings } from '@spam-check/contracts';
 import type { Redis } from 'ioredis';
 import { embeddedDefaults, type ServiceConfig } from './config';
 import { reportsInTurn, type ReportsInTurn } from './domain/client-reports';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
-import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
-import {
-  createTextChecker,
-  createTextLearner,
-  type CheckClientText,
-  type TextCheck,
-} from './domain/check-text';
+import { createTextChecker, createTextLearner, type TextFeedback } from './domain/check-text';
+import { createClientCheck, type CheckClientText } from './domain/check-for-client';
 import type { TextModel } from './domain/model/classifier';
 import { createTextFeedbackStore, type TextFeedbackStore } from './data-access/text-feedback-store';
+import { lookupClientView, rememberCheck } from './domain/client-view';
+import {
+  learnFromCheck,
+  learnFromReport,
+  type LearnFromReports,
+  type Learning,
+} from './domain/learn-from-report';
 import { textEraser } from './data-access/text-erasure';
 import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cache';
 import { createLlmClient } from './data-access/llm-client';
 import { loadLanguageDetector } from './data-access/language-detector';
 import { readModelFile } from './data-access/model-file';
 import { BANDS } from './domain/near-duplicate';
-import { applySiteRules } from './domain/rules';
 
 /** What the check needs, built once: the same for the service, its tests, its bench. */
 export interface TextCheckDeps {
   checkText: CheckClientText;
-  feedback: TextFeedbackStore;
+  feedback: ClientFeedback;
   learnText: ReturnType<typeof createTextLearner>;
   /** The turn in which a client's report over HTTP runs (paced per client). */
   reports: ReportsInTurn;
@@ -111,41 +111,18 @@ export async function composeTextCheck(
     llmBand: config.TEXT_LLM_BAND,
     denyTerms: config.TEXT_DENY_TERMS,
   };
-  const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
-  const share = fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT);
-  const checkOnce: CheckClientText = async (input) => {
-    const own = settings && input.clientId ? await settings.get(input.clientId) : {};
-    const { protect } = campaignPolicy(own, config);
-    const result = await check(Object.assign({}, input, { settings: own.text, protect }));
-    return overCascade(result, input, own, config);
-  };
-  // A text check costs the characters it reads.
-  const checkText: CheckClientText = (input) =>
-    share(input.clientId, input.title.length + input.body.length + (input.sub_title?.length ?? 0), () =>
-      checkOnce(input),
-    );
+  const checkText = createClientCheck({
+    settingsOf: settings && ((clientId) => settings.get(clientId)),
+    campaignDefaults: config,
+    checkText: createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback }),
+    formMinSeconds: config.FORM_MIN_SECONDS,
+    suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
+    spamThreshold: config.TEXT_SPAM_THRESHOLD,
+    share: fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT),
+  });
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   const reports = reportsInTurn({ perSecond: config.TEXT_FEEDBACK_REPORTS_PER_SECOND, queueSeconds: 2 });
   return { checkText, feedback, learnText, reports, eraser: textEraser(stores), checks, closers };
-}
-
-/** The client's site rules, then the form context, over the cascade's verdict. */
-function overCascade(
-  result: TextCheck,
-  input: Parameters<CheckClientText>[0],
-  own: ClientSettings,
-  config: ServiceConfig,
-): TextCheck {
-  const suspiciousThreshold = own.text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD;
-  const ruled = applySiteRules(result, own.text_rules, {
-    language: input.language,
-    spamThreshold: own.text?.spam_threshold ?? config.TEXT_SPAM_THRESHOLD,
-    suspiciousThreshold,
-  });
-  return applyFormJudgement(ruled, judgeFormContext(input.context, config.FORM_MIN_SECONDS), {
-    language: input.language,
-    suspiciousThreshold,
-  });
 }
 
 /**
@@ -174,27 +151,39 @@ function feedbackStores(config: ServiceConfig, redis: Redis | undefined) {
   };
 }
 
+/** The clients' feedback as the check, the feedback route and `feedback export` use it. */
+export type ClientFeedback = TextFeedback &
+  LearnFromReports &
+  Pick<TextFeedbackStore, 'reportedTexts' | 'clients'>;
+
 export function createFeedbackStore(
   config: ServiceConfig,
   model: TextModel,
   redis: Redis | undefined,
   settings?: ClientSettingsStore,
   stores = feedbackStores(config, redis),
-): TextFeedbackStore {
-  const { campaigns, ...maps } = stores;
-  return createTextFeedbackStore({
-    ...maps,
+): ClientFeedback {
+  const store = createTextFeedbackStore(stores);
+  const learning: Learning = {
     calibration: model,
     thresholds: {
       spamThreshold: config.TEXT_SPAM_THRESHOLD,
       suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
     },
     campaigns: {
-      memory: campaigns,
       minClients: config.CAMPAIGN_MIN_CLIENTS,
       shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
     },
-  });
+  };
+  return {
+    lookup: (client, fingerprint, vector, protect) =>
+      lookupClientView(store, learning, client, fingerprint, vector, protect),
+    remember: (client, checkId, learnable) => rememberCheck(store, client, checkId, learnable),
+    reportCheck: (client, checkId, label) => learnFromCheck(store, learning, client, checkId, label),
+    reportText: (client, learnable, label) => learnFromReport(store, learning, client, learnable, label),
+    reportedTexts: (client) => store.reportedTexts(client),
+    clients: () => store.clients(),
+  };
 }
 
 /**
