@@ -22,12 +22,6 @@ function store(deps: SiteRulesDeps): ClientSettingsStore {
   return deps.settings;
 }
 
-const run =
-  (handler: (req: Request, res: Response) => Promise<void>): RequestHandler =>
-  (req, res, next) => {
-    handler(req, res).catch(next);
-  };
-
 /**
  * `GET` / `PUT /api/v1/settings/text-rules`: the calling client's own site rules (`text_rules` of its
  * settings, docs/admin.md), so that a site's plugin can set them with the `spam:check` token it checks with.
@@ -37,29 +31,20 @@ const run =
  */
 export function siteRulesRouter(deps: SiteRulesDeps): Router {
   const router = Router();
-  router.get(
-    SITE_RULES_PATH,
-    ...deps.guards,
-    run(async (_req, res) => {
-      const settings = await store(deps).read(callerOf(res).clientId);
-      res.set(NO_STORE).json(settings.text_rules ?? {});
-    }),
-  );
-  router.put(
-    SITE_RULES_PATH,
-    ...deps.guards,
-    deps.jsonBody,
-    run(async (req, res) => {
-      const settings = store(deps);
-      const { clientId } = callerOf(res);
-      const context = requestContext(res);
-      const rules = parseBody(textRulesSchema, req.body, context.language);
-      const document: ClientSettings = { ...(await settings.read(clientId)), text_rules: rules };
-      await settings.put(clientId, document);
-      context.log.info({ client_id: clientId, setting: 'text_rules' }, 'site rules set by the client');
-      res.set(NO_STORE).json(rules);
-    }),
-  );
+  router.get(SITE_RULES_PATH, ...deps.guards, async (_req: Request, res: Response) => {
+    const settings = await store(deps).read(callerOf(res).clientId);
+    res.set(NO_STORE).json(settings.text_rules ?? {});
+  });
+  router.put(SITE_RULES_PATH, ...deps.guards, deps.jsonBody, async (req: Request, res: Response) => {
+    const settings = store(deps);
+    const { clientId } = callerOf(res);
+    const context = requestContext(res);
+    const rules = parseBody(textRulesSchema, req.body, context.language);
+    const document: ClientSettings = { ...(await settings.read(clientId)), text_rules: rules };
+    await settings.put(clientId, document);
+    context.log.info({ client_id: clientId, setting: 'text_rules' }, 'site rules set by the client');
+    res.set(NO_STORE).json(rules);
+  });
   router.all(SITE_RULES_PATH, (_req, res, next) => {
     res.setHeader('Allow', 'GET, PUT');
     next(new AppError('METHOD_NOT_ALLOWED'));
