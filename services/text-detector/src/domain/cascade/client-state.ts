@@ -83,6 +83,7 @@ export function startCheck(
       length: normalised.text.length,
       html_tags: normalised.htmlTags,
       ...rules.signals,
+      ...(input.context?.form_type === undefined ? {} : { form_type: input.context.form_type }),
     },
     modelled: undefined,
     view: NO_VIEW,
