@@ -128,17 +128,23 @@ const SCORE_STEP = 0.0001;
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
 /**
- * What the model reads of a normalised text: title and subtitle as its title, the body as its body, and the
- * rule findings.
+ * What the model reads of a normalised text: title and subtitle as its title, the body as its body, the
+ * rule findings, and the genre and author of the form it came with (when the check names them).
  */
 export function modelInput(
   normalised: { title: string; subTitle: string; body: string },
   findings: readonly RuleFinding[],
+  context?: FormContext,
 ): ModelInput {
+  const form =
+    context && (context.form_type ?? context.author_name ?? context.author_url) !== undefined
+      ? { type: context.form_type, authorName: context.author_name, authorUrl: context.author_url }
+      : undefined;
   return {
     title: [normalised.title, normalised.subTitle].filter(Boolean).join(' '),
     body: normalised.body,
     findings,
+    form,
   };
 }
 
@@ -301,7 +307,9 @@ export function createTextChecker(deps: CascadeDeps): CheckText {
     // Everything but the LLM's answer is known before the client's state is read: the model's view, and so
     // what a report on this check would learn from (nothing when a rule decides, and no model view then).
     const view =
-      denied || fixture !== undefined || clientDenied ? undefined : modelInput(normalised, findings);
+      denied || fixture !== undefined || clientDenied
+        ? undefined
+        : modelInput(normalised, findings, input.context);
     const modelled = view && { view, prediction: deps.model.predict(view, language), language };
     const id = randomUUID();
     const clientView = await readClientView(deps.feedback, input, id, modelled);
