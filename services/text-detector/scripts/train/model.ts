@@ -41,7 +41,7 @@ export const RECIPE = {
    */
   mailLikeWeight: 1,
   /** Weight of the made-up rows of model/handmade next to the other rows. */
-  handmadeWeight: 1,
+  handmadeWeight: 2,
   /** A feature is kept when it occurs in at least vocabDocs documents of each of vocabGroups groups. */
   vocabGroups: 2,
   vocabDocs: 3,

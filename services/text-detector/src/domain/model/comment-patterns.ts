@@ -1,3 +1,6 @@
+import { words } from './canonical';
+import { PhraseMatcher, type PhraseList } from './triggers';
+
 /**
  * Two shapes of the spam that sites get under their posts, as features of the model:
  * - the support scam: a brand or product (printers, antivirus, mail, routers, wallets) with "support",
@@ -10,23 +13,35 @@
  * case, digits as 0, links as urltok, addresses as emailtok).
  */
 
-const SUPPORT = new RegExp(
-  [
-    '\\b(?:tech(?:nical)? )?support (?:number|phone|team|line|service)',
-    '\\bhelp ?(?:line|desk)s?\\b',
-    '\\bcustomer (?:service|care|support)\\b',
-    '\\btoll[- ]?free\\b',
-    '\\bhotline\\b',
-    '\\b(?:kundendienst|kundenservice|kundensupport|technischer support)\\b',
-    '\\b(?:service client|assistance (?:technique|client)|support technique|numéro (?:vert|gratuit))\\b',
-  ].join('|'),
-);
+const SUPPORT_PHRASES = [
+  '(?:tech(?:nical)? )?support (?:number|phone|team|line|service)',
+  'help ?(?:line|desk)s?',
+  'customer (?:service|care|support)',
+  'toll[- ]?free',
+  'hotline',
+  'kundendienst',
+  'kundenservice',
+  'kundensupport',
+  'technischer support',
+  'service client',
+  'assistance (?:technique|client)',
+  'support technique',
+  'numéro (?:vert|gratuit)',
+];
+export const SUPPORT_LIST: PhraseList = {
+  name: 'support',
+  phrases: SUPPORT_PHRASES,
+  pattern: new RegExp(`\\b(?:${SUPPORT_PHRASES.join('|')})\\b`),
+};
+const SUPPORT = new PhraseMatcher([SUPPORT_LIST]);
 
-/** Brands and products whose "support numbers" are sold in comments. */
-const BRAND = new RegExp(
-  '\\b(?:hp|canon|epson|brother|lexmark|dell|printers?|drucker|imprimantes?|norton|mcafee|avast|kaspersky|' +
-    'antivirus|quickbooks|outlook|hotmail|gmail|yahoo|aol|icloud|microsoft|windows|roku|alexa|garmin|' +
-    'netgear|linksys|routers?|cash ?app|coinbase|binance|metamask|paypal|facebook|instagram|amazon)\\b',
+/** Brands and products whose "support numbers" are sold in comments (whole words of the canonical text). */
+const BRANDS = new Set(
+  (
+    'hp canon epson brother lexmark dell printer printers drucker imprimante imprimantes norton mcafee avast ' +
+    'kaspersky antivirus quickbooks outlook hotmail gmail yahoo aol icloud microsoft windows roku alexa garmin ' +
+    'netgear linksys router routers cashapp coinbase binance metamask paypal facebook instagram amazon'
+  ).split(' '),
 );
 
 /**
@@ -66,15 +81,22 @@ const PRAISE = new RegExp(
 
 /** Praise further in than this is part of a text, not its opening. */
 const PRAISE_OPENING = 160;
+const PRAISE_LENGTH = 120;
 
 /** What turns a compliment into an advertisement when it follows one. */
 const PIVOT = /\burltok\b|\bemailtok\b/;
 
-/** The support-scam tokens of a canonical text (`support`, `support+phone`, `support+brand`, ...). */
-export function supportTokens(text: string): string[] {
-  const support = SUPPORT.test(text);
+/**
+ * The support-scam tokens of a canonical text (`support`, `support+phone`, `support+brand`, ...), given its
+ * tokens (`words()`) and, when the caller matched SUPPORT_LIST already, whether it matched.
+ */
+export function supportTokens(
+  text: string,
+  tokens: readonly string[] = words(text),
+  support = SUPPORT.matches(text, tokens).length > 0,
+): string[] {
   const phone = hasPhone(text);
-  const brand = BRAND.test(text);
+  const brand = (support || phone) && tokens.some((token) => BRANDS.has(token));
   const found: string[] = [];
   if (support) found.push('support');
   if (support && phone) found.push('support+phone');
@@ -89,9 +111,11 @@ export function supportTokens(text: string): string[] {
  * (a link, an address, a phone number, or one of the `offers` the caller found).
  */
 export function praiseTokens(text: string, offers: readonly string[]): string[] {
-  const match = PRAISE.exec(text);
+  // Only the opening is searched: a compliment is at most PRAISE_LENGTH characters long.
+  const match = PRAISE.exec(text.slice(0, PRAISE_OPENING + PRAISE_LENGTH));
   if (!match || match.index > PRAISE_OPENING) return [];
   const rest = text.slice(match.index + match[0].length);
-  const pivot = offers.length > 0 || PIVOT.test(rest) || hasPhone(rest) || SUPPORT.test(rest);
+  const pivot =
+    offers.length > 0 || PIVOT.test(rest) || hasPhone(rest) || SUPPORT.matches(rest, words(rest)).length > 0;
   return pivot ? ['praise', 'praise+pivot'] : ['praise'];
 }

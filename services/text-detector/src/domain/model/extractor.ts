@@ -1,11 +1,12 @@
 import { Accumulator } from './accumulator';
 import { MODEL_TEXT_LIMIT, normaliseForModel, words } from './canonical';
-import { praiseTokens, supportTokens } from './comment-patterns';
+import { SUPPORT_LIST, praiseTokens, supportTokens } from './comment-patterns';
 import { CUES } from './cues';
 import { authorTokens, genreTokens, type FormView } from './form';
 import * as hashing from './hashing';
 import { linkNaming } from './link-names';
-import { offerTokens } from './offers';
+import { OFFER_LISTS, OFFER_PREFIX } from './offers';
+import { PhraseMatcher } from './triggers';
 
 // Read once: under a module loader that exports through getters (tsx, jest) each use in the loops below
 // would otherwise be a getter call (a tenth of a check's time).
@@ -208,18 +209,25 @@ function shapeTokens(text: string, tokens: string[]): string[] {
   ];
 }
 
+/** Every phrase list the cue tokens come from, matched in one pass over the words (./triggers.ts). */
+const PHRASES = new PhraseMatcher([...CUES, ...OFFER_LISTS, SUPPORT_LIST]);
+
 function cueTokens(text: string, tokens: string[]): string[] {
   const found: string[] = [];
   const links = tokens.includes('urltok');
-  for (const [name, pattern] of CUES) {
-    if (!pattern.test(text)) continue;
-    found.push(`cue:${name}`);
-    if (links) found.push(`cue:${name}+link`);
+  const offers: string[] = [];
+  let support = false;
+  for (const name of PHRASES.matches(text, tokens)) {
+    if (name.startsWith(OFFER_PREFIX)) offers.push(name);
+    else if (name === SUPPORT_LIST.name) support = true;
+    else {
+      found.push(`cue:${name}`);
+      if (links) found.push(`cue:${name}+link`);
+    }
   }
   if (found.length === 0) found.push(links ? 'cue:none+link' : 'cue:none');
   else if (found.length >= 4) found.push('cue:many');
-  const offers = offerTokens(text);
-  found.push(...offers, ...supportTokens(text), ...praiseTokens(text, offers));
+  found.push(...offers, ...supportTokens(text, tokens, support), ...praiseTokens(text, offers));
   return found;
 }
 

@@ -6,6 +6,9 @@
  * so the English evidence carries over. Matched on the canonical text (./canonical.ts: lower case, digits
  * as 0), so the words are written in that form.
  */
+import { words } from './canonical';
+import { PhraseMatcher, type PhraseList } from './triggers';
+
 type OfferWords = Record<'en' | 'de' | 'fr', readonly string[]>;
 
 const OFFERS: Record<string, OfferWords> = {
@@ -144,14 +147,21 @@ const OFFERS: Record<string, OfferWords> = {
   },
 };
 
-export const OFFER_FAMILIES: readonly (readonly [string, RegExp])[] = Object.entries(OFFERS).map(
-  ([family, words]) =>
-    [family, new RegExp(`\\b(?:${[...words.en, ...words.de, ...words.fr].join('|')})\\b`)] as const,
-);
+export const OFFER_PREFIX = 'offer:';
+
+/** One phrase list per family, named `offer:<family>`. */
+export const OFFER_LISTS: readonly PhraseList[] = Object.entries(OFFERS).map(([family, words]) => {
+  const phrases = [...words.en, ...words.de, ...words.fr];
+  return {
+    name: `${OFFER_PREFIX}${family}`,
+    phrases,
+    pattern: new RegExp(`\\b(?:${phrases.join('|')})\\b`),
+  };
+});
+
+const MATCHER = new PhraseMatcher(OFFER_LISTS);
 
 /** The offer families a canonical text names (`offer:loan`, ...). */
 export function offerTokens(text: string): string[] {
-  const found: string[] = [];
-  for (const [name, pattern] of OFFER_FAMILIES) if (pattern.test(text)) found.push(`offer:${name}`);
-  return found;
+  return MATCHER.matches(text, words(text));
 }
