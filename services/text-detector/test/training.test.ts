@@ -54,6 +54,7 @@ describe('the training pipeline on the shipped sample', () => {
       'held-out 20%',
       'calibration',
       'without sample-shop-mail',
+      'out of fold',
     ]);
   });
 
