@@ -1,5 +1,5 @@
 /**
- * The study behind the spam threshold of the model card ("What was tried", issue #11 point 2): trains the
+ * The study behind the spam threshold of the text model (its calibration's spam cut, issue #11 point 2): trains the
  * held-out split's model as the training script does, then, for several rules that pick each language's
  * spam threshold on the out-of-fold margins, prints the `spam`-verdict recall of the phishing and scam
  * sources and the share of spam at or above the threshold per language on the held-out 20 %. The cut is the
