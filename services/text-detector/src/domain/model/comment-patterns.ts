@@ -79,6 +79,14 @@ const PRAISE = new RegExp(
   ].join('|'),
 );
 
+/** Every compliment of PRAISE has one of these words: without one, the expression is not tried. */
+const PRAISE_WORDS = new Set(
+  (
+    'post article blog content information info infos read write writeup site website sharing thank thanks ' +
+    'keep beitrag artikel text dank sehr billet contenu merci'
+  ).split(' '),
+);
+
 /** Praise further in than this is part of a text, not its opening. */
 const PRAISE_OPENING = 160;
 const PRAISE_LENGTH = 120;
@@ -95,8 +103,8 @@ export function supportTokens(
   tokens: readonly string[] = words(text),
   support = SUPPORT.matches(text, tokens).length > 0,
 ): string[] {
-  const phone = hasPhone(text);
-  const brand = (support || phone) && tokens.some((token) => BRANDS.has(token));
+  const brand = tokens.some((token) => BRANDS.has(token));
+  const phone = (support || brand) && hasPhone(text);
   const found: string[] = [];
   if (support) found.push('support');
   if (support && phone) found.push('support+phone');
@@ -112,7 +120,9 @@ export function supportTokens(
  */
 export function praiseTokens(text: string, offers: readonly string[]): string[] {
   // Only the opening is searched: a compliment is at most PRAISE_LENGTH characters long.
-  const match = PRAISE.exec(text.slice(0, PRAISE_OPENING + PRAISE_LENGTH));
+  const opening = text.slice(0, PRAISE_OPENING + PRAISE_LENGTH);
+  if (!words(opening).some((word) => PRAISE_WORDS.has(word))) return [];
+  const match = PRAISE.exec(opening);
   if (!match || match.index > PRAISE_OPENING) return [];
   const rest = text.slice(match.index + match[0].length);
   const pivot =
