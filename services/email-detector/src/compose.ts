@@ -1,12 +1,11 @@
 import { domainToASCII } from 'node:url';
 import { campaignPolicy, connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
+import { migrateStoredAddresses, privacyKeyWarning, tagClientKeysOnce } from '@spam-check/client-state';
 import {
   connectRedis,
   Counter,
   createReadiness,
   fairShare,
-  privacyKeyWarning,
-  tagClientKeys,
   type Closer,
   type Consumer,
   type Logger,
@@ -15,41 +14,22 @@ import {
   type StartedService,
 } from '@spam-check/service-kit';
 import { disposableEmailBlocklist } from 'disposable-email-domains-js';
-import type { Redis } from 'ioredis';
 import type { ServiceConfig } from './config';
-import { createMailServerLookup } from './data-access/mail-server-lookup';
-import type { ClientSettings } from '@spam-check/contracts';
-import type { ClientMailSettings } from './domain/check-email';
+import { createMailServerLookup, type MailServerLookup } from './data-access/mail-server-lookup';
 import { createDisposableDomains } from './domain/disposable';
 import { createOperatorList } from './domain/operator-lists';
-import { VERDICT_THRESHOLDS } from './domain/scoring';
 import type { EmailFeedback } from './domain/reports';
 import {
-  createEmailFeedback,
   memoryEmailFeedbackStores,
   redisEmailFeedbackStores,
-  type EmailCampaigns,
   type EmailFeedbackOptions,
 } from './data-access/email-feedback';
-import { migrateStoredAddresses } from './data-access/migrate-addresses';
+import { checkRecordOf, createEmailFeedback, type EmailCampaigns } from './domain/learn-from-report';
 import { createApp } from './app';
-import type { EmailChecker } from './email-checker';
+import { createClientCheck, type CheckClientEmail } from './domain/check-for-client';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 
 const toAscii = (domain: string) => domainToASCII(domain);
-
-function compileMailSettings(settings: ClientSettings): ClientMailSettings | undefined {
-  const mail = settings.mail;
-  if (!mail) return undefined;
-  return {
-    allow: createOperatorList(mail.allow ?? [], toAscii),
-    deny: createOperatorList(mail.deny ?? [], toAscii),
-    thresholds: {
-      spam: mail.spam_threshold ?? VERDICT_THRESHOLDS.spam,
-      suspicious: mail.suspicious_threshold ?? VERDICT_THRESHOLDS.suspicious,
-    },
-  };
-}
 
 const feedbackOptions = (config: ServiceConfig): EmailFeedbackOptions => ({
   hashKey: config.privacyHashKey,
@@ -64,20 +44,6 @@ function campaignOptions(config: ServiceConfig, settings: ClientSettingsStore | 
     minClients: config.CAMPAIGN_MIN_CLIENTS,
     shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
   };
-}
-
-/** Set once the addresses stored before they were hashed are migrated (migrate-addresses.ts). */
-const MIGRATED_MARKER = 'migrations:hashed-addresses';
-
-/** Set once the keys written before they had a client's hash tag are renamed (`tagClientKeys`). */
-const TAGGED_MARKER = 'migrations:hash-tagged-keys';
-
-async function tagLegacyKeys(redis: Redis, prefix: string, logger: Logger): Promise<void> {
-  if ((await redis.get(`${prefix}${TAGGED_MARKER}`)) !== null) return;
-  const renamed =
-    (await tagClientKeys(redis, prefix, 'checks')) + (await tagClientKeys(redis, `${prefix}reports:`, 'map'));
-  await redis.set(`${prefix}${TAGGED_MARKER}`, new Date().toISOString());
-  logger.info({ renamed }, 'feedback keys renamed under their client hash tags');
 }
 
 /**
@@ -100,13 +66,15 @@ export async function createFeedbackStorage(
   }
   const redis = await connectRedis({ url: config.REDIS_URL, name: 'redis', logger });
   const stores = redisEmailFeedbackStores(redis.client, config.EMAIL_FEEDBACK_PREFIX, options);
-  const marker = `${config.EMAIL_FEEDBACK_PREFIX}${MIGRATED_MARKER}`;
+  const prefix = config.EMAIL_FEEDBACK_PREFIX;
   const migrate = async () => {
-    await tagLegacyKeys(redis.client, config.EMAIL_FEEDBACK_PREFIX, logger);
-    if ((await redis.client.get(marker)) !== null) return;
-    const migrated = await migrateStoredAddresses(stores, options.hashKey);
-    await redis.client.set(marker, new Date().toISOString());
-    logger.info({ migrated }, 'stored addresses replaced by their keyed hashes');
+    await tagClientKeysOnce(redis.client, prefix, logger);
+    await migrateStoredAddresses(
+      redis.client,
+      prefix,
+      { stores, hashKey: options.hashKey, checkRecordOf },
+      logger,
+    );
   };
   // Before serving when Redis is up; else (the service starts unready) once it is back.
   const attempt = () =>
@@ -122,7 +90,14 @@ export async function createFeedbackStorage(
   };
 }
 
-/** Builds what the domain function needs from the configuration: lists loaded once, the DNS lookup, metrics. */
+/** What the entry points use: the check for a client, the feedback, and the DNS lookup (null when off). */
+export interface EmailChecker {
+  checkEmail: CheckClientEmail;
+  feedback: EmailFeedback;
+  mailServers: MailServerLookup | null;
+}
+
+/** The check for a client wired from the configuration: lists loaded once, the DNS lookup, metrics. */
 export function createEmailChecker(
   config: ServiceConfig,
   metrics: Metrics,
@@ -154,31 +129,21 @@ export function createEmailChecker(
         onLookup: (outcome, cached) => dnsLookups.inc({ outcome, cached: String(cached) }),
       })
     : null;
-  // Compiled once per settings value read (the store keeps a value's identity while it is cached).
-  const compiled = new WeakMap<ClientSettings, ClientMailSettings | undefined>();
-  return {
-    formMinSeconds: config.FORM_MIN_SECONDS,
-    share: fairShare(config.EMAIL_CLIENT_CHECKS_IN_FLIGHT),
-    async clientSettings(clientId) {
-      if (!settings || !clientId) return undefined;
-      const value = await settings.get(clientId);
-      if (!compiled.has(value)) compiled.set(value, compileMailSettings(value));
-      return compiled.get(value);
-    },
-    async protects(clientId) {
-      if (!clientId) return false;
-      return campaignPolicy(settings ? await settings.get(clientId) : {}, config).protect;
-    },
-    deps: {
+  const checkEmail = createClientCheck({
+    settingsOf: settings && ((clientId) => settings.get(clientId)),
+    campaignDefaults: config,
+    checker: {
       disposableDomains: createDisposableDomains(disposableEmailBlocklist()),
       allowList: createOperatorList(config.EMAIL_ALLOW_LIST, toAscii),
       denyList: createOperatorList(config.EMAIL_DENY_LIST, toAscii),
       lookupMailServers: mailServers?.lookup ?? null,
     },
-    mailServers,
-    checks,
     feedback,
-  };
+    formMinSeconds: config.FORM_MIN_SECONDS,
+    share: fairShare(config.EMAIL_CLIENT_CHECKS_IN_FLIGHT),
+    counted: (verdict, entryPoint) => checks.inc({ verdict, entry_point: entryPoint }),
+  });
+  return { checkEmail, feedback, mailServers };
 }
 
 /**

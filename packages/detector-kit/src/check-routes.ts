@@ -1,0 +1,104 @@
+import type { IncomingMessage } from 'node:http';
+import type { Language } from '@spam-check/contracts';
+import { z } from 'zod';
+import {
+  elapsedMs,
+  parseBody,
+  readJsonBody,
+  sendJson,
+  type DirectRoute,
+  type RequestContext,
+} from '@spam-check/service-kit';
+import { clientIdOf } from './client-id';
+import { mapConcurrently } from './concurrency';
+
+interface CheckRouteOptions<Item, Result> {
+  /** The schema of one check's body (one item of a batch). */
+  item: z.ZodType<Item>;
+  bodyLimit: number;
+  /** The detector's single-check function, shared by its check and batch routes. */
+  check: (item: Item, meta: CheckMeta) => Promise<Result>;
+}
+
+/** What a check takes besides its body: the language, the request id and the client the gateway names. */
+export interface CheckMeta {
+  language: Language;
+  requestId: string;
+  clientId: string | undefined;
+}
+
+interface BatchRouteOptions<Item, Result> extends CheckRouteOptions<Item, Result> {
+  maxItems: number;
+  /** Items checked at once. */
+  concurrency: number;
+}
+
+/**
+ * A check's result with its `duration_ms` last, as every entry point answers it. `Object.assign` onto a new
+ * object rather than `{ ...result, duration_ms }`: on Node 20 a property written after a spread gives each
+ * result a hidden class of its own (service-kit README, "Per-request objects").
+ */
+export function withDuration<Result extends object>(
+  result: Result,
+  durationMs: number,
+): Result & { duration_ms: number } {
+  return Object.assign({}, result, { duration_ms: durationMs });
+}
+
+const metaOf = (req: IncomingMessage, context: RequestContext): CheckMeta => ({
+  language: context.language,
+  requestId: context.requestId,
+  clientId: clientIdOf(req),
+});
+
+/**
+ * `POST /v1/check`: a detector's check as a kit direct route (plain `node:http`), since every check of the
+ * API passes it; the gateway forwards the client (`X-Client-Id`) and the language.
+ */
+function checkRoute<Item, Result extends object>(options: CheckRouteOptions<Item, Result>): DirectRoute {
+  return {
+    path: '/v1/check',
+    handle: async (req, res, context) => {
+      const item = parseBody(options.item, await readJsonBody(req, options.bodyLimit), context.language);
+      const result = await options.check(item, metaOf(req, context));
+      sendJson(res, 200, withDuration(result, elapsedMs(context)));
+    },
+  };
+}
+
+/**
+ * `POST /v1/check/batch` `{items: [...]}` → `{results: [...], duration_ms}` in the same order, for the
+ * gateway's batch check (DESIGN.md §6.2), which sends the valid items of a batch here in one call. Each item
+ * goes through the detector's single-check function; an invalid item fails the whole call (the gateway has
+ * already answered those itself). A direct route, so its body limit is its own (`MAX_BATCH_BODY_BYTES`).
+ */
+function batchRoute<Item, Result extends object>(options: BatchRouteOptions<Item, Result>): DirectRoute {
+  const batch = z.object({ items: z.array(options.item).min(1).max(options.maxItems) });
+  return {
+    path: '/v1/check/batch',
+    handle: async (req, res, context) => {
+      const { items } = parseBody(batch, await readJsonBody(req, options.bodyLimit), context.language);
+      const meta = metaOf(req, context);
+      const results = await mapConcurrently(items, options.concurrency, async (item) => {
+        const started = process.hrtime.bigint();
+        const result = await options.check(item, meta);
+        return withDuration(result, Number(process.hrtime.bigint() - started) / 1e6);
+      });
+      sendJson(res, 200, { results, duration_ms: elapsedMs(context) });
+    },
+  };
+}
+
+/**
+ * A detector's two check routes, `POST /v1/check` and `POST /v1/check/batch`, around its one check function,
+ * each with its body limit from the service's config.
+ */
+export function checkRoutes<Item, Result extends object>(
+  options: Omit<BatchRouteOptions<Item, Result>, 'bodyLimit'>,
+  limits: { MAX_BODY_BYTES: number; MAX_BATCH_BODY_BYTES: number },
+): DirectRoute[] {
+  return [
+    checkRoute({ ...options, bodyLimit: limits.MAX_BODY_BYTES }),
+    batchRoute({ ...options, bodyLimit: limits.MAX_BATCH_BODY_BYTES }),
+  ];
+}
