@@ -28,11 +28,11 @@ export type ReviewContent = z.infer<typeof reviewContentSchema>;
 
 export const reviewPreviewSchema = z
   .object({
-    domain: z
+    domain: z.string().optional().describe("The address's domain; only when the client keeps content."),
+    title: z
       .string()
       .optional()
-      .describe("The address's domain; only when the client keeps content."),
-    title: z.string().optional().describe('The canonical text of the title (lower case, links and digits masked).'),
+      .describe('The canonical text of the title (lower case, links and digits masked).'),
     body: z.string().optional().describe('The canonical text of the body, shortened.'),
   })
   .describe('What is kept anyway: the canonical text of a text check, and the domain of a kept address.');
@@ -64,7 +64,10 @@ const oneOrMany = <T extends z.ZodType>(item: T) =>
 export const checkListQuerySchema = z.strictObject({
   verdict: oneOrMany(verdictSchema).optional().describe('Repeatable: `verdict=spam&verdict=suspicious`.'),
   kind: reviewKindSchema.optional(),
-  reason: z.enum(REASON_CODES as [string, ...string[]]).optional().describe('A reason code.'),
+  reason: z
+    .enum(REASON_CODES as [string, ...string[]])
+    .optional()
+    .describe('A reason code.'),
   reported: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
@@ -72,12 +75,7 @@ export const checkListQuerySchema = z.strictObject({
     .describe('Only checks the client has reported (true) or not (false).'),
   since: z.iso.datetime({ offset: true }).optional().describe('RFC 3339; checks at or after it.'),
   until: z.iso.datetime({ offset: true }).optional().describe('RFC 3339; checks before it.'),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(REVIEW_LIMITS.pageItems)
-    .default(REVIEW_LIMITS.defaultPageItems),
+  limit: z.coerce.number().int().min(1).max(REVIEW_LIMITS.pageItems).default(REVIEW_LIMITS.defaultPageItems),
   cursor: z.string().min(1).max(1000).optional().describe('The `next_cursor` of the previous page.'),
 });
 export type CheckListQuery = z.output<typeof checkListQuerySchema>;
@@ -87,7 +85,9 @@ export const checkListSchema = z.object({
   next_cursor: z
     .string()
     .nullable()
-    .describe('Pass as `cursor` for the next page; null at the end. A page may hold fewer items than `limit`.'),
+    .describe(
+      'Pass as `cursor` for the next page; null at the end. A page may hold fewer items than `limit`.',
+    ),
   request_id: z.string(),
 });
 export type CheckList = z.infer<typeof checkListSchema>;

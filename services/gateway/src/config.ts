@@ -13,6 +13,7 @@ import {
   type Env,
 } from '@spam-check/service-kit';
 import { z } from 'zod';
+import { reviewConfigOf, reviewConfigShape } from './review-config';
 
 const EMBEDDED_CLIENT_ID = 'gateway';
 const EMBEDDED_CLIENT_SECRET = 'gateway-secret';
@@ -53,6 +54,7 @@ export const configSchema = z.object({
   FAILED_TOKEN_WINDOW_SECONDS: env.positiveInt(60),
   ...checkLimitsShape,
   FEEDBACK_RETENTION_SECONDS: feedbackConfigShape.FEEDBACK_RETENTION_SECONDS,
+  ...reviewConfigShape,
   /** The console's OAuth client (password and refresh_token grants, scope spam:admin). */
   CONSOLE_CLIENT_ID: z.string().min(1).optional(),
   CONSOLE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -96,6 +98,7 @@ export function loadServiceConfig(source: Env = process.env) {
       secret: config.GATEWAY_CLIENT_SECRET ?? EMBEDDED_CLIENT_SECRET,
     },
     console: consoleConfigOf(config),
+    review: reviewConfigOf(config),
     // Without Redis there is no revocation channel, so a cached token stays usable until its entry expires:
     // the short default bounds that window to one second.
     tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS ?? (config.REDIS_URL ? 30_000 : 1000),
