@@ -17,7 +17,15 @@ import { REASON_CATALOGUE } from './reasons';
 import { erasureResultSchema, erasureSchemas } from './erasure';
 import { feedbackResultSchema, feedbackSchemas } from './feedback';
 import { BATCH_LIMITS, batchSchemas, mailBatchResultSchema, textBatchResultSchema } from './batch';
+import { checkListOperation } from './openapi-review';
 import { requestSchemas } from './requests';
+import {
+  checkListSchema,
+  feedbackReportsResultSchema,
+  feedbackReportsSchema,
+  REVIEW_LIMITS,
+  reviewItemSchema,
+} from './review';
 import { hybridResultSchema, mailResultSchema, reasonSchema, textResultSchema } from './results';
 
 const NAMED_SCHEMAS = {
@@ -49,6 +57,10 @@ const NAMED_SCHEMAS = {
   RecentFeedback: recentFeedbackSchema,
   ErasureRequest: erasureSchemas.request,
   ErasureResult: erasureResultSchema,
+  ReviewItem: reviewItemSchema,
+  CheckList: checkListSchema,
+  FeedbackReports: feedbackReportsSchema,
+  FeedbackReportsResult: feedbackReportsResultSchema,
 } satisfies Record<string, z.ZodType>;
 
 type SchemaName = keyof typeof NAMED_SCHEMAS;
@@ -121,9 +133,10 @@ function checkOperation(
   tag: string,
   summary: string,
   request: keyof typeof REQUEST_EXAMPLES,
-  result: SchemaName,
+  result: SchemaName | SchemaName[],
   extra: object = {},
 ) {
+  const schema = Array.isArray(result) ? { oneOf: result.map(ref) } : ref(result);
   return {
     post: {
       tags: [tag],
@@ -135,7 +148,7 @@ function checkOperation(
         content: { 'application/json': { schema: ref(request), example: REQUEST_EXAMPLES[request] } },
       },
       responses: {
-        '200': { description: 'The verdict.', content: { 'application/json': { schema: ref(result) } } },
+        '200': { description: 'The verdict.', content: { 'application/json': { schema } } },
         ...Object.fromEntries(
           Object.entries(CHECK_ERRORS).map(([status, codes]) => [status, problemResponse(codes)]),
         ),
@@ -394,6 +407,11 @@ function apiTags() {
       description: 'Report a wrong verdict; learnt at once, for the reporting client only.',
     },
     {
+      name: 'Review',
+      description:
+        "The client's recent checks, to review and correct them (with Feedback, one or many at once).",
+    },
+    {
       name: 'Tokens',
       description:
         'OAuth 2.0 password and refresh_token grants (form-encoded) for confidential first-party clients; ' +
@@ -434,15 +452,27 @@ function publicPaths() {
       'Feedback',
       'Report a verdict as wrong (by check id, address or text); learnt at once, for this client only',
       'FeedbackRequest',
-      'FeedbackResult',
+      ['FeedbackResult', 'FeedbackReportsResult'],
       {
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { oneOf: [ref('FeedbackRequest'), ref('FeedbackReports')] },
+              example: REQUEST_EXAMPLES.FeedbackRequest,
+            },
+          },
+        },
         description:
+          `With \`reports\` (1 to ${REVIEW_LIMITS.reports} \`{check_id, label}\`), each report is applied or refused on ` +
+          'its own: the answer (200) lists, in request order, its result or `{error: <problem>}`. ' +
           '404 `CHECK_NOT_FOUND`: the check id is unknown, expired or of another client. 429 `RATE_LIMITED` ' +
           'also when the client has two seconds of text reports waiting (each text detector applies one ' +
           "client's text reports at `TEXT_FEEDBACK_REPORTS_PER_SECOND`, default 20 a second); nothing of a " +
           'refused report is stored: send it again after `Retry-After`.',
       },
     ),
+    '/api/v1/checks': checkListOperation(ref('CheckList'), problemResponse),
     '/api/v1/spam/mail/batch': checkOperation(
       'Batch checks',
       `Check 1 to ${BATCH_LIMITS.mailItems} e-mail addresses`,

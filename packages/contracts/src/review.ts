@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { feedbackLabelSchema, feedbackResultSchema } from './feedback';
+import { feedbackLabelSchema, feedbackResultSchema, feedbackSchemas } from './feedback';
 import { problemSchema } from './problem';
 import { REASON_CODES } from './reasons';
 import { verdictSchema } from './results';
@@ -100,6 +100,12 @@ export const feedbackReportsRequestSchema = z.strictObject({
     .max(REVIEW_LIMITS.reports)
     .describe(`1 to ${REVIEW_LIMITS.reports} reports \`{check_id, label}\`.`),
 });
+
+/** The same as clients send it (types and the OpenAPI document); each report is validated on its own. */
+export const feedbackReportsSchema = z.object({
+  reports: z.array(feedbackSchemas.byCheck).min(1).max(REVIEW_LIMITS.reports),
+});
+export type FeedbackReports = z.infer<typeof feedbackReportsSchema>;
 
 export const feedbackReportsResultSchema = z.object({
   results: z
