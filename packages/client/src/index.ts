@@ -3,6 +3,7 @@ export {
   type SpamCheckClientOptions,
   type CheckOptions,
   type HybridOptions,
+  type CheckListQuery,
 } from './client';
 export { SpamCheckError, isSpamCheckError, type TransportErrorCode } from './errors';
 export { DEFAULT_RETRY, retryAfterSeconds, type Answer, type CallOptions, type RetryPolicy } from './http';
@@ -16,6 +17,10 @@ export {
   type UserCredentials,
 } from './tokens';
 export type {
+  CheckList,
+  FeedbackByCheck,
+  FeedbackReportsResult,
+  ReviewItem,
   FeedbackLabel,
   FeedbackRequest,
   FeedbackResult,
