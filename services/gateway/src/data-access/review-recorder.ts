@@ -1,5 +1,6 @@
 import type { ClientSettingsStore } from '@spam-check/client-settings';
 import { keyedHash, type Counter, type Logger } from '@spam-check/service-kit';
+import { mailboxOf } from '../domain/mailbox';
 import { reviewItemOf, type CheckedResult, type Submitted } from '../domain/review-item';
 import type { ContentCipher } from './content-cipher';
 import type { ReviewEntry, ReviewStore } from './review-store';
@@ -12,9 +13,8 @@ export interface ReviewRecorder {
   record(clientId: string, checks: readonly { checked: CheckedResult; submitted: Submitted }[]): void;
 }
 
-/** The form of an address that erasure hashes too: surrounding spaces gone, lower case. */
-export const addressHash = (key: Buffer, email: string) =>
-  keyedHash(key.toString('hex'), email.trim().toLowerCase());
+/** The keyed hash of an address's mailbox, as the review list keeps it and erasure looks it up. */
+export const addressHash = (key: Buffer, email: string) => keyedHash(key.toString('hex'), mailboxOf(email));
 
 /**
  * The rules: nothing is kept when FEEDBACK_RETENTION_SECONDS is 0 or the caller has no client id; the
