@@ -249,7 +249,7 @@ describe('the spam-check command against the real stack', () => {
   it('when checks are listed and corrected from a file, the list is newest first and each report is applied or named', async () => {
     const texts = await run(['checks', '--kind', 'text', '--since', '24h', '--csv']);
     expect(texts.code).toBe(0);
-    const rows = parse(texts.stdout, { columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(texts.stdout, { columns: true });
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.kind === 'text' && row.id !== '')).toBe(true);
     const recent = await run(['checks', '--max', '3', '--json']);

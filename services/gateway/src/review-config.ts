@@ -50,10 +50,11 @@ export function reviewConfigOf(config: {
       );
     if (problems.length > 0) throw new ConfigError(problems);
   }
-  const keyDefault = key !== undefined ? null : config.REDIS_URL ? 'development' : 'generated';
+  const keyDefault: 'development' | 'generated' | null =
+    key !== undefined ? null : config.REDIS_URL ? 'development' : 'generated';
   return {
     contentKey: key ?? (config.REDIS_URL ? DEVELOPMENT_CONTENT_KEY : randomBytes(32).toString('hex')),
-    contentKeyDefault: keyDefault as 'development' | 'generated' | null,
+    contentKeyDefault: keyDefault,
     keepContentDaysDefault: config.REVIEW_KEEP_CONTENT_DAYS_DEFAULT,
     maxPerClient: config.REVIEW_MAX_CHECKS_PER_CLIENT,
   };

@@ -105,6 +105,42 @@ return out
 `;
 
 type Script = (...args: (string | number)[]) => Promise<unknown>;
+type ReviewKeys = ReturnType<typeof reviewKeys>;
+
+function reviewKeys(prefix: string, client: string) {
+  return {
+    order: `${prefix}{${client}}:order`,
+    items: `${prefix}{${client}}:items`,
+    reports: `${prefix}{${client}}:reports`,
+    content: (id: string) => `${prefix}{${client}}:content:${id}`,
+  };
+}
+
+/** A client's rows through ROWS_SCRIPT: one call, however many checks the client has. */
+function readRows(script: Script, k: ReviewKeys): ReadRows {
+  return async (from: Position, oldest: number, count: number) => {
+    const flat = (await script(k.order, k.items, k.reports, from.at, oldest, from.id, count)) as string[];
+    const rows: ListedRow[] = [];
+    for (let i = 0; i < flat.length; i += 4) {
+      const row = rowOf(flat[i]!, Number(flat[i + 1]), flat[i + 2]!, flat[i + 3]!);
+      if (row) rows.push(row);
+    }
+    return rows;
+  };
+}
+
+/** Deletes checks of a client by id, with their reports and kept content; answers how many were listed. */
+async function eraseIds(redis: Redis, k: ReviewKeys, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const results = await redis
+    .multi()
+    .zrem(k.order, ...ids)
+    .hdel(k.items, ...ids)
+    .hdel(k.reports, ...ids)
+    .del(...ids.map(k.content))
+    .exec();
+  return Number(results?.[0]?.[1] ?? 0);
+}
 
 function rowOf(id: string, at: number, value: string, report: string): ListedRow | undefined {
   if (value === '') return undefined;
@@ -127,30 +163,12 @@ export function redisReviewStore(
   prefix: string,
   options: { retentionSeconds: number; maxPerClient: number },
 ): ReviewStore {
-  const keys = (client: string) => ({
-    order: `${prefix}{${client}}:order`,
-    items: `${prefix}{${client}}:items`,
-    reports: `${prefix}{${client}}:reports`,
-    content: (id: string) => `${prefix}{${client}}:content:${id}`,
-  });
+  const keys = (client: string) => reviewKeys(prefix, client);
   const clients = `${prefix}clients`;
   redis.defineCommand('spamCheckReviewAdd', { numberOfKeys: 3, lua: ADD_SCRIPT });
   redis.defineCommand('spamCheckReviewRows', { numberOfKeys: 3, lua: ROWS_SCRIPT });
   const scripts = redis as unknown as Record<'spamCheckReviewAdd' | 'spamCheckReviewRows', Script>;
   const retentionMs = options.retentionSeconds * 1000;
-
-  const eraseIds = async (client: string, ids: string[]) => {
-    if (ids.length === 0) return 0;
-    const k = keys(client);
-    const results = await redis
-      .multi()
-      .zrem(k.order, ...ids)
-      .hdel(k.items, ...ids)
-      .hdel(k.reports, ...ids)
-      .del(...ids.map(k.content))
-      .exec();
-    return Number(results?.[0]?.[1] ?? 0);
-  };
 
   return {
     async add(client, entries) {
@@ -163,7 +181,7 @@ export function redisReviewStore(
       ];
       for (const entry of entries) args.push(entry.at, entry.item.id, encode(entry));
       const pipeline = redis.pipeline();
-      (pipeline as unknown as Record<string, Script>).spamCheckReviewAdd!(
+      void (pipeline as unknown as Record<string, Script>).spamCheckReviewAdd!(
         k.order,
         k.items,
         k.reports,
@@ -176,26 +194,7 @@ export function redisReviewStore(
       const results = (await pipeline.exec()) ?? [];
       for (const [error] of results) if (error) throw error;
     },
-    rows(client) {
-      const k = keys(client);
-      return async (from: Position, oldest: number, count: number) => {
-        const flat = (await scripts.spamCheckReviewRows(
-          k.order,
-          k.items,
-          k.reports,
-          from.at,
-          oldest,
-          from.id,
-          count,
-        )) as string[];
-        const rows: ListedRow[] = [];
-        for (let i = 0; i < flat.length; i += 4) {
-          const row = rowOf(flat[i]!, Number(flat[i + 1]), flat[i + 2]!, flat[i + 3]!);
-          if (row) rows.push(row);
-        }
-        return rows;
-      };
-    },
+    rows: (client) => readRows(scripts.spamCheckReviewRows, keys(client)),
     async contents(client, ids) {
       if (ids.length === 0) return [];
       return (await redis.mget(ids.map(keys(client).content))).map((value) => value ?? undefined);
@@ -209,7 +208,7 @@ export function redisReviewStore(
     async eraseClient(client) {
       const k = keys(client);
       const ids = await redis.zrange(k.order, 0, -1);
-      const erased = await eraseIds(client, ids);
+      const erased = await eraseIds(redis, k, ids);
       await redis.multi().del(k.order, k.items, k.reports).srem(clients, client).exec();
       return erased;
     },
@@ -221,7 +220,7 @@ export function redisReviewStore(
         const stream = redis.hscanStream(keys(client).items, { count: 1000 }) as AsyncIterable<string[]>;
         for await (const flat of stream)
           for (let i = 0; i < flat.length; i += 2) if (flat[i + 1]!.includes(marker)) matching.push(flat[i]!);
-        erased += await eraseIds(client, matching);
+        erased += await eraseIds(redis, keys(client), matching);
       }
       return erased;
     },

@@ -14,7 +14,7 @@ export interface Review {
   cursors: ReturnType<typeof reviewCursors>;
   recorder: ReviewRecorder;
   /** A report applied by check id: shown on the item. Fire and forget. */
-  reported(clientId: string, checkId: string, label: FeedbackLabel): void;
+  reported: (clientId: string, checkId: string, label: FeedbackLabel) => void;
   addressKey: Buffer;
   retentionSeconds: number;
 }
@@ -51,7 +51,7 @@ export function createReview(deps: {
       logger,
       lost,
     }),
-    reported(clientId, checkId, label) {
+    reported: (clientId, checkId, label) => {
       store.report(clientId, checkId, label, new Date()).catch((error: unknown) => {
         lost.inc({ kind: 'report' });
         logger.warn({ err: error, client_id: clientId }, 'review list: report not shown on its check');

@@ -30,7 +30,7 @@ export function feedbackReports(byCheck: z.ZodType<FeedbackByCheck>, apply: Appl
     Promise.resolve()
       .then(async () => {
         const { reports } = parseBody(feedbackReportsRequestSchema, req.body, context.language);
-        const results: FeedbackReportsResult['results'] = new Array(reports.length);
+        const results = new Array<FeedbackReportsResult['results'][number]>(reports.length);
         const one = async (index: number) => {
           const parsed = safeParseIn(byCheck, reports[index], context.language);
           if (!parsed.success) {
