@@ -11,7 +11,7 @@ const REPORTS_PER_REQUEST = 100;
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `24h`, `30m`, `7d` (that long ago) or an RFC 3339 time. */
-export function timeOption(value: string, now = Date.now()): string {
+function timeOption(value: string, now = Date.now()): string {
   const relative = /^(\d+)([mhd])$/.exec(value.trim());
   if (relative) return new Date(now - Number(relative[1]) * UNITS[relative[2]!]!).toISOString();
   if (!Number.isNaN(Date.parse(value)) && /^\d{4}-\d\d-\d\dT/.test(value)) return value;

@@ -36,7 +36,7 @@ const DIGIT = /\p{Nd}/gu;
  * digits by 0, spacing collapsed, shortened: enough to recognise a message, not to recover its links,
  * addresses or numbers.
  */
-export function canonicalPreview(text: string, limit: number): string {
+function canonicalPreview(text: string, limit: number): string {
   return text
     .slice(0, 4 * limit)
     .normalize('NFKC')
@@ -54,7 +54,7 @@ export function canonicalPreview(text: string, limit: number): string {
  * What an item shows without the kept content: the canonical text of a text (or of a hybrid check's text),
  * and the domain of an address only when the client keeps content (its address is then kept anyway).
  */
-export function previewOf(
+function previewOf(
   checked: CheckedResult,
   submitted: Submitted,
   keepsContent: boolean,
@@ -83,7 +83,7 @@ function languageOf(checked: CheckedResult): string | null {
 }
 
 /** The submitted fields of a check of `kind`, and nothing else the request carried (the context is never kept). */
-export function contentOf(kind: ReviewKind, submitted: Submitted): ReviewContent {
+function contentOf(kind: ReviewKind, submitted: Submitted): ReviewContent {
   const content: ReviewContent = {};
   if (kind !== 'text' && submitted.email !== undefined) content.email = submitted.email;
   if (kind !== 'mail') {

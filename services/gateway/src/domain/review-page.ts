@@ -27,11 +27,11 @@ export type ReadRows = (from: Position, oldest: number, count: number) => Promis
  * A page reads at most this many rows: a filter that matches few of a client's checks answers a short (or
  * empty) page with a cursor rather than reading the whole retention at once.
  */
-export const SCANNED_PER_PAGE = 2000;
+const SCANNED_PER_PAGE = 2000;
 const ROWS_PER_READ = 200;
 
 /** The rules of the filters: all given ones hold (verdicts: any of them). */
-export function matches(query: CheckListQuery, row: ListedRow): boolean {
+function matches(query: CheckListQuery, row: ListedRow): boolean {
   const { item } = row;
   if (query.verdict && !query.verdict.includes(item.verdict)) return false;
   if (query.kind && item.kind !== query.kind) return false;
