@@ -21,40 +21,35 @@ export function checkList(deps: {
   cursors: ReturnType<typeof reviewCursors>;
   retentionSeconds: number;
 }): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res) => {
     const context = requestContext(res);
     const clientId = callerOf(res).clientId;
-    Promise.resolve()
-      .then(async () => {
-        const query = parseBody(checkListQuerySchema, req.query, context.language);
-        const start =
-          query.cursor === undefined ? undefined : deps.cursors.decode(clientId, query, query.cursor);
-        const oldest = Date.now() - deps.retentionSeconds * 1000;
-        const page = await pageOf(deps.store.rows(clientId), query, start, oldest).catch(unavailable);
-        const ids = page.rows.map((row) => row.item.id);
-        const sealed = await deps.store.contents(clientId, ids).catch(unavailable);
-        const items = page.rows.map(({ item, report }, index): ReviewItem => {
-          const kept = sealed[index];
-          return {
-            id: item.id,
-            kind: item.kind,
-            created_at: item.created_at,
-            verdict: item.verdict,
-            score: item.score,
-            reasons: item.reasons,
-            language: item.language,
-            report,
-            content: kept === undefined ? null : (deps.cipher.open(clientId, item.id, kept) ?? null),
-            preview: item.preview,
-          };
-        });
-        const answer: CheckList = {
-          items,
-          next_cursor: page.next === null ? null : deps.cursors.encode(clientId, query, page.next),
-          request_id: context.requestId,
-        };
-        res.json(answer);
-      })
-      .catch(next);
+    const query = parseBody(checkListQuerySchema, req.query, context.language);
+    const start = query.cursor === undefined ? undefined : deps.cursors.decode(clientId, query, query.cursor);
+    const oldest = Date.now() - deps.retentionSeconds * 1000;
+    const page = await pageOf(deps.store.rows(clientId), query, start, oldest).catch(unavailable);
+    const ids = page.rows.map((row) => row.item.id);
+    const sealed = await deps.store.contents(clientId, ids).catch(unavailable);
+    const items = page.rows.map(({ item, report }, index): ReviewItem => {
+      const kept = sealed[index];
+      return {
+        id: item.id,
+        kind: item.kind,
+        created_at: item.created_at,
+        verdict: item.verdict,
+        score: item.score,
+        reasons: item.reasons,
+        language: item.language,
+        report,
+        content: kept === undefined ? null : (deps.cipher.open(clientId, item.id, kept) ?? null),
+        preview: item.preview,
+      };
+    });
+    const answer: CheckList = {
+      items,
+      next_cursor: page.next === null ? null : deps.cursors.encode(clientId, query, page.next),
+      request_id: context.requestId,
+    };
+    res.json(answer);
   };
 }
