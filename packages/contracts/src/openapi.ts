@@ -32,7 +32,8 @@ function apiTags() {
     },
     {
       name: 'Review',
-      description: "The client's recent checks, to review and correct them (with Feedback, one or many at once).",
+      description:
+        "The client's recent checks, to review and correct them (with Feedback, one or many at once).",
     },
     {
       name: 'Tokens',

@@ -18,7 +18,12 @@ import { feedbackResultSchema, feedbackSchemas } from '../feedback';
 import { batchSchemas, mailBatchResultSchema, textBatchResultSchema } from '../batch';
 import { requestSchemas } from '../requests';
 import { hybridResultSchema, mailResultSchema, reasonSchema, textResultSchema } from '../results';
-import { checkListSchema, feedbackReportsResultSchema, feedbackReportsSchema, reviewItemSchema } from '../review';
+import {
+  checkListSchema,
+  feedbackReportsResultSchema,
+  feedbackReportsSchema,
+  reviewItemSchema,
+} from '../review';
 
 const NAMED_SCHEMAS = {
   MailCheckRequest: requestSchemas.mail,

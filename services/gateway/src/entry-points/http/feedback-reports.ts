@@ -22,7 +22,11 @@ const AT_ONCE = 8;
 export function feedbackReports(byCheck: z.ZodType<FeedbackByCheck>, apply: ApplyReport): RequestHandler {
   return async (req, res) => {
     const context = requestContext(res);
-    const meta = { requestId: context.requestId, language: context.language, clientId: callerOf(res).clientId };
+    const meta = {
+      requestId: context.requestId,
+      language: context.language,
+      clientId: callerOf(res).clientId,
+    };
     const { reports } = parseBody(feedbackReportsRequestSchema, req.body, context.language);
     const results = new Array<FeedbackReportsResult['results'][number]>(reports.length);
     const one = async (index: number) => {

@@ -84,9 +84,14 @@ export function feedback(options: FeedbackOptions): RequestHandler {
   const apply = reportApplier(options);
   const many = feedbackReports(schemas.byCheck, apply);
   return async (req, res, next) => {
-    if (typeof req.body === 'object' && req.body !== null && 'reports' in req.body) return many(req, res, next);
+    if (typeof req.body === 'object' && req.body !== null && 'reports' in req.body)
+      return many(req, res, next);
     const context = requestContext(res);
-    const meta = { requestId: context.requestId, language: context.language, clientId: callerOf(res).clientId };
+    const meta = {
+      requestId: context.requestId,
+      language: context.language,
+      clientId: callerOf(res).clientId,
+    };
     const request = parseBody(schemas.formOf(req.body), req.body, context.language);
     const applied = await apply(request, meta);
     const result: FeedbackResult = Object.assign(applied, { request_id: context.requestId });
