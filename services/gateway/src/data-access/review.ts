@@ -2,7 +2,7 @@ import type { ClientSettingsStore } from '@spam-check/client-settings';
 import type { FeedbackLabel } from '@spam-check/contracts';
 import { Counter, type Logger, type Metrics } from '@spam-check/service-kit';
 import { reviewCursors } from '../domain/review-page';
-import type { ReviewConfig } from '../review-config';
+import type { ReviewConfig } from '../config';
 import { contentCipher, derivedKey, type ContentCipher } from './content-cipher';
 import { reviewRecorder, type ReviewRecorder } from './review-recorder';
 import type { ReviewStore } from './review-store';
