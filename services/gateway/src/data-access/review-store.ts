@@ -167,7 +167,9 @@ export function redisReviewStore(
   const clients = `${prefix}clients`;
   redis.defineCommand('spamCheckReviewAdd', { numberOfKeys: 3, lua: ADD_SCRIPT });
   redis.defineCommand('spamCheckReviewRows', { numberOfKeys: 3, lua: ROWS_SCRIPT });
-  const scripts = redis as unknown as Record<'spamCheckReviewAdd' | 'spamCheckReviewRows', Script>;
+  const scripts = redis as unknown as Record<'spamCheckReviewRows', Script>;
+  // A command ioredis defined on this connection: called on it, not detached.
+  const readScript: Script = (...args) => scripts.spamCheckReviewRows.apply(redis, args);
   const retentionMs = options.retentionSeconds * 1000;
 
   return {
@@ -194,7 +196,7 @@ export function redisReviewStore(
       const results = (await pipeline.exec()) ?? [];
       for (const [error] of results) if (error) throw error;
     },
-    rows: (client) => readRows(scripts.spamCheckReviewRows, keys(client)),
+    rows: (client) => readRows(readScript, keys(client)),
     async contents(client, ids) {
       if (ids.length === 0) return [];
       return (await redis.mget(ids.map(keys(client).content))).map((value) => value ?? undefined);
