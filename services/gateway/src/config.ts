@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DETECTOR_RPC_QUEUES, REVIEW_MAX_KEEP_CONTENT_DAYS } from '@spam-check/contracts';
+import { feedbackConfigShape } from '@spam-check/client-state';
 import {
   ConfigError,
   checkLimitsOf,
@@ -7,7 +8,6 @@ import {
   clientSettingsConfigShape,
   commonConfigShape,
   env,
-  feedbackConfigShape,
   loadConfig,
   secretProblems,
   servicePort,

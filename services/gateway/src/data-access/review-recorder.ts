@@ -1,5 +1,6 @@
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import { keyedHash, type Counter, type Logger } from '@spam-check/service-kit';
+import { keyedHash } from '@spam-check/client-state';
+import type { Counter, Logger } from '@spam-check/service-kit';
 import { mailboxOf } from '../domain/mailbox';
 import { reviewItemOf, type CheckedResult, type Submitted } from '../domain/review-item';
 import type { ContentCipher } from './content-cipher';
