@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reviewSettingsSchema } from './review';
 import type { ValidationRule } from './validation-messages';
 
 /** The scope of the administration API (DESIGN.md §6.3). */
@@ -131,6 +132,7 @@ export const clientSettingsSchema = z
       .optional()
       .describe('Campaigns shared between clients (opt-in); absent fields are the operator defaults.'),
     text_rules: textRulesSchema.optional(),
+    review: reviewSettingsSchema.optional(),
   })
   .describe('Per-client settings; an absent field is the operator default.');
 export type ClientSettings = z.infer<typeof clientSettingsSchema>;

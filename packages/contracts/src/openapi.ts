@@ -33,6 +33,11 @@ function apiTags() {
       description: 'Report a wrong verdict; learnt at once, for the reporting client only.',
     },
     {
+      name: 'Review',
+      description:
+        "The client's recent checks, to review and correct them (with Feedback, one or many at once).",
+    },
+    {
       name: 'Tokens',
       description:
         'OAuth 2.0 password and refresh_token grants (form-encoded) for confidential first-party clients; ' +

@@ -282,12 +282,14 @@ describe('privacy, end to end', () => {
       text_reported_texts: await hashLength(`${prefix}text-feedback:texts:{${client}}:entries`),
       text_campaign_reports: 0,
       hybrid_check_records: await count(new RegExp(`gateway:hybrid:\\{${client}\\}:check:`)),
+      review_checks: await hashLength(`${prefix}gateway:review:{${client}}:items`),
       recent_feedback: await redis.llen(`${prefix}gateway:feedback-recent:${client}`),
       client_settings: 0,
     };
     expect(expected.email_check_records).toBeGreaterThan(0);
     expect(expected.text_learnt_state).toBeGreaterThan(0);
     expect(expected.hybrid_check_records).toBe(2);
+    expect(expected.review_checks).toBeGreaterThan(0);
 
     const erased = await adminCall('POST', '/api/v1/admin/erasure', { client_id: client });
     expect(erased.status).toBe(200);

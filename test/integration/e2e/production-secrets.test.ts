@@ -49,6 +49,25 @@ describe('production mode refuses secrets published in this repository and short
   });
 
   it.each([
+    ['missing', undefined, /REVIEW_CONTENT_KEY: required in production/],
+    [
+      'published in this repository',
+      'development-review-content-key-not-for-production',
+      /REVIEW_CONTENT_KEY: is published/,
+    ],
+    ['shorter than 32 characters', 'a-key-of-twenty-one-c', /REVIEW_CONTENT_KEY: shorter than 32 characters/],
+  ])('the gateway exits at start when REVIEW_CONTENT_KEY is %s', async (_, key, message) => {
+    const { code, output } = await refusal('gateway', {
+      GATEWAY_CLIENT_ID: 'gateway',
+      GATEWAY_CLIENT_SECRET: 'a-gateway-secret-of-our-own-0123',
+      ...(key === undefined ? {} : { REVIEW_CONTENT_KEY: key }),
+    });
+    expect(code).not.toBe(0);
+    expect(output).toMatch(message);
+    if (key !== undefined) expect(output).not.toContain(key);
+  });
+
+  it.each([
     ['missing', undefined, /PRIVACY_HASH_KEY: required in production/],
     ['published in this repository', 'replace-me-with-openssl-rand-hex-32', /PRIVACY_HASH_KEY: is published/],
   ])('the e-mail detector exits at start when PRIVACY_HASH_KEY is %s', async (_, key, message) => {
