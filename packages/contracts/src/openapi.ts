@@ -104,6 +104,10 @@ const HAM_TEXT = {
   body: 'When does the library open on Saturday? spam-check-test-ham',
 };
 
+const OAUTH_SCOPES = {
+  'spam:check': 'Run checks.',
+  'spam:admin': 'Manage clients, their settings, and read their usage (the admin API).',
+};
 /**
  * The request bodies "try it" starts from at `/docs`: the documented test fixtures (e-mail detector and text
  * detector READMEs), so a first call gives a known verdict and a report changes nothing.
@@ -494,15 +498,11 @@ function apiComponents() {
     securitySchemes: {
       oauth2: {
         type: 'oauth2',
+        // Both grants the token endpoint serves to a client that holds a secret: a user's (password) and a
+        // site's server's (client credentials), so /docs "try it" works for either.
         flows: {
-          password: {
-            tokenUrl: '/oauth/token',
-            refreshUrl: '/oauth/token',
-            scopes: {
-              'spam:check': 'Run checks.',
-              'spam:admin': 'Manage clients, their settings, and read their usage (the admin API).',
-            },
-          },
+          password: { tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: OAUTH_SCOPES },
+          clientCredentials: { tokenUrl: '/oauth/token', scopes: OAUTH_SCOPES },
         },
       },
     },
