@@ -28,6 +28,8 @@ export interface EmailFeedbackOptions {
   hashKey: string;
   retentionSeconds: number;
   maxReports: number;
+  /** CAMPAIGN_MAX_SIGNATURES_PER_CLIENT: the signatures one client's campaign contribution keeps at most. */
+  maxCampaignSignatures: number;
   /** How long reports, and campaign signatures after their last spam report, are kept. */
   reportRetentionSeconds: number;
 }
@@ -77,8 +79,9 @@ export function createEmailFeedback(
   const store = async (client: string, record: string | null, label: FeedbackLabel) => {
     if (record === null) return;
     const [mailbox, domain] = parseRecord(record);
+    // A ham report withdraws the client's own contribution whether it shares now or not.
     const shared = async () => {
-      if (await campaigns.shares(client))
+      if (label === 'ham' || (await campaigns.shares(client)))
         await stores.campaigns.report(client, campaignSignatures(mailbox, domain), label);
     };
     await Promise.all([reports.update(client, [[mailbox, label]]), shared()]).catch(unavailable);
@@ -139,11 +142,17 @@ async function eraseAddress(stores: EmailFeedbackStores, record: string | null) 
   };
 }
 
+const campaignMemoryOptions = (options: EmailFeedbackOptions) => ({
+  key: options.hashKey,
+  ttlSeconds: options.reportRetentionSeconds,
+  maxPerClient: options.maxCampaignSignatures,
+});
+
 export function memoryEmailFeedbackStores(options: EmailFeedbackOptions): EmailFeedbackStores {
   return {
     checks: memoryCheckMemory(options.retentionSeconds),
     reports: memoryClientMap(options.maxReports, options.reportRetentionSeconds),
-    campaigns: memoryCampaignMemory({ key: options.hashKey, ttlSeconds: options.reportRetentionSeconds }),
+    campaigns: memoryCampaignMemory(campaignMemoryOptions(options)),
   };
 }
 
@@ -155,9 +164,6 @@ export function redisEmailFeedbackStores(
   return {
     checks: redisCheckMemory(redis, prefix, options.retentionSeconds),
     reports: redisClientMap(redis, `${prefix}reports:`, options.maxReports, options.reportRetentionSeconds),
-    campaigns: redisCampaignMemory(redis, prefix, {
-      key: options.hashKey,
-      ttlSeconds: options.reportRetentionSeconds,
-    }),
+    campaigns: redisCampaignMemory(redis, prefix, campaignMemoryOptions(options)),
   };
 }

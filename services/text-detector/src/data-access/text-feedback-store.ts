@@ -82,7 +82,8 @@ export function createTextFeedbackStore(options: TextFeedbackStoreOptions): Text
       bands.update(client, indexedUnder(fingerprint, indexed)),
       step.length > 0 ? weights.update(client, step) : undefined,
       texts.update(client, [[key, JSON.stringify({ title, body, language: learnable.language, label })]]),
-      campaigns && shares
+      // A ham report withdraws the client's own contribution whether it shares now or not.
+      campaigns && (shares || label === 'ham')
         ? campaigns.memory.report(client, campaignSignatures(fingerprint), label)
         : undefined,
     ]);
