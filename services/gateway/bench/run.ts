@@ -1,12 +1,10 @@
 import { runBenches } from '@spam-check/process-kit';
 import { benchBatch } from './batch';
-import { benchConsole } from './console';
 import { benchFullStack } from './full-stack';
 
 /**
- * Gateway bench (about 3 min, 127.0.0.1 only): `pnpm --filter @spam-check/gateway bench [name]`.
+ * Gateway bench (about 2 min, 127.0.0.1 only): `pnpm --filter @spam-check/gateway bench [name]`.
  * - `full-stack`: the full stack against a direct detector call, throughput and added latency;
- * - `batch`: batches against single calls through the full stack;
- * - `console`: each operator console page's answer time, one request at a time (with Redis).
+ * - `batch`: batches against single calls through the full stack.
  */
-void runBenches({ 'full-stack': benchFullStack, batch: benchBatch, console: benchConsole });
+void runBenches({ 'full-stack': benchFullStack, batch: benchBatch });

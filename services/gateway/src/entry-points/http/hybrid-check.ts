@@ -24,7 +24,7 @@ export function hybridCheck(
   settings?: ClientSettingsStore,
   usage?: UsageStore,
 ): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const raw = req.headers[STEP_BY_STEP_HEADER];
     const header = Array.isArray(raw) ? raw.join(',') : raw;
     const explicit = parseStepByStepHeader(header);
@@ -38,43 +38,35 @@ export function hybridCheck(
     const request = req.body as HybridCheckRequest;
     const clientId = callerOf(res).clientId;
     const meta = { requestId: context.requestId, language: context.language, clientId };
-    const chosen = async () =>
+    const stepByStep =
       header === undefined || header.trim() === ''
         ? ((await settings?.get(clientId))?.hybrid?.step_by_step ?? false)
         : explicit;
-    chosen()
-      .then((stepByStep) =>
-        runHybridCheck(
-          request,
-          stepByStep ? 'step_by_step' : 'parallel',
-          stepByStep ? transports.stepByStep : transports.parallel,
-          meta,
-        ),
-      )
-      .then(async (verdict) => {
-        const id = randomUUID();
-        const parts = { email: verdict.email.id, text: verdict.text?.id ?? null };
-        await hybrids.remember(meta.clientId, id, JSON.stringify(parts)).catch((error: unknown) => {
-          throw new AppError('SERVICE_UNAVAILABLE', {
-            cause: error,
-            internal: 'hybrid check store unavailable',
-          });
-        });
-        // Not `{ id, ...verdict, request_id, ... }`: on Node 20 that gives each result a hidden class of its own
-        // (service-kit README, "Per-request objects").
-        const result: HybridResult = Object.assign({ id }, verdict, {
-          request_id: context.requestId,
-          duration_ms: elapsedMs(context),
-        });
-        res.json(result);
-        usage?.recordCheck({
-          clientId,
-          kind: 'hybrid',
-          verdict: result.verdict,
-          reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code),
-          durationMs: result.duration_ms,
-        });
-      })
-      .catch(next);
+    const verdict = await runHybridCheck(
+      request,
+      stepByStep ? 'step_by_step' : 'parallel',
+      stepByStep ? transports.stepByStep : transports.parallel,
+      meta,
+    );
+    const id = randomUUID();
+    const parts = { email: verdict.email.id, text: verdict.text?.id ?? null };
+    await hybrids.remember(meta.clientId, id, JSON.stringify(parts)).catch((error: unknown) => {
+      throw new AppError('SERVICE_UNAVAILABLE', {
+        cause: error,
+        internal: 'hybrid check store unavailable',
+      });
+    });
+    const result: HybridResult = Object.assign({ id }, verdict, {
+      request_id: context.requestId,
+      duration_ms: elapsedMs(context),
+    });
+    res.json(result);
+    usage?.recordCheck({
+      clientId,
+      kind: 'hybrid',
+      verdict: result.verdict,
+      reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code),
+      durationMs: result.duration_ms,
+    });
   };
 }
