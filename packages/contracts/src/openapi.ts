@@ -40,7 +40,6 @@ function apiTags() {
   ];
 }
 
-
 const OAUTH_SCOPES = {
   'spam:check': 'Run checks.',
   'spam:admin': 'Manage clients, their settings, and read their usage (the admin API).',
