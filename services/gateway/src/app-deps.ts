@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
 import type { ConsoleSessionStore } from '@spam-check/console';
-import type { CheckMemory, ServiceBase } from '@spam-check/service-kit';
+import type { CheckMemory } from '@spam-check/client-state';
+import type { ServiceBase } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
 import type { AuthAdmin } from './data-access/auth-admin';
 import type { HttpDetector } from './data-access/detector-client';

@@ -2,13 +2,11 @@ import http from 'node:http';
 import { createRpcClient } from '@spam-check/amqp-rpc';
 import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import { memoryConsoleSessions, redisConsoleSessions, type ConsoleSessionStore } from '@spam-check/console';
+import { memoryCheckMemory, redisCheckMemory, type CheckMemory } from '@spam-check/client-state';
 import {
   Counter,
   connectRedis,
   createReadiness,
-  memoryCheckMemory,
-  redisCheckMemory,
-  type CheckMemory,
   type Closer,
   type ServiceContext,
   type StartedService,

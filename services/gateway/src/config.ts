@@ -1,4 +1,5 @@
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
+import { feedbackConfigShape } from '@spam-check/client-state';
 import {
   ConfigError,
   checkLimitsOf,
@@ -6,7 +7,6 @@ import {
   clientSettingsConfigShape,
   commonConfigShape,
   env,
-  feedbackConfigShape,
   loadConfig,
   secretProblems,
   servicePort,

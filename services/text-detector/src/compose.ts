@@ -1,9 +1,5 @@
 import { campaignPolicy, connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import {
-  ConfigError,
-  connectRedis,
-  createReadiness,
-  fairShare,
   memoryCampaignMemory,
   memoryCheckMemory,
   memoryClientMap,
@@ -11,9 +7,15 @@ import {
   redisCampaignMemory,
   redisCheckMemory,
   redisClientMap,
+} from '@spam-check/client-state';
+import type { Eraser } from '@spam-check/detector-kit';
+import {
+  ConfigError,
+  connectRedis,
+  createReadiness,
+  fairShare,
   type Closer,
   type Consumer,
-  type Eraser,
   type Logger,
   type Metrics,
   type ServiceContext,

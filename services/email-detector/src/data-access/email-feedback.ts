@@ -8,7 +8,7 @@ import {
   type CampaignMemory,
   type CheckMemory,
   type ClientMap,
-} from '@spam-check/service-kit';
+} from '@spam-check/client-state';
 import type { Redis } from 'ioredis';
 
 export interface EmailFeedbackOptions {

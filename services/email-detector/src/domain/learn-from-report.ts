@@ -1,11 +1,6 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
-import {
-  AppError,
-  keyedHash,
-  type CampaignMemory,
-  type CheckMemory,
-  type ClientMap,
-} from '@spam-check/service-kit';
+import { keyedHash, type CampaignMemory, type CheckMemory, type ClientMap } from '@spam-check/client-state';
+import { AppError } from '@spam-check/service-kit';
 import { campaignDomain, campaignReporters, campaignSignatures } from './campaigns';
 import { learnableKey, reportKey, type EmailFeedback } from './reports';
 

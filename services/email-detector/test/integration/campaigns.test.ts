@@ -1,10 +1,10 @@
 import { createRpcClient, type RpcClient } from '@spam-check/amqp-rpc';
 import { connectClientSettings } from '@spam-check/client-settings';
 import { mailResultSchema, type MailResult } from '@spam-check/contracts';
+import { keyedHash } from '@spam-check/client-state';
 import {
   createLogger,
   createMetrics,
-  keyedHash,
   serve,
   type RunningService,
   type StartedService,

@@ -1,6 +1,7 @@
 import { detectorErasureAnswerSchema, type ErasureRequest, type FeedbackPart } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import { AppError, type CheckMemory } from '@spam-check/service-kit';
+import type { CheckMemory } from '@spam-check/client-state';
+import { AppError } from '@spam-check/service-kit';
 import type { CallMeta } from '../domain/hybrid-check';
 import { callDetector, type HttpDetector } from './detector-client';
 import type { UsageStore } from './usage-store';

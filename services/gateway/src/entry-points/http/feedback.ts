@@ -6,7 +6,8 @@ import {
   type FeedbackPart,
   type FeedbackResult,
 } from '@spam-check/contracts';
-import { AppError, isAppError, parseBody, requestContext, type CheckMemory } from '@spam-check/service-kit';
+import type { CheckMemory } from '@spam-check/client-state';
+import { AppError, isAppError, parseBody, requestContext } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
 import { callDetector, type HttpDetector } from '../../data-access/detector-client';
 import type { UsageStore } from '../../data-access/usage-store';

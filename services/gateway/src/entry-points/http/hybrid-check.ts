@@ -6,7 +6,8 @@ import {
   type HybridResult,
 } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import { AppError, elapsedMs, requestContext, type CheckMemory } from '@spam-check/service-kit';
+import type { CheckMemory } from '@spam-check/client-state';
+import { AppError, elapsedMs, requestContext } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
 import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
