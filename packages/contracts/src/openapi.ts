@@ -52,6 +52,11 @@ function apiTags() {
   ];
 }
 
+const OAUTH_SCOPES = {
+  'spam:check': 'Run checks.',
+  'spam:admin': 'Manage clients, their settings, and read their usage (the admin API).',
+};
+
 function apiComponents() {
   return {
     schemas: componentSchemas(),
@@ -75,15 +80,11 @@ function apiComponents() {
     securitySchemes: {
       oauth2: {
         type: 'oauth2',
+        // Both grants the token endpoint serves to a client that holds a secret: a user's (password) and a
+        // site's server's (client credentials), so /docs "try it" works for either.
         flows: {
-          password: {
-            tokenUrl: '/oauth/token',
-            refreshUrl: '/oauth/token',
-            scopes: {
-              'spam:check': 'Run checks.',
-              'spam:admin': 'Manage clients, their settings, and read their usage (the admin API).',
-            },
-          },
+          password: { tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: OAUTH_SCOPES },
+          clientCredentials: { tokenUrl: '/oauth/token', scopes: OAUTH_SCOPES },
         },
       },
     },

@@ -235,10 +235,15 @@ export async function compose(context: Context): Promise<StartedService> {
   const closers: Closer[] = [];
   const { agents, proxyAgent } = httpAgents(closers);
   const introspector = tokenIntrospector(context, agents.auth);
+  const health = detectorHealth(context, agents, closers);
+  // A detector whose readiness check answers is up for the watch too: a gateway that reports ready never
+  // refuses a detector that answers (at start-up the watch saw it down until it listened).
   const checks: Checks = {
     auth: () => reachable(agents.auth, config.AUTH_URL),
-    'email-detector': () => reachable(agents.email, config.EMAIL_DETECTOR_URL),
-    'text-detector': () => reachable(agents.text, config.TEXT_DETECTOR_URL),
+    'email-detector': () =>
+      reachable(agents.email, config.EMAIL_DETECTOR_URL).then(() => health.email.answered()),
+    'text-detector': () =>
+      reachable(agents.text, config.TEXT_DETECTOR_URL).then(() => health.text.answered()),
   };
   const stores = config.REDIS_URL
     ? await redisStores(context, config.REDIS_URL, introspector, closers, checks)
@@ -246,7 +251,7 @@ export async function compose(context: Context): Promise<StartedService> {
   const detectors = httpDetectors(
     { email: config.EMAIL_DETECTOR_URL, text: config.TEXT_DETECTOR_URL },
     agents,
-    detectorHealth(context, agents, closers),
+    health,
   );
   const overHttp = httpTransport({ ...detectors, timeoutMs: config.DETECTOR_TIMEOUT_MS });
   const stepByStep = config.AMQP_URL ? rpcStepByStep(context, config.AMQP_URL, closers, checks) : overHttp;

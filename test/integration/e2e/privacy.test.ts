@@ -365,4 +365,25 @@ describe('privacy, end to end', () => {
     const check = await post(second, '/api/v1/admin/erasure', { client_id: second.client });
     expect(check.status).toBe(403);
   });
+
+  it('when an unknown or an invalid client id is erased, no admin log is kept under that id, only under the caller', async () => {
+    const actionsKey = (client: string) => `${prefix}gateway:admin-actions:${client}`;
+    const before = await redis.llen(actionsKey(admin.client));
+    const unknown = `nobody-${run}`;
+    const invalid = `${'x'.repeat(300)}-${run}`;
+    const erased = await adminCall('POST', '/api/v1/admin/erasure', { client_id: unknown });
+    expect(erased.status).toBe(200);
+    expect(Object.values(erased.body.erased as Record<string, number>).every((count) => count === 0)).toBe(
+      true,
+    );
+    expect((await adminCall('POST', '/api/v1/admin/erasure', { client_id: invalid })).status).toBe(400);
+    // Both actions are logged, under the caller, once their answers have gone out.
+    const logged = await within(
+      ADMIN_ACTION_KEPT_MS,
+      () => redis.llen(actionsKey(admin.client)),
+      (length) => length >= before + 2,
+    );
+    expect(logged).toBeGreaterThanOrEqual(before + 2);
+    expect(await redis.exists(actionsKey(unknown), actionsKey(invalid))).toBe(0);
+  });
 });

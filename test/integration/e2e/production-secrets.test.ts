@@ -121,6 +121,18 @@ describe('production mode refuses secrets published in this repository and short
       /AMQP_URL: RabbitMQ's default user guest/,
     ],
     [
+      'text-detector',
+      "RabbitMQ's guest, percent-encoded",
+      { AMQP_URL: 'amqp://%67uest:an-own-long-rabbitmq-password@127.0.0.1:1' },
+      /AMQP_URL: RabbitMQ's default user guest/,
+    ],
+    [
+      'email-detector',
+      'a published RabbitMQ password, percent-encoded',
+      { AMQP_URL: 'amqp://spam-check:%64ev-rabbitmq-password@127.0.0.1:1' },
+      /AMQP_URL: its password is published/,
+    ],
+    [
       'gateway',
       'a published RabbitMQ password',
       {

@@ -103,9 +103,10 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it("declares the OAuth 2.0 password flow at the gateway's token endpoint, which /docs uses to get a token", () => {
+  it("declares the OAuth 2.0 password and client credentials flows at the gateway's token endpoint, which /docs uses to get a token", () => {
     expect(document.components.securitySchemes.oauth2.flows).toEqual({
       password: expect.objectContaining({ tokenUrl: '/oauth/token', refreshUrl: '/oauth/token' }),
+      clientCredentials: expect.objectContaining({ tokenUrl: '/oauth/token' }),
     });
     expect(Object.keys(document.components.securitySchemes.oauth2.flows.password.scopes)).toEqual([
       'spam:check',
