@@ -16,3 +16,4 @@ export * from './detector-rpc';
 export * from './validation-messages';
 export * from './erasure';
 export * from './oauth-metadata';
+export * from './review';
