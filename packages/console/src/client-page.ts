@@ -7,6 +7,7 @@ import {
   type RecentFeedbackEntry,
   type Verdict,
 } from '@spam-check/contracts';
+import { akismetKeySection } from './akismet-key';
 import { html, jsonBlock, type Html } from './html';
 import { layout, t, tableHead, type FieldErrors, type PageContext } from './pages';
 import type { SettingsField, SettingsFormValues } from './settings-form';
@@ -324,6 +325,10 @@ export function clientPage(ctx: PageContext, state: ClientPageState): string {
       <section aria-labelledby="h-settings" id="settings">
         <h2 id="h-settings">${t(ctx, 'settings')}</h2>
         ${settingsSection(ctx, state)}
+      </section>
+      <section aria-labelledby="h-akismet" id="akismet">
+        <h2 id="h-akismet">${t(ctx, 'akismetKey')}</h2>
+        ${akismetKeySection(ctx, state.id)}
       </section>
       <section aria-labelledby="h-try" id="try">
         <h2 id="h-try">${t(ctx, 'tryIt')}</h2>

@@ -131,6 +131,15 @@ export const clientSettingsSchema = z
       })
       .optional()
       .describe('Campaigns shared between clients (opt-in); absent fields are the operator defaults.'),
+    akismet: z
+      .strictObject({
+        suspicious_as: z
+          .enum(['spam', 'ham'])
+          .optional()
+          .describe('What the Akismet comment-check answers for a suspicious verdict (default spam).'),
+      })
+      .optional()
+      .describe('The Akismet-compatible endpoints (docs/akismet.md).'),
     text_rules: textRulesSchema.optional(),
     review: reviewSettingsSchema.optional(),
   })

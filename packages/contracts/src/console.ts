@@ -194,6 +194,28 @@ export const CONSOLE_MESSAGES = {
   verdict: { en: 'Verdict', de: 'Urteil', fr: 'Verdict' },
   score: { en: 'Score', de: 'Wert', fr: 'Score' },
   reasons: { en: 'Reasons', de: 'Gründe', fr: 'Raisons' },
+  akismetKey: { en: 'Akismet key', de: 'Akismet-Schlüssel', fr: 'Clé Akismet' },
+  akismetHelp: {
+    en: 'For sites with an Akismet plugin or library: a new key replaces the old one at once.',
+    de: 'Für Websites mit einem Akismet-Plugin oder einer Akismet-Bibliothek: Ein neuer Schlüssel ersetzt den alten sofort.',
+    fr: "Pour les sites avec une extension ou une bibliothèque Akismet : une nouvelle clé remplace l'ancienne aussitôt.",
+  },
+  issueAkismetKey: {
+    en: 'Issue a new key',
+    de: 'Neuen Schlüssel ausstellen',
+    fr: 'Émettre une nouvelle clé',
+  },
+  revokeAkismetKey: { en: 'Revoke the key', de: 'Schlüssel widerrufen', fr: 'Révoquer la clé' },
+  akismetKeyShownOnce: {
+    en: 'The new key, shown this once:',
+    de: 'Der neue Schlüssel, nur dieses eine Mal angezeigt:',
+    fr: 'La nouvelle clé, affichée cette seule fois :',
+  },
+  akismetKeyRevoked: {
+    en: 'The key is revoked.',
+    de: 'Der Schlüssel ist widerrufen.',
+    fr: 'La clé est révoquée.',
+  },
 } as const satisfies Record<string, Messages>;
 
 export type ConsoleMessageKey = keyof typeof CONSOLE_MESSAGES;

@@ -1,6 +1,8 @@
 import { SUPPORTED_LANGUAGES } from './languages';
 import { REASON_CATALOGUE } from './reasons';
 import { adminPaths } from './openapi/admin-paths';
+import { akismetPaths } from './openapi/akismet-paths';
+import { discoveryPaths } from './openapi/discovery-paths';
 import { publicPaths } from './openapi/public-paths';
 import { siteRulesPaths } from './openapi/site-rules-paths';
 import { componentSchemas } from './openapi/schemas';
@@ -49,6 +51,10 @@ function apiTags() {
         "The calling client's own rules for its texts (scope `spam:check`): they only make its verdicts stricter.",
     },
     { name: 'Administration', description: 'Clients, their settings and usage (scope `spam:admin`).' },
+    {
+      name: 'Akismet',
+      description: "Akismet's REST API 1.1 for existing Akismet clients, with a client's Akismet key.",
+    },
   ];
 }
 
@@ -98,7 +104,7 @@ export function buildOpenApiDocument(version = '1.0.0') {
     info: apiInfo(version),
     tags: apiTags(),
     servers: [{ url: '/' }, ...SUPPORTED_LANGUAGES.map((language) => ({ url: `/${language}` }))],
-    paths: { ...publicPaths(), ...siteRulesPaths(), ...adminPaths() },
+    paths: { ...publicPaths(), ...siteRulesPaths(), ...discoveryPaths(), ...adminPaths(), ...akismetPaths() },
     components: apiComponents(),
   };
 }

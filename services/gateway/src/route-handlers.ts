@@ -24,18 +24,21 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from './app-deps';
 import type { HttpDetector } from './data-access/detector-client';
+import { createAkismetKeyVerifier } from './data-access/akismet-keys';
 import { createDataEraser } from './data-access/erasure';
 import { llmEndpointReader } from './data-access/llm-endpoint';
 import type { Caller } from './domain/authorization';
 import { submittedOf } from './domain/submitted';
 import type { Submitted } from './domain/review-item';
 import { adminRouter } from './entry-points/http/admin-routes';
+import { akismetRouter } from './entry-points/http/akismet-routes';
 import { authenticate, bearerAuthentication, callerOf } from './entry-points/http/authenticate';
 import { batchCheck } from './entry-points/http/batch-check';
 import { detectorCheck } from './entry-points/http/detector-check';
 import { checkList } from './entry-points/http/check-list';
 import { feedback } from './entry-points/http/feedback';
 import { hybridCheck } from './entry-points/http/hybrid-check';
+import { oauthMetadata } from './entry-points/http/oauth-metadata';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
 import { clientRateLimit, rateLimit } from './entry-points/http/rate-limit';
 import { siteRulesRouter } from './entry-points/http/site-rules';
@@ -236,6 +239,10 @@ export interface RouteHandlers {
   /** `GET /api/v1/checks`, the client's review list. */
   checkList: RequestHandler;
   oauth: RequestHandler;
+  /** Akismet's REST API under /1.1, with a client's Akismet key (docs/akismet.md). */
+  akismet: Router;
+  /** RFC 8414 metadata: where the token and revocation endpoints are. */
+  oauthMetadata: RequestHandler;
   admin: Router;
   /** The calling client's own site rules. */
   siteRules: Router;
@@ -274,6 +281,27 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
       timeoutMs: config.AUTH_TIMEOUT_MS,
       trustedProxyHops: config.TRUSTED_PROXY_HOPS,
       console: config.console.client,
+    }),
+    oauthMetadata: oauthMetadata(config.TRUSTED_PROXY_HOPS),
+    akismet: akismetRouter({
+      verifyKey: createAkismetKeyVerifier({
+        authUrl: config.AUTH_URL,
+        clientId: config.gatewayClient.id,
+        clientSecret: config.gatewayClient.secret,
+        timeoutMs: config.AUTH_TIMEOUT_MS,
+        agent: deps.agents.auth,
+      }),
+      limitClient: guard.limitClient,
+      transports: deps.transports,
+      detectors: deps.detectors,
+      hybrids: deps.hybrids,
+      settings: deps.settings,
+      usage: deps.usage,
+      languages: config.LANGUAGES,
+      limits: config.limits,
+      timeoutMs: config.DETECTOR_TIMEOUT_MS,
+      maxBodyBytes: config.MAX_BODY_BYTES,
+      trustedProxyHops: config.TRUSTED_PROXY_HOPS,
     }),
     admin: adminRouter({
       guards: [guard.authenticatedAdmin, guard.limited],

@@ -12,6 +12,7 @@ import {
   textRulesSchema,
 } from '../admin';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors';
+import { authorizationServerMetadataSchema } from '../oauth-metadata';
 import { oauthErrorSchema, revokeRequestSchema, tokenRequestSchema, tokenResponseSchema } from '../oauth';
 import { problemSchema } from '../problem';
 import { erasureResultSchema, erasureSchemas } from '../erasure';
@@ -45,6 +46,7 @@ const NAMED_SCHEMAS = {
   TokenResponse: tokenResponseSchema,
   RevokeRequest: revokeRequestSchema,
   OAuthError: oauthErrorSchema,
+  AuthorizationServerMetadata: authorizationServerMetadataSchema,
   ClientSettings: clientSettingsSchema,
   TextRules: textRulesSchema,
   CreateClientRequest: createClientRequestSchema,

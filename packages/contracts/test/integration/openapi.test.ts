@@ -38,6 +38,12 @@ describe('the OpenAPI document', () => {
         '/api/v1/admin/clients/{id}/try/text',
         '/api/v1/admin/clients/{id}/try/hybrid',
         '/api/v1/admin/erasure',
+        '/api/v1/admin/clients/{id}/akismet-key',
+        '/.well-known/oauth-authorization-server',
+        '/1.1/verify-key',
+        '/1.1/comment-check',
+        '/1.1/submit-spam',
+        '/1.1/submit-ham',
       ].sort(),
     );
     const mail = document.components.schemas.MailCheckRequest as { required: string[]; properties: object };
@@ -77,6 +83,7 @@ describe('the OpenAPI document', () => {
         expect(operation.security).toEqual([{ oauth2: ['spam:admin'] }]);
     const settings = document.components.schemas.ClientSettings as { properties: Record<string, unknown> };
     expect(Object.keys(settings.properties).sort()).toEqual([
+      'akismet',
       'campaigns',
       'hybrid',
       'mail',

@@ -16,6 +16,7 @@ import type { EraseData } from '../../data-access/erasure';
 import type { CallMeta } from '../../domain/hybrid-check';
 import type { UsageStore } from '../../data-access/usage-store';
 import { trialCheck, type TrialDeps } from './admin-try';
+import { akismetKeyRoutes } from './akismet-admin';
 import { callerOf } from './authenticate';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
@@ -265,6 +266,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const json = jsonBodyParser(deps.maxBodyBytes);
   router.use(...deps.guards);
   clientRoutes(router, deps, json);
+  akismetKeyRoutes(router, deps.authAdmin);
   erasureRoute(router, deps, json);
   settingsRoutes(router, deps, json);
   usageRoutes(router, deps);
