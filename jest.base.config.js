@@ -2,7 +2,8 @@
  * What every jest command shares: TypeScript compiled by swc, workspace packages resolved to their src. Each
  * command has its own config that extends this one and names its test folders: jest.unit.config.js
  * (`pnpm test:unit`), jest.integration.config.js (`pnpm test:integration`), jest.config.js (`pnpm test`: both),
- * jest.deploy.config.js (`pnpm test:deploy`) and jest.wordpress.config.js (`pnpm test:wordpress`).
+ * jest.deploy.config.js (`pnpm test:deploy`), jest.wordpress.config.js (`pnpm test:wordpress`) and
+ * jest.clients.config.js (`pnpm test:clients`).
  */
 module.exports = {
   testEnvironment: 'node',

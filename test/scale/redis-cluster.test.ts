@@ -11,6 +11,7 @@ import { startRedisCluster, type RedisTopology } from '@spam-check/test-support'
 import { Cluster } from 'ioredis';
 import { RedisStore } from '../../services/auth/src/data-access/redis-store';
 import { nowSeconds } from '../../services/auth/src/domain/tokens';
+import { redisReviewStore } from '../../services/gateway/src/data-access/review-store';
 import { redisRateLimitStore } from '../../services/gateway/src/data-access/rate-limit-store';
 import { redisUsageStore } from '../../services/gateway/src/data-access/usage-store';
 
@@ -94,6 +95,7 @@ describe('the stores on a Redis Cluster', () => {
     const campaigns = redisCampaignMemory(connection.client, 'scale:campaigns:', {
       key: 'k',
       ttlSeconds: 60,
+      maxPerClient: 100,
     });
     const signatures = Array.from({ length: 24 }, (_, i) => `signature-${i}`);
     await campaigns.report('a', signatures, 'spam');
@@ -141,6 +143,15 @@ describe('the stores on a Redis Cluster', () => {
     await store.releaseAttempts(['u', 'ip']);
     await store.resetAttempts('u');
     expect(await store.deleteClient('c1')).toBe(true);
+  });
+
+  it('when a client with review items is erased, its keys and its place in the list of clients go', async () => {
+    const review = redisReviewStore(connection.client, 'scale:review:', {
+      retentionSeconds: 60,
+      maxPerClient: 10,
+    });
+    expect(await review.eraseClient(FIRST)).toBe(0);
+    expect(await review.eraseEmail('no-such-hash')).toBe(0);
   });
 
   it('when the gateway counts rate limits and usage of many clients, the counts land and read back', async () => {

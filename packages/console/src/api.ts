@@ -16,7 +16,7 @@ export interface ApiCallMeta {
 }
 
 export type ConsoleApi = (
-  method: 'GET' | 'PUT' | 'POST',
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE',
   path: string,
   meta: ApiCallMeta,
   body?: unknown,

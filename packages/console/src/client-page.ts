@@ -7,6 +7,7 @@ import {
   type RecentFeedbackEntry,
   type Verdict,
 } from '@spam-check/contracts';
+import { akismetKeySection } from './akismet-key';
 import { html, jsonBlock, type Html } from './html';
 import { layout, t, tableHead, type FieldErrors, type PageContext } from './pages';
 import type { SettingsField, SettingsFormValues } from './settings-form';
@@ -168,12 +169,12 @@ function feedbackSection(ctx: PageContext, state: ClientPageState): Html {
 /** The settings form's inputs, each with its label and, after a refused change, the API's message. */
 function settingsFields(ctx: PageContext, values: SettingsFormValues, errors: FieldErrors | undefined) {
   const id = (name: string) => `s-${name.replace('.', '-')}`;
-  const input = (name: SettingsField, label: ConsoleMessageKey) =>
+  const input = (name: SettingsField, label: ConsoleMessageKey, mode: 'decimal' | 'text' = 'decimal') =>
     html`<label for="${id(name)}">${t(ctx, label)}</label>
       <input
         id="${id(name)}"
         name="${name}"
-        inputmode="decimal"
+        inputmode="${mode}"
         value="${values[name] ?? ''}"
         ${described(errors, name, id(name))}
       />
@@ -253,6 +254,10 @@ function settingsSection(ctx: PageContext, state: ClientPageState): Html {
           ])}
         </fieldset>
         <fieldset>
+          <legend>${t(ctx, 'siteRules')}</legend>
+          ${input('text_rules.allowed_languages', 'allowedLanguages', 'text')}${input('text_rules.max_links', 'maxLinks')}
+        </fieldset>
+        <fieldset>
           <legend>${t(ctx, 'hybrid')}</legend>
           ${yesNo('hybrid.step_by_step', 'stepByStep')}
         </fieldset>
@@ -320,6 +325,10 @@ export function clientPage(ctx: PageContext, state: ClientPageState): string {
       <section aria-labelledby="h-settings" id="settings">
         <h2 id="h-settings">${t(ctx, 'settings')}</h2>
         ${settingsSection(ctx, state)}
+      </section>
+      <section aria-labelledby="h-akismet" id="akismet">
+        <h2 id="h-akismet">${t(ctx, 'akismetKey')}</h2>
+        ${akismetKeySection(ctx, state.id)}
       </section>
       <section aria-labelledby="h-try" id="try">
         <h2 id="h-try">${t(ctx, 'tryIt')}</h2>

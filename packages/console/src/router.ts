@@ -6,6 +6,7 @@ import { consoleApi } from './api';
 import { expectOk } from './api-answers';
 import { assetRoute } from './assets';
 import { renderClientPage, type ClientPageOptions } from './client-view';
+import { akismetKeyRoutes } from './akismet-key';
 import { checkOrigin, formBody, securityHeaders } from './guards';
 import { clientsPage, signInPage } from './pages';
 import type { ConsoleSessionStore } from './session-store';
@@ -136,6 +137,7 @@ function clientRoutes(router: Router, deps: ConsoleDeps, view: ReturnType<typeof
     }),
   );
   router.post('/clients/:id/try', form, view.page(tryIt(deps, view, clientId, render)));
+  akismetKeyRoutes(router, deps, view, form);
 }
 
 /** "Try it": the admin API's trial check as the client; its field errors shown next to the fields. */

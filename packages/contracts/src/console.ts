@@ -141,6 +141,21 @@ export const CONSOLE_MESSAGES = {
     de: 'Durch gemeldete Kampagnen schützen',
     fr: 'Protéger par les campagnes signalées',
   },
+  siteRules: {
+    en: 'Site rules for texts',
+    de: 'Regeln der Site für Texte',
+    fr: 'Règles du site pour les textes',
+  },
+  allowedLanguages: {
+    en: 'Allowed languages (ISO codes such as de, fr; empty: any)',
+    de: 'Erlaubte Sprachen (ISO-Codes wie de, fr; leer: alle)',
+    fr: 'Langues acceptées (codes ISO comme de, fr ; vide : toutes)',
+  },
+  maxLinks: {
+    en: 'Most links in a text (empty: no limit)',
+    de: 'Höchstens so viele Links pro Text (leer: unbegrenzt)',
+    fr: 'Nombre maximal de liens par texte (vide : sans limite)',
+  },
   operatorDefault: { en: 'Operator default', de: 'Voreinstellung', fr: 'Valeur par défaut' },
   never: { en: 'never', de: 'nie', fr: 'jamais' },
   band: { en: 'when unsure', de: 'wenn unsicher', fr: 'en cas de doute' },
@@ -179,6 +194,28 @@ export const CONSOLE_MESSAGES = {
   verdict: { en: 'Verdict', de: 'Urteil', fr: 'Verdict' },
   score: { en: 'Score', de: 'Wert', fr: 'Score' },
   reasons: { en: 'Reasons', de: 'Gründe', fr: 'Raisons' },
+  akismetKey: { en: 'Akismet key', de: 'Akismet-Schlüssel', fr: 'Clé Akismet' },
+  akismetHelp: {
+    en: 'For sites with an Akismet plugin or library: a new key replaces the old one at once.',
+    de: 'Für Websites mit einem Akismet-Plugin oder einer Akismet-Bibliothek: Ein neuer Schlüssel ersetzt den alten sofort.',
+    fr: "Pour les sites avec une extension ou une bibliothèque Akismet : une nouvelle clé remplace l'ancienne aussitôt.",
+  },
+  issueAkismetKey: {
+    en: 'Issue a new key',
+    de: 'Neuen Schlüssel ausstellen',
+    fr: 'Émettre une nouvelle clé',
+  },
+  revokeAkismetKey: { en: 'Revoke the key', de: 'Schlüssel widerrufen', fr: 'Révoquer la clé' },
+  akismetKeyShownOnce: {
+    en: 'The new key, shown this once:',
+    de: 'Der neue Schlüssel, nur dieses eine Mal angezeigt:',
+    fr: 'La nouvelle clé, affichée cette seule fois :',
+  },
+  akismetKeyRevoked: {
+    en: 'The key is revoked.',
+    de: 'Der Schlüssel ist widerrufen.',
+    fr: 'La clé est révoquée.',
+  },
 } as const satisfies Record<string, Messages>;
 
 export type ConsoleMessageKey = keyof typeof CONSOLE_MESSAGES;

@@ -15,3 +15,5 @@ export * from './revocation';
 export * from './detector-rpc';
 export * from './validation-messages';
 export * from './erasure';
+export * from './oauth-metadata';
+export * from './review';

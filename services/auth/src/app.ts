@@ -1,11 +1,13 @@
 import { createServiceApp, postRoute, type ServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
 import type { AuthStore } from './domain/store';
+import { akismetKeys } from './domain/akismet-keys';
 import { createAttemptGuard } from './domain/attempt-guard';
 import { createClientAuthenticator } from './domain/client-authenticator';
 import type { SecretHasher } from './domain/secrets';
 import { createTokenService } from './domain/token-service';
 import { mountAdminEndpoints } from './entry-points/http/admin-endpoints';
+import { mountAkismetKeyEndpoints } from './entry-points/http/akismet-endpoints';
 import { formBody } from './entry-points/http/form-body';
 import { introspectRoute, revokeEndpoint } from './entry-points/http/introspect-endpoint';
 import { createTokenMetrics } from './entry-points/http/metrics';
@@ -62,6 +64,10 @@ export function createApp(deps: AppDeps): ServiceApp {
         revokeEndpoint({ clients, tokens, metrics, trustedProxyHops }),
       );
     },
-    routes: (app) => mountAdminEndpoints(app, { store, hasher, clients, metrics, trustedProxyHops }),
+    routes: (app) => {
+      mountAdminEndpoints(app, { store, hasher, clients, metrics, trustedProxyHops });
+      const keys = akismetKeys(store, guard);
+      mountAkismetKeyEndpoints(app, { store, keys, clients, metrics, trustedProxyHops });
+    },
   });
 }

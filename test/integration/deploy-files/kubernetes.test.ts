@@ -265,7 +265,7 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
       expect(path.backend.service).toEqual({ name: 'gateway', port: { name: 'http' } });
   });
 
-  it('routes only the public paths to the gateway: the API and token endpoints under every language prefix, the docs', () => {
+  it('routes only the public paths to the gateway: the API and token endpoints under every language prefix, the OAuth metadata, the docs', () => {
     const gateway = serviceNamed('gateway');
     const { LANGUAGES } = gateway.load(containerEnv(objects, gateway, overlay)) as unknown as {
       LANGUAGES: string[];
@@ -274,6 +274,7 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
     const expected = [
       ...prefixes.flatMap((prefix) => ['api', 'oauth'].map((root) => `Prefix /${prefix}${root}`)),
       'Exact /openapi.json',
+      'Exact /.well-known/oauth-authorization-server',
       'Prefix /docs',
     ];
     const [ingress] = ofKind(objects, 'Ingress');

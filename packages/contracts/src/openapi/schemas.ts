@@ -9,8 +9,10 @@ import {
   clientStatsSchema,
   clientWithSecretSchema,
   createClientRequestSchema,
+  textRulesSchema,
 } from '../admin';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors';
+import { authorizationServerMetadataSchema } from '../oauth-metadata';
 import { oauthErrorSchema, revokeRequestSchema, tokenRequestSchema, tokenResponseSchema } from '../oauth';
 import { problemSchema } from '../problem';
 import { erasureResultSchema, erasureSchemas } from '../erasure';
@@ -18,6 +20,12 @@ import { feedbackResultSchema, feedbackSchemas } from '../feedback';
 import { batchSchemas, mailBatchResultSchema, textBatchResultSchema } from '../batch';
 import { requestSchemas } from '../requests';
 import { hybridResultSchema, mailResultSchema, reasonSchema, textResultSchema } from '../results';
+import {
+  checkListSchema,
+  feedbackReportsResultSchema,
+  feedbackReportsSchema,
+  reviewItemSchema,
+} from '../review';
 
 const NAMED_SCHEMAS = {
   MailCheckRequest: requestSchemas.mail,
@@ -38,7 +46,9 @@ const NAMED_SCHEMAS = {
   TokenResponse: tokenResponseSchema,
   RevokeRequest: revokeRequestSchema,
   OAuthError: oauthErrorSchema,
+  AuthorizationServerMetadata: authorizationServerMetadataSchema,
   ClientSettings: clientSettingsSchema,
+  TextRules: textRulesSchema,
   CreateClientRequest: createClientRequestSchema,
   AdminClient: adminClientSchema,
   ClientList: clientListSchema,
@@ -48,6 +58,10 @@ const NAMED_SCHEMAS = {
   RecentFeedback: recentFeedbackSchema,
   ErasureRequest: erasureSchemas.request,
   ErasureResult: erasureResultSchema,
+  ReviewItem: reviewItemSchema,
+  CheckList: checkListSchema,
+  FeedbackReports: feedbackReportsSchema,
+  FeedbackReportsResult: feedbackReportsResultSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type SchemaName = keyof typeof NAMED_SCHEMAS;

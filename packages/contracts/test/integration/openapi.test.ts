@@ -19,11 +19,13 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.paths).sort()).toEqual(
       [
         '/api/v1/spam/feedback',
+        '/api/v1/checks',
         '/api/v1/spam/hybrid-check',
         '/api/v1/spam/mail',
         '/api/v1/spam/mail/batch',
         '/api/v1/spam/text',
         '/api/v1/spam/text/batch',
+        '/api/v1/settings/text-rules',
         '/oauth/revoke',
         '/oauth/token',
         '/api/v1/admin/clients',
@@ -36,6 +38,12 @@ describe('the OpenAPI document', () => {
         '/api/v1/admin/clients/{id}/try/text',
         '/api/v1/admin/clients/{id}/try/hybrid',
         '/api/v1/admin/erasure',
+        '/api/v1/admin/clients/{id}/akismet-key',
+        '/.well-known/oauth-authorization-server',
+        '/1.1/verify-key',
+        '/1.1/comment-check',
+        '/1.1/submit-spam',
+        '/1.1/submit-ham',
       ].sort(),
     );
     const mail = document.components.schemas.MailCheckRequest as { required: string[]; properties: object };
@@ -46,6 +54,26 @@ describe('the OpenAPI document', () => {
     expect(batch.properties.emails).toMatchObject({ minItems: 1, maxItems: 1000 });
     const texts = document.components.schemas.TextBatchRequest as any;
     expect(texts.properties.items).toMatchObject({ minItems: 1, maxItems: 100 });
+    const list = document.paths['/api/v1/checks'] as any;
+    expect(list.get.security).toEqual([{ oauth2: ['spam:check'] }]);
+    expect(list.get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CheckList',
+    });
+    const item = document.components.schemas.ReviewItem as { required: string[] };
+    expect([...item.required].sort()).toEqual([
+      'content',
+      'created_at',
+      'id',
+      'kind',
+      'language',
+      'preview',
+      'reasons',
+      'report',
+      'score',
+      'verdict',
+    ]);
+    const reports = document.components.schemas.FeedbackReports as any;
+    expect(reports.properties.reports).toMatchObject({ minItems: 1, maxItems: 100 });
   });
 
   it('guards every admin operation with the spam:admin scope and describes the settings document', () => {
@@ -54,7 +82,15 @@ describe('the OpenAPI document', () => {
       for (const operation of Object.values(item as Record<string, { security: unknown }>))
         expect(operation.security).toEqual([{ oauth2: ['spam:admin'] }]);
     const settings = document.components.schemas.ClientSettings as { properties: Record<string, unknown> };
-    expect(Object.keys(settings.properties).sort()).toEqual(['campaigns', 'hybrid', 'mail', 'text']);
+    expect(Object.keys(settings.properties).sort()).toEqual([
+      'akismet',
+      'campaigns',
+      'hybrid',
+      'mail',
+      'review',
+      'text',
+      'text_rules',
+    ]);
   });
 
   it('starts "try it" on every check from an example its own request schema accepts', () => {
@@ -74,9 +110,10 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it("declares the OAuth 2.0 password flow at the gateway's token endpoint, which /docs uses to get a token", () => {
+  it("declares the OAuth 2.0 password and client credentials flows at the gateway's token endpoint, which /docs uses to get a token", () => {
     expect(document.components.securitySchemes.oauth2.flows).toEqual({
       password: expect.objectContaining({ tokenUrl: '/oauth/token', refreshUrl: '/oauth/token' }),
+      clientCredentials: expect.objectContaining({ tokenUrl: '/oauth/token' }),
     });
     expect(Object.keys(document.components.securitySchemes.oauth2.flows.password.scopes)).toEqual([
       'spam:check',

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { CLIENT_GRANTS, DEFAULT_CLIENT_GRANTS, DEFAULT_SCOPE } from '@spam-check/contracts';
+import {
+  CLIENT_GRANTS,
+  DEFAULT_CLIENT_GRANTS,
+  DEFAULT_SCOPE,
+  UNRESERVED_SECRET,
+  UNRESERVED_SECRET_MESSAGE,
+} from '@spam-check/contracts';
 import { z } from 'zod';
 import type { AuthStore, ClientRecord } from './store';
 import type { SecretHasher } from './secrets';
@@ -7,9 +13,16 @@ import { revokeClientTokens } from './token-service';
 
 const scopeList = z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be an RFC 6749 scope token'));
 
+/** A client secret, as given to the CLI or in the bootstrap file (generated ones always qualify). */
+export const clientSecretSchema = z
+  .string()
+  .min(1)
+  .max(1000)
+  .regex(UNRESERVED_SECRET, `a client secret ${UNRESERVED_SECRET_MESSAGE}`);
+
 const clientInputSchema = z.object({
   id: z.string().min(1).max(200),
-  secret: z.string().min(1).max(1000),
+  secret: clientSecretSchema,
   grants: z.array(z.enum(CLIENT_GRANTS)).default([...DEFAULT_CLIENT_GRANTS]),
   scopes: scopeList.default([DEFAULT_SCOPE]),
 });
@@ -54,6 +67,8 @@ async function upsertClient(store: AuthStore, hasher: SecretHasher, input: Clien
     client,
     existing && sameSecret ? existing.secretHash : await hasher.hash(client.secret),
   );
+  // The bootstrap file knows nothing of Akismet keys: an issued one stays.
+  if (existing?.akismetKeyHash) record.akismetKeyHash = existing.akismetKeyHash;
   if (
     existing &&
     sameSecret &&
@@ -101,6 +116,7 @@ export function createAccounts(store: AuthStore, hasher: SecretHasher) {
     },
     /** Sets a new secret (generated unless given); undefined when there is no such client. */
     async rotateClientSecret(id: string, secret = generateSecret()): Promise<string | undefined> {
+      clientSecretSchema.parse(secret);
       const existing = await store.getClient(id);
       if (!existing) return undefined;
       await store.saveClient({ ...existing, secretHash: await hasher.hash(secret) });

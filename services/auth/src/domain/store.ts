@@ -8,6 +8,8 @@ export interface ClientRecord {
   grants: string[];
   /** Scopes this client may obtain; `auth:introspect` allows calling the introspection endpoint. */
   scopes: string[];
+  /** SHA-256 (hex) of the client's Akismet key, when it has one (domain/akismet-keys.ts). */
+  akismetKeyHash?: string;
 }
 
 export interface UserRecord {

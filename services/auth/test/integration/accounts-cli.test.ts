@@ -78,6 +78,21 @@ describe('the CLI', () => {
     }
   });
 
+  it('when a secret with reserved characters is given, the CLI refuses it, says why and stores nothing', async () => {
+    const h = await startAuth('redis');
+    const { cli } = cliOn(h);
+    try {
+      await expect(cli('client', 'add', 'plus', '--secret', 'a+b')).rejects.toThrow(
+        /client secret may hold only the unreserved characters/,
+      );
+      expect(await h.store.getClient('plus')).toBeUndefined();
+      expect(await cli('client', 'add', 'plus', '--secret', 'a-b')).toBe(0);
+      await expect(cli('client', 'rotate-secret', 'plus', '--secret', 'a%b')).rejects.toThrow(/form-encode/);
+    } finally {
+      await h.stop();
+    }
+  });
+
   it('when the verified-secret cache is on, a rotated secret is refused at once', async () => {
     const h = await startAuth('redis', { AUTH_CLIENT_AUTH_CACHE_SECONDS: '300' });
     const { cli } = cliOn(h);

@@ -127,7 +127,7 @@ describe.each(['redis', 'memory'] as const)('client authentication (%s store)', 
 
   it('when Basic credentials are form-encoded (RFC 6749 §2.3.1), the token endpoint decodes them as revoke does', async () => {
     h = await startAuth(kind);
-    const odd = { id: 'web app:1', secret: 'p@ss w:rd+%é' };
+    const odd = { id: 'web app:1', secret: 'Unreserved-only_secret.~9' };
     await h.accounts.upsertClient({ ...odd, grants: ['password', 'refresh_token'] });
     const issued = await passwordGrant(h, ALICE, {}, { Authorization: basic(odd.id, odd.secret) });
     expect(issued.status).toBe(200);
@@ -138,6 +138,27 @@ describe.each(['redis', 'memory'] as const)('client authentication (%s store)', 
     );
     expect(revoked.status).toBe(200);
     expect((await introspect(h, issued.body.access_token)).body).toEqual({ active: false });
+  });
+
+  it('when a client secret holds reserved characters, it is refused at creation and says why', async () => {
+    h = await startAuth(kind);
+    for (const secret of ['p@ss', 'a+b', 'a%41', 'a:b', 'a b', 'a/b'])
+      await expect(h.accounts.upsertClient({ id: 'reserved', secret })).rejects.toThrow(
+        /unreserved characters A-Z a-z 0-9 - \. _ ~: many HTTP Basic clients do not form-encode/,
+      );
+    expect(await h.store.getClient('reserved')).toBeUndefined();
+    await h.accounts.upsertClient({ id: 'reserved', secret: 'fine-secret' });
+    await expect(h.accounts.rotateClientSecret('reserved', 'not fine')).rejects.toThrow(/unreserved/);
+    const issued = await passwordGrant(h, ALICE, {}, { Authorization: basic('reserved', 'fine-secret') });
+    expect(issued.status).toBe(200);
+  });
+
+  it('when a secret is generated, it holds only unreserved characters and works as raw, unencoded Basic', async () => {
+    h = await startAuth(kind);
+    const secret = await h.accounts.createClient({ id: 'generated', grants: ['password'] });
+    expect(secret).toMatch(/^[A-Za-z0-9._~-]{32,}$/);
+    const raw = `Basic ${Buffer.from(`generated:${secret}`).toString('base64')}`;
+    expect((await passwordGrant(h, ALICE, {}, { Authorization: raw })).status).toBe(200);
   });
 
   it('when the client may not use the refresh_token grant, the password grant issues no refresh token', async () => {

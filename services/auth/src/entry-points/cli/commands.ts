@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type CLIENT_GRANTS, DEFAULT_CLIENT_GRANTS } from '@spam-check/contracts';
-import { createAccounts, generateSecret } from '../../domain/accounts';
+import { clientSecretSchema, createAccounts, generateSecret } from '../../domain/accounts';
 import type { AuthStore } from '../../domain/store';
 import type { SecretHasher } from '../../domain/secrets';
 
@@ -51,6 +51,10 @@ export async function runCli(
   if (values.help || !noun) {
     deps.out(USAGE);
     return values.help ? 0 : 2;
+  }
+  if (values.secret !== undefined) {
+    const given = clientSecretSchema.safeParse(values.secret);
+    if (!given.success) throw new UsageError(given.error.issues.map((issue) => issue.message).join('; '));
   }
   switch (`${noun} ${verb}`) {
     case 'client add': {

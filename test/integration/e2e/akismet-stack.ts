@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { startStack, type Stack } from '@spam-check/process-kit';
+import {
+  amqpUrl,
+  keysUnder,
+  redisUrl,
+  removeKeysUnder,
+  runAccount,
+  runStackEnv,
+} from '@spam-check/test-support';
+import { Redis } from 'ioredis';
+import { obtainToken, request } from './client';
+
+export interface AkismetAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * The real stack (auth, both detectors, the gateway, Redis, RabbitMQ) for the Akismet endpoints, started
+ * before the calling suite's tests and stopped after them, with an administrator who issues keys. The gateway
+ * trusts one proxy hop, so each test names its own sender address in `X-Forwarded-For` and brute-force
+ * counters of one test never reach another.
+ */
+type Accounts = Parameters<typeof runStackEnv>[1];
+
+export function akismetStackForSuite(extra: Accounts = { clients: [], users: [] }) {
+  const run = randomUUID().slice(0, 8);
+  const admin = runAccount(`akadmin-${run}`);
+  const state = {} as { stack: Stack; adminToken: string };
+  const prefix = `ak-${run}:`;
+
+  beforeAll(async () => {
+    const runEnv = runStackEnv(prefix, {
+      clients: [
+        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+        ...extra.clients,
+      ],
+      users: [
+        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
+        ...(extra.users ?? []),
+      ],
+    });
+    state.stack = await startStack(
+      {
+        LOG_LEVEL: 'debug',
+        REDIS_URL: redisUrl(),
+        AMQP_URL: amqpUrl(),
+        ...runEnv,
+        EMAIL_RPC_QUEUE: `ak-${run}.email`,
+        TEXT_RPC_QUEUE: `ak-${run}.text`,
+        EMAIL_DNS_CHECK: 'off',
+        OPENAI_API_KEY: undefined,
+        TEXT_LLM_MODE: 'never',
+        TRUSTED_PROXY_HOPS: '1',
+        AUTH_CLIENT_MAX_FAILURES: '5',
+        AUTH_TIMEOUT_MS: '10000',
+      },
+      { readyTimeoutMs: 150_000 },
+    );
+    const issued = await obtainToken(state.stack.gateway, '/', admin);
+    expect(issued.status).toBe(200);
+    state.adminToken = (issued.body as { access_token: string }).access_token;
+  }, 200_000);
+
+  afterAll(async () => {
+    await state.stack?.stop();
+    const redis = new Redis(redisUrl());
+    const settings = (await keysUnder(redis, 'spam-check:client-settings:')).filter((key) =>
+      key.endsWith(`-${run}`),
+    );
+    if (settings.length > 0) await redis.unlink(...settings);
+    await removeKeysUnder(redis, prefix);
+    redis.disconnect();
+  });
+
+  const adminCall = (method: string, path: string, body?: unknown) =>
+    request(`${state.stack.gateway}/api/v1/admin${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${state.adminToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  /** A new `spam:check` client of this run with an Akismet key. */
+  async function clientWithKey(name: string): Promise<{ id: string; key: string }> {
+    const id = `${name}-${run}`;
+    expect((await adminCall('POST', '/clients', { id, grants: ['client_credentials'] })).status).toBe(201);
+    const issued = await adminCall('POST', `/clients/${id}/akismet-key`);
+    expect(issued.status).toBe(201);
+    return { id, key: (issued.body as { key: string }).key };
+  }
+
+  /** An Akismet call as the clients send it: a form, and any Host header (for key-in-subdomain). */
+  function akismet(
+    method: string,
+    form: Record<string, string>,
+    options: { host?: string; from?: string } = {},
+  ): Promise<AkismetAnswer> {
+    const url = new URL(`/1.1/${method}`, state.stack.gateway);
+    const body = new URLSearchParams(form).toString();
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            'content-length': Buffer.byteLength(body),
+            'x-forwarded-for': options.from ?? '198.51.100.1',
+            ...(options.host ? { host: options.host } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  /** Every key name and value this run left in Redis, as one text (to look for what must not be stored). */
+  async function everythingStored(): Promise<string> {
+    const redis = new Redis(redisUrl());
+    try {
+      const keys = [
+        ...(await keysUnder(redis, prefix)),
+        ...(await keysUnder(redis, 'spam-check:client-settings:')).filter((key) => key.endsWith(`-${run}`)),
+      ];
+      const values = await Promise.all(
+        keys.map(async (key) => {
+          const type = await redis.type(key);
+          if (type === 'string') return redis.get(key);
+          if (type === 'hash') return JSON.stringify(await redis.hgetall(key));
+          if (type === 'list') return JSON.stringify(await redis.lrange(key, 0, -1));
+          if (type === 'set') return JSON.stringify(await redis.smembers(key));
+          if (type === 'zset') return JSON.stringify(await redis.zrange(key, 0, -1));
+          if (type === 'stream') return JSON.stringify(await redis.xrange(key, '-', '+'));
+          return type;
+        }),
+      );
+      return [...keys, ...values].join('\n');
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  const logs = () =>
+    Object.values(state.stack.services)
+      .map((service) => service.output())
+      .join('\n');
+
+  return { run, state, adminCall, clientWithKey, akismet, everythingStored, logs };
+}
