@@ -15,3 +15,5 @@ export * from './revocation';
 export * from './detector-rpc';
 export * from './validation-messages';
 export * from './erasure';
+export * from './webhooks';
+export * from './webhook-signature';

@@ -27,6 +27,7 @@ import { subscribeToRevocations } from './data-access/revocations';
 import { TokenCache } from './data-access/token-cache';
 import { failedTokenLimit } from './domain/failed-token-limit';
 import type { RateLimitStore } from './domain/rate-limit';
+import { startWebhooks, type Webhooks } from './webhooks';
 
 /** Readiness of a dependency over HTTP: its `/livez` answers 200 (its own readiness is its business). */
 async function reachable(agent: Upstream, url: string): Promise<void> {
@@ -104,6 +105,7 @@ interface Stores {
   consoleSessions: ConsoleSessionStore;
   settings?: ClientSettingsStore;
   usage?: UsageStore;
+  webhooks?: Webhooks;
 }
 
 function memoryStores(config: ServiceConfig): Stores {
@@ -157,6 +159,18 @@ async function redisStores(
     }),
   });
   closers.unshift({ name: 'usage counts', close: () => usage.flush() });
+  const webhooks = startWebhooks({
+    config: config.webhooks,
+    amqpUrl: config.AMQP_URL,
+    redis,
+    prefix,
+    settings,
+    logger,
+    closers,
+  });
+  checks.webhooks = async () => {
+    if (!webhooks.connected()) throw new Error('webhook queue not connected');
+  };
   checks.redis = connection.check;
   checks.revocations = async () => {
     if (!revocations.subscribed()) throw new Error('not subscribed');
@@ -168,6 +182,7 @@ async function redisStores(
     consoleSessions: redisConsoleSessions(redis, prefix),
     settings,
     usage,
+    webhooks,
   };
 }
 
@@ -269,6 +284,7 @@ export async function compose(context: Context): Promise<StartedService> {
     hybrids: stores.hybrids,
     batches: httpBatchTransport({ ...detectors, timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS }),
     consoleSessions: stores.consoleSessions,
+    webhooks: stores.webhooks,
   });
   return { app, readiness, closers };
 }

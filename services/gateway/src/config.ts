@@ -13,6 +13,7 @@ import {
   type Env,
 } from '@spam-check/service-kit';
 import { z } from 'zod';
+import { webhookConfigOf, webhookConfigProblems, webhookConfigShape } from './webhook-config';
 
 const EMBEDDED_CLIENT_ID = 'gateway';
 const EMBEDDED_CLIENT_SECRET = 'gateway-secret';
@@ -63,6 +64,7 @@ export const configSchema = z.object({
     .enum(['true', 'false'])
     .optional()
     .transform((value) => (value === undefined ? undefined : value === 'true')),
+  ...webhookConfigShape,
 });
 
 export function loadServiceConfig(source: Env = process.env) {
@@ -82,6 +84,7 @@ export function loadServiceConfig(source: Env = process.env) {
         GATEWAY_CLIENT_SECRET: config.GATEWAY_CLIENT_SECRET,
         CONSOLE_CLIENT_SECRET: config.CONSOLE_CLIENT_SECRET,
       }),
+      ...webhookConfigProblems(config.NODE_ENV, config),
     ].filter((problem): problem is string => typeof problem === 'string');
     if (problems.length > 0) throw new ConfigError(problems);
   }
@@ -96,6 +99,7 @@ export function loadServiceConfig(source: Env = process.env) {
       secret: config.GATEWAY_CLIENT_SECRET ?? EMBEDDED_CLIENT_SECRET,
     },
     console: consoleConfigOf(config),
+    webhooks: webhookConfigOf(config.NODE_ENV, config),
     // Without Redis there is no revocation channel, so a cached token stays usable until its entry expires:
     // the short default bounds that window to one second.
     tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS ?? (config.REDIS_URL ? 30_000 : 1000),

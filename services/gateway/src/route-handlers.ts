@@ -33,7 +33,7 @@ import { hybridCheck } from './entry-points/http/hybrid-check';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
 import { clientRateLimit, rateLimit } from './entry-points/http/rate-limit';
 
-type Counted = { verdict: Verdict; reasons: { code: string }[] };
+type Counted = { id: string; verdict: Verdict; score: number; reasons: { code: string }[] };
 
 function validate(schema: z.ZodType): RequestHandler {
   return (req, res, next) => {
@@ -68,9 +68,12 @@ function guards(deps: AppDeps) {
   };
 }
 
-/** Usage counting: a check counts once, a batch once per checked item with the item's own duration. */
+/**
+ * Each check answered: counted in usage (a check once, a batch once per checked item with the item's own
+ * duration) and told to the client's webhooks.
+ */
 function usageCounters(deps: AppDeps) {
-  const record = (clientId: string, kind: 'mail' | 'text', result: Counted, durationMs: number) =>
+  const record = (clientId: string, kind: 'mail' | 'text', result: Counted, durationMs: number) => {
     deps.usage?.recordCheck({
       clientId,
       kind,
@@ -78,6 +81,8 @@ function usageCounters(deps: AppDeps) {
       reasons: result.reasons.map((reason) => reason.code),
       durationMs,
     });
+    deps.webhooks?.events.checked(clientId, kind, result);
+  };
   return {
     check: (kind: 'mail' | 'text') => (caller: Caller, context: RequestContext, result: Counted) =>
       record(caller.clientId, kind, result, elapsedMs(context)),
@@ -210,12 +215,13 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
     batchBody: jsonBodyParser(config.MAX_BATCH_BODY_BYTES),
     hybrid: [
       validate(createRequestSchemas(config.limits).hybrid),
-      hybridCheck(deps.transports, deps.hybrids, deps.settings, deps.usage),
+      hybridCheck(deps.transports, deps.hybrids, deps.settings, deps.usage, deps.webhooks?.events),
     ],
     feedback: feedback({
       detectors: deps.detectors,
       hybrids: deps.hybrids,
       usage: deps.usage,
+      webhooks: deps.webhooks?.events,
       limits: config.limits,
       timeoutMs: config.DETECTOR_TIMEOUT_MS,
     }),
@@ -236,10 +242,12 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
         hybrids: deps.hybrids,
         usage: deps.usage,
         settings: deps.settings,
+        webhooks: deps.webhooks,
         timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS,
       }),
       maxBodyBytes: config.MAX_BODY_BYTES,
       trials: { limits: config.limits, transports: deps.transports, settings: deps.settings },
+      webhooks: deps.webhooks,
     }),
     console: operatorConsole(deps),
   };

@@ -4,12 +4,15 @@ import { AppError, type CheckMemory } from '@spam-check/service-kit';
 import type { CallMeta } from '../domain/hybrid-check';
 import { callDetector, type HttpDetector } from './detector-client';
 import type { UsageStore } from './usage-store';
+import type { WebhookDeliveryLog } from './webhook-deliveries';
+import type { WebhookSecrets } from './webhook-secrets';
 
 export type EraseData = (request: ErasureRequest, meta: CallMeta) => Promise<Record<string, number>>;
 
 /**
  * Erasure across the deployment (DESIGN.md §7.5): each detector erases what it keeps (`POST /v1/erasure`),
- * and for a client the gateway erases its own: hybrid check records, recent reports and settings. Kept: the
+ * and for a client the gateway erases its own: hybrid check records, recent reports, settings, webhook secrets
+ * and delivery logs. Kept: the
  * aggregate usage counts and the admin actions (the audit trail of who did what, which also records this
  * erasure). All stores are asked at once; when one cannot answer the whole erasure is a 503, and repeating it
  * is safe.
@@ -19,6 +22,7 @@ export function createDataEraser(deps: {
   hybrids: CheckMemory;
   usage: UsageStore | undefined;
   settings: ClientSettingsStore | undefined;
+  webhooks?: { secrets: WebhookSecrets; deliveries: WebhookDeliveryLog } | undefined;
   timeoutMs: number;
 }): EraseData {
   const inDetector = async (part: FeedbackPart, request: ErasureRequest, meta: CallMeta) =>
@@ -31,9 +35,20 @@ export function createDataEraser(deps: {
         timeoutMs: deps.timeoutMs,
       })
     ).result.erased;
+  const eraseWebhooks = async (client: string): Promise<Record<string, number>> => {
+    if (!deps.webhooks || !deps.settings) return {};
+    const hooks = (await deps.settings.read(client)).webhooks?.map((hook) => hook.id) ?? [];
+    const [secrets, deliveries] = await Promise.all([
+      deps.webhooks.secrets.eraseClient(client),
+      deps.webhooks.deliveries.remove(client, hooks),
+    ]);
+    return { webhook_secrets: secrets, webhook_deliveries: deliveries };
+  };
   const inGateway = async (request: ErasureRequest): Promise<Record<string, number>> => {
     if (!('client_id' in request)) return {};
     const client = request.client_id;
+    // The webhooks' own data first: their ids are in the settings erased below.
+    const webhooks = await eraseWebhooks(client);
     const [hybrids, recent, settings] = await Promise.all([
       deps.hybrids.eraseClient(client),
       deps.usage?.eraseRecentFeedback(client),
@@ -43,6 +58,7 @@ export function createDataEraser(deps: {
       hybrid_check_records: hybrids,
       ...(recent === undefined ? {} : { recent_feedback: recent }),
       ...(settings === undefined ? {} : { client_settings: settings }),
+      ...webhooks,
     };
   };
   return async (request, meta) => {

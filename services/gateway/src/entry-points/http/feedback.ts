@@ -11,17 +11,20 @@ import type { RequestHandler } from 'express';
 import { callDetector, type HttpDetector } from '../../data-access/detector-client';
 import type { UsageStore } from '../../data-access/usage-store';
 import { routeFeedback, type HybridParts } from '../../domain/feedback';
+import type { WebhookEvents } from '../../webhooks';
 import { callerOf } from './authenticate';
 
 /**
  * `POST /api/v1/spam/feedback` (DESIGN.md §6.1): validated here, then handed to the detector(s) concerned
  * (`POST /v1/feedback` with the caller's client id), which learn from it at once. Hybrid check ids are
- * resolved to their parts from `hybrids`. Each accepted report is counted once in the client's stats (`usage`).
+ * resolved to their parts from `hybrids`. Each accepted report is counted once in the client's stats (`usage`)
+ * and told to the client's webhooks.
  */
 export function feedback(options: {
   detectors: Record<FeedbackPart, HttpDetector>;
   hybrids: CheckMemory;
   usage?: UsageStore | undefined;
+  webhooks?: WebhookEvents | undefined;
   limits: CheckLimits;
   timeoutMs: number;
 }): RequestHandler {
@@ -75,6 +78,7 @@ export function feedback(options: {
           label: result.label,
           applied_to: result.applied_to,
         });
+        options.webhooks?.reported(clientId, { check_id: result.check_id, label: result.label });
       })
       .catch(next);
   };

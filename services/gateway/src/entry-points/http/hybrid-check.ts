@@ -10,6 +10,7 @@ import { AppError, elapsedMs, requestContext, type CheckMemory } from '@spam-che
 import type { RequestHandler } from 'express';
 import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
+import type { WebhookEvents } from '../../webhooks';
 import { callerOf } from './authenticate';
 
 /**
@@ -23,6 +24,7 @@ export function hybridCheck(
   hybrids: CheckMemory,
   settings?: ClientSettingsStore,
   usage?: UsageStore,
+  webhooks?: WebhookEvents,
 ): RequestHandler {
   return (req, res, next) => {
     const raw = req.headers[STEP_BY_STEP_HEADER];
@@ -73,6 +75,13 @@ export function hybridCheck(
           verdict: result.verdict,
           reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code),
           durationMs: result.duration_ms,
+        });
+        webhooks?.checked(clientId, 'hybrid', {
+          id: result.id,
+          verdict: result.verdict,
+          score: result.score,
+          reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])],
+          language: result.text?.language ?? null,
         });
       })
       .catch(next);

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { ClientSettingsStore } from '@spam-check/client-settings';
+import { WEBHOOK_TEST_EVENT, type Webhook, type WebhookPayload } from '@spam-check/contracts';
+import type { Closer, Logger } from '@spam-check/service-kit';
+import type { Redis } from 'ioredis';
+import { redisWebhookDeliveryLog, type WebhookDeliveryLog } from './data-access/webhook-deliveries';
+import { webhookPoster } from './data-access/webhook-post';
+import { memoryWebhookQueue, type WebhookJob, type WebhookQueue } from './data-access/webhook-queue';
+import { amqpWebhookQueue } from './data-access/webhook-queue-amqp';
+import { redisWebhookSecrets, type WebhookSecrets } from './data-access/webhook-secrets';
+import { checkEvent, feedbackEvent, testItem, type CheckedResult, type WebhookItem } from './domain/webhook-payload';
+import { retryDelays } from './domain/webhook-retry';
+import { webhookWorker } from './entry-points/amqp/webhook-worker';
+import type { WebhookConfig } from './webhook-config';
+
+/** What the check and feedback routes tell: never awaited, never throws (the answer does not wait for it). */
+export interface WebhookEvents {
+  checked(clientId: string, kind: 'mail' | 'text' | 'hybrid', result: CheckedResult): void;
+  reported(clientId: string, report: { check_id: string | null; label: 'spam' | 'ham' }): void;
+}
+
+/** The webhooks as the admin API manages them. */
+export interface Webhooks {
+  events: WebhookEvents;
+  secrets: WebhookSecrets;
+  deliveries: WebhookDeliveryLog;
+  policy: WebhookConfig;
+  /** Queues a test event for one webhook, whatever its events; answers the delivery id. */
+  sendTest(clientId: string, hook: Webhook): Promise<string>;
+  /** The queue takes deliveries (readiness). */
+  connected(): boolean;
+}
+
+/**
+ * The webhooks of the gateway: events become deliveries in the queue (RabbitMQ with AMQP_URL, memory
+ * otherwise), and this process's worker delivers them (docs/design.md, "Webhooks"). Needs Redis: the
+ * settings, secrets and delivery log live there.
+ */
+export function startWebhooks(deps: {
+  config: WebhookConfig;
+  amqpUrl: string | undefined;
+  redis: Redis;
+  prefix: string;
+  settings: ClientSettingsStore;
+  logger: Logger;
+  closers: Closer[];
+}): Webhooks {
+  const { config, logger } = deps;
+  const log = logger.child({ component: 'webhooks' });
+  const secrets = redisWebhookSecrets(deps.redis, deps.prefix, config.secretKey);
+  const deliveries = redisWebhookDeliveryLog(deps.redis, deps.prefix);
+  const poster = webhookPoster({ timeoutMs: config.timeoutMs, policy: config });
+  const queue: WebhookQueue = deps.amqpUrl
+    ? amqpWebhookQueue({
+        url: deps.amqpUrl,
+        queue: config.queue,
+        delays: retryDelays(config.retry),
+        concurrency: config.concurrency,
+        logger: log,
+      })
+    : memoryWebhookQueue({ concurrency: config.concurrency, logger: log });
+  queue.consume(
+    webhookWorker({
+      settings: deps.settings,
+      secrets,
+      deliveries,
+      poster,
+      retry: config.retry,
+      clientConcurrency: config.clientConcurrency,
+      logger: log,
+    }),
+  );
+  deps.closers.unshift({
+    name: 'webhooks',
+    close: async () => {
+      await queue.close();
+      poster.close();
+    },
+  });
+
+  const enqueue = async (clientId: string, hook: Webhook, type: string, item: WebhookItem) => {
+    const now = new Date().toISOString();
+    const payload: WebhookPayload = { type, timestamp: now, data: { ...item } };
+    const job: WebhookJob = {
+      delivery_id: `msg_${randomUUID().replaceAll('-', '')}`,
+      client_id: clientId,
+      webhook_id: hook.id,
+      type,
+      created_at: now,
+      body: JSON.stringify(payload),
+      attempts: 0,
+    };
+    const entry = { id: job.delivery_id, event: type, created_at: now, attempts: 0, last_response_status: null };
+    const logged = (error: unknown) =>
+      log.warn({ err: error, delivery_id: job.delivery_id }, 'webhook delivery log not updated');
+    // The log is what the console shows; the delivery is queued whether or not it could be written.
+    await deliveries
+      .record(clientId, hook.id, { ...entry, updated_at: now, status: 'pending', last_error: null })
+      .catch(logged);
+    try {
+      await queue.publish(job);
+    } catch (error) {
+      log.error({ err: error, delivery_id: job.delivery_id, client_id: clientId }, 'webhook delivery not queued');
+      await deliveries.record(clientId, hook.id, {
+        ...entry,
+        updated_at: new Date().toISOString(),
+        status: 'failed',
+        last_error: 'not queued: the queue was unavailable',
+      }).catch(logged);
+    }
+    return job.delivery_id;
+  };
+
+  const emit = (clientId: string, event: { type: Webhook['events'][number]; item: WebhookItem }) => {
+    deps.settings
+      .get(clientId)
+      .then(async (settings) => {
+        const hooks = settings.webhooks?.filter((hook) => hook.enabled && hook.events.includes(event.type));
+        if (hooks) await Promise.all(hooks.map((hook) => enqueue(clientId, hook, event.type, event.item)));
+      })
+      .catch((error: unknown) =>
+        log.error({ err: error, client_id: clientId, event: event.type }, 'webhook event not queued'),
+      );
+  };
+
+  return {
+    events: {
+      checked(clientId, kind, result) {
+        const event = checkEvent(kind, result, new Date());
+        if (event) emit(clientId, event);
+      },
+      reported(clientId, report) {
+        emit(clientId, feedbackEvent({ ...report, at: new Date() }));
+      },
+    },
+    secrets,
+    deliveries,
+    policy: config,
+    sendTest: (clientId, hook) => enqueue(clientId, hook, WEBHOOK_TEST_EVENT, testItem(new Date())),
+    connected: () => queue.connected(),
+  };
+}
