@@ -14,3 +14,8 @@ export {
   signRenderTime,
   type FieldNames,
 } from './form-fields';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookEventBody,
+} from './verify-webhook';
