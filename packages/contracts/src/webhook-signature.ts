@@ -11,7 +11,9 @@ export function generateWebhookSecret(): string {
 
 /** The HMAC key of a secret: the base64 after `whsec_` decoded (a secret without the prefix is taken whole). */
 function keyOf(secret: string): Buffer {
-  const encoded = secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret;
+  const encoded = secret.startsWith(WEBHOOK_SECRET_PREFIX)
+    ? secret.slice(WEBHOOK_SECRET_PREFIX.length)
+    : secret;
   return Buffer.from(encoded, 'base64');
 }
 

@@ -27,7 +27,10 @@ export const webhookSchema = z.strictObject({
     .max(WEBHOOK_EVENTS.length)
     .refine((events) => new Set(events).size === events.length, { params: { rule: 'unique_items' } })
     .describe('The events posted to it.'),
-  enabled: z.boolean().default(true).describe('A disabled webhook is kept (with its secret) but sent nothing.'),
+  enabled: z
+    .boolean()
+    .default(true)
+    .describe('A disabled webhook is kept (with its secret) but sent nothing.'),
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 

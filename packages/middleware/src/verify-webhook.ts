@@ -18,7 +18,7 @@ export interface WebhookEventBody {
 type Headers = Record<string, string | string[] | undefined> | { get(name: string): string | null };
 
 function header(headers: Headers, name: string): string | undefined {
-  if (typeof headers.get === 'function') return (headers.get as (name: string) => string | null)(name) ?? undefined;
+  if (typeof headers.get === 'function') return headers.get(name) ?? undefined;
   const value = (headers as Record<string, string | string[] | undefined>)[name];
   return Array.isArray(value) ? value[0] : value;
 }

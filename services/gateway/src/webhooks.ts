@@ -8,7 +8,13 @@ import { webhookPoster } from './data-access/webhook-post';
 import { memoryWebhookQueue, type WebhookJob, type WebhookQueue } from './data-access/webhook-queue';
 import { amqpWebhookQueue } from './data-access/webhook-queue-amqp';
 import { redisWebhookSecrets, type WebhookSecrets } from './data-access/webhook-secrets';
-import { checkEvent, feedbackEvent, testItem, type CheckedResult, type WebhookItem } from './domain/webhook-payload';
+import {
+  checkEvent,
+  feedbackEvent,
+  testItem,
+  type CheckedResult,
+  type WebhookItem,
+} from './domain/webhook-payload';
 import { retryDelays } from './domain/webhook-retry';
 import { webhookWorker } from './entry-points/amqp/webhook-worker';
 import type { WebhookConfig } from './webhook-config';
@@ -31,6 +37,68 @@ export interface Webhooks {
   connected(): boolean;
 }
 
+/** RabbitMQ with AMQP_URL, else memory (embedded mode: lost on restart). */
+function deliveryQueue(config: WebhookConfig, amqpUrl: string | undefined, log: Logger): WebhookQueue {
+  if (!amqpUrl) return memoryWebhookQueue({ concurrency: config.concurrency, logger: log });
+  return amqpWebhookQueue({
+    url: amqpUrl,
+    queue: config.queue,
+    delays: retryDelays(config.retry),
+    concurrency: config.concurrency,
+    logger: log,
+  });
+}
+
+/**
+ * A new delivery of an event to one webhook: its body fixed now, logged as pending, then queued; answers
+ * the delivery id (its `webhook-id`). A delivery the queue did not take is logged as failed.
+ */
+function enqueuer(queue: WebhookQueue, deliveries: WebhookDeliveryLog, log: Logger) {
+  return async (clientId: string, hook: Webhook, type: string, item: WebhookItem) => {
+    const now = new Date().toISOString();
+    const payload: WebhookPayload = { type, timestamp: now, data: { ...item } };
+    const job: WebhookJob = {
+      delivery_id: `msg_${randomUUID().replaceAll('-', '')}`,
+      client_id: clientId,
+      webhook_id: hook.id,
+      type,
+      created_at: now,
+      body: JSON.stringify(payload),
+      attempts: 0,
+    };
+    const entry = {
+      id: job.delivery_id,
+      event: type,
+      created_at: now,
+      attempts: 0,
+      last_response_status: null,
+    };
+    const logged = (error: unknown) =>
+      log.warn({ err: error, delivery_id: job.delivery_id }, 'webhook delivery log not updated');
+    // The log is what the console shows; the delivery is queued whether or not it could be written.
+    await deliveries
+      .record(clientId, hook.id, { ...entry, updated_at: now, status: 'pending', last_error: null })
+      .catch(logged);
+    try {
+      await queue.publish(job);
+    } catch (error) {
+      log.error(
+        { err: error, delivery_id: job.delivery_id, client_id: clientId },
+        'webhook delivery not queued',
+      );
+      await deliveries
+        .record(clientId, hook.id, {
+          ...entry,
+          updated_at: new Date().toISOString(),
+          status: 'failed',
+          last_error: 'not queued: the queue was unavailable',
+        })
+        .catch(logged);
+    }
+    return job.delivery_id;
+  };
+}
+
 /**
  * The webhooks of the gateway: events become deliveries in the queue (RabbitMQ with AMQP_URL, memory
  * otherwise), and this process's worker delivers them (docs/design.md, "Webhooks"). Needs Redis: the
@@ -50,15 +118,7 @@ export function startWebhooks(deps: {
   const secrets = redisWebhookSecrets(deps.redis, deps.prefix, config.secretKey);
   const deliveries = redisWebhookDeliveryLog(deps.redis, deps.prefix);
   const poster = webhookPoster({ timeoutMs: config.timeoutMs, policy: config });
-  const queue: WebhookQueue = deps.amqpUrl
-    ? amqpWebhookQueue({
-        url: deps.amqpUrl,
-        queue: config.queue,
-        delays: retryDelays(config.retry),
-        concurrency: config.concurrency,
-        logger: log,
-      })
-    : memoryWebhookQueue({ concurrency: config.concurrency, logger: log });
+  const queue = deliveryQueue(config, deps.amqpUrl, log);
   queue.consume(
     webhookWorker({
       settings: deps.settings,
@@ -78,38 +138,7 @@ export function startWebhooks(deps: {
     },
   });
 
-  const enqueue = async (clientId: string, hook: Webhook, type: string, item: WebhookItem) => {
-    const now = new Date().toISOString();
-    const payload: WebhookPayload = { type, timestamp: now, data: { ...item } };
-    const job: WebhookJob = {
-      delivery_id: `msg_${randomUUID().replaceAll('-', '')}`,
-      client_id: clientId,
-      webhook_id: hook.id,
-      type,
-      created_at: now,
-      body: JSON.stringify(payload),
-      attempts: 0,
-    };
-    const entry = { id: job.delivery_id, event: type, created_at: now, attempts: 0, last_response_status: null };
-    const logged = (error: unknown) =>
-      log.warn({ err: error, delivery_id: job.delivery_id }, 'webhook delivery log not updated');
-    // The log is what the console shows; the delivery is queued whether or not it could be written.
-    await deliveries
-      .record(clientId, hook.id, { ...entry, updated_at: now, status: 'pending', last_error: null })
-      .catch(logged);
-    try {
-      await queue.publish(job);
-    } catch (error) {
-      log.error({ err: error, delivery_id: job.delivery_id, client_id: clientId }, 'webhook delivery not queued');
-      await deliveries.record(clientId, hook.id, {
-        ...entry,
-        updated_at: new Date().toISOString(),
-        status: 'failed',
-        last_error: 'not queued: the queue was unavailable',
-      }).catch(logged);
-    }
-    return job.delivery_id;
-  };
+  const enqueue = enqueuer(queue, deliveries, log);
 
   const emit = (clientId: string, event: { type: Webhook['events'][number]; item: WebhookItem }) => {
     deps.settings

@@ -10,8 +10,16 @@ import { laterReceiver, startReceiver, startWebhookStack, verified, waitFor } fr
 // loopback, with retry waits of 50 to 400 ms.
 describe('webhook deliveries over RabbitMQ', () => {
   const run = randomUUID().slice(0, 8);
-  const retry = { WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_RETRY_MAX_DELAY_MS: '400', WEBHOOK_ALLOW_PRIVATE: 'true' };
-  const queues = { main: `webhooks-test-${run}`, short: `webhooks-test-${run}-short` };
+  const retry = {
+    WEBHOOK_RETRY_BASE_MS: '50',
+    WEBHOOK_RETRY_MAX_DELAY_MS: '400',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  };
+  const queues = {
+    main: `webhooks-test-${run}`,
+    short: `webhooks-test-${run}-short`,
+    handover: `webhooks-test-${run}-handover`,
+  };
   let stack: Awaited<ReturnType<typeof startWebhookStack>>;
   let proxy: TcpProxy;
   let admin: Awaited<ReturnType<typeof stack.admin>>;
@@ -51,10 +59,12 @@ describe('webhook deliveries over RabbitMQ', () => {
     stoppers.push(started.stop);
     return started;
   };
-  const delivered = (site: { deliveries: (id: string) => Promise<any[]> }, count = 1) => async () => {
-    const log = await site.deliveries('crm');
-    return log.length === count && log.every((entry) => entry.status === 'delivered');
-  };
+  const delivered =
+    (site: { deliveries: (id: string) => Promise<any[]> }, count = 1) =>
+    async () => {
+      const log = await site.deliveries('crm');
+      return log.length === count && log.every((entry) => entry.status === 'delivered');
+    };
 
   it('when the receiver answers 500 twice then 200, it gets three signed attempts of one delivery with one webhook-id', async () => {
     const site = await admin.site();
@@ -94,7 +104,10 @@ describe('webhook deliveries over RabbitMQ', () => {
     expect((await site.hooks([{ id: 'crm', url: later.url, events: ['check.spam'] }])).status).toBe(200);
     expect((await site.check('spam')).status).toBe(200);
     await waitFor('two failed attempts', async () => ((await site.deliveries('crm'))[0]?.attempts ?? 0) >= 2);
-    expect((await site.deliveries('crm'))[0]).toMatchObject({ status: 'retrying', last_response_status: null });
+    expect((await site.deliveries('crm'))[0]).toMatchObject({
+      status: 'retrying',
+      last_response_status: null,
+    });
 
     const received: string[] = [];
     await later.listen((req, res) => {
@@ -109,7 +122,9 @@ describe('webhook deliveries over RabbitMQ', () => {
     const site = await admin.site();
     let open = false;
     const hook = await receiver(() => (open ? 200 : 503));
-    expect((await site.hooks([{ id: 'crm', url: `${hook.url}/hook`, events: ['check.spam'] }])).status).toBe(200);
+    expect((await site.hooks([{ id: 'crm', url: `${hook.url}/hook`, events: ['check.spam'] }])).status).toBe(
+      200,
+    );
     for (let index = 0; index < 5; index += 1) expect((await site.check('spam')).status).toBe(200);
     await waitFor('five deliveries retrying', async () => {
       const log = await site.deliveries('crm');
@@ -130,6 +145,36 @@ describe('webhook deliveries over RabbitMQ', () => {
     for (const id of ids) expect(accepted.some((request) => request.headers['webhook-id'] === id)).toBe(true);
   });
 
+  it('when the gateway stops with deliveries waiting in the broker, the next gateway delivers them', async () => {
+    const gateway = await stack.gateway({ ...retry, AMQP_URL: amqpUrl(), WEBHOOK_QUEUE: queues.handover });
+    const site = await (await stack.admin(gateway.url)).site();
+    let open = false;
+    const accepted: unknown[] = [];
+    const hook = await receiver((request) => {
+      if (open) accepted.push(request.headers['webhook-id']);
+      return open ? 200 : 503;
+    });
+    await site.hooks([{ id: 'crm', url: `${hook.url}/hook`, events: ['check.spam'] }]);
+    for (let index = 0; index < 3; index += 1) expect((await site.check('spam')).status).toBe(200);
+    await waitFor('three deliveries retrying', async () => {
+      const log = await site.deliveries('crm');
+      return log.length === 3 && log.every((entry) => entry.attempts >= 1);
+    });
+    await gateway.stop();
+    open = true;
+
+    const next = await stack.gateway({ ...retry, AMQP_URL: amqpUrl(), WEBHOOK_QUEUE: queues.handover });
+    const nextAdmin = await stack.admin(next.url);
+    const log = {
+      deliveries: async () =>
+        (await nextAdmin.call('GET', `/clients/${site.id}/webhooks/crm/deliveries`)).body.deliveries as any[],
+    };
+    await waitFor('three deliveries', delivered(log, 3));
+    const ids = (await log.deliveries()).map((entry) => entry.id);
+    expect(new Set(ids).size).toBe(3);
+    for (const id of ids) expect(accepted).toContain(id);
+  });
+
   it('when the receiver answers with a redirect, it is not followed and the attempt counts as failed', async () => {
     const site = await admin.site();
     const elsewhere = await receiver(() => 200);
@@ -138,10 +183,15 @@ describe('webhook deliveries over RabbitMQ', () => {
       res.end();
     });
     stoppers.push(redirector.stop);
-    expect((await site.hooks([{ id: 'crm', url: `${redirector.url}/hook`, events: ['check.spam'] }])).status).toBe(200);
+    expect(
+      (await site.hooks([{ id: 'crm', url: `${redirector.url}/hook`, events: ['check.spam'] }])).status,
+    ).toBe(200);
     expect((await site.check('spam')).status).toBe(200);
     await waitFor('two attempts', async () => ((await site.deliveries('crm'))[0]?.attempts ?? 0) >= 2);
-    expect((await site.deliveries('crm'))[0]).toMatchObject({ status: 'retrying', last_response_status: 307 });
+    expect((await site.deliveries('crm'))[0]).toMatchObject({
+      status: 'retrying',
+      last_response_status: 307,
+    });
     expect(elsewhere.requests).toHaveLength(0);
   });
 

@@ -35,7 +35,8 @@ function guardedLookup(policy: TargetPolicy): LookupFunction {
       const refused = addresses.find((entry) => !addressAllowed(entry.address, policy));
       if (refused)
         return callback(new TargetRefused(`${hostname} resolves to ${refused.address}, not allowed`), '', 0);
-      if (options.all) return (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, addresses);
+      if (options.all)
+        return (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, addresses);
       const first = addresses[0];
       if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
       return callback(null, first.address, first.family);
@@ -67,7 +68,11 @@ export function webhookPoster(options: { timeoutMs: number; policy: TargetPolicy
       const request = send(target, {
         method: 'POST',
         agent: agents[target.protocol as 'http:' | 'https:'],
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       });
       const timer = setTimeout(
         () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)),

@@ -18,6 +18,8 @@ export function webhookQueueNames(queue: string, delays: readonly number[]) {
   };
 }
 
+type Names = ReturnType<typeof webhookQueueNames>;
+
 /**
  * Deliveries over RabbitMQ, durable across a broker restart:
  * - a quorum work queue, persistent messages published with confirms, consumed with acks and a prefetch
@@ -38,14 +40,18 @@ export function amqpWebhookQueue(options: {
   let channels: { publish: ConfirmChannel; consume: Channel } | undefined;
   let handler: JobHandler | undefined;
 
+  const send = async (queue: string, job: WebhookJob): Promise<void> => {
+    await connection.waitUntilConnected(PUBLISH_WAIT_MS);
+    if (!channels) throw new Error('no webhook publish channel');
+    await confirmedSend(channels.publish, queue, job);
+  };
   const consumeOn = async (channel: Channel) => {
-    if (!handler) return;
     const handle = handler;
+    if (!handle) return;
     await channel.consume(names.work, (message) => {
-      if (message) void settle(channel, message, handle);
+      if (message) void settle({ channel, message, handle, send, names, log });
     });
   };
-
   const connection = createManagedConnection({
     url: options.url,
     logger: log,
@@ -66,51 +72,9 @@ export function amqpWebhookQueue(options: {
     },
   });
 
-  const send = async (queue: string, job: WebhookJob): Promise<void> => {
-    await connection.waitUntilConnected(PUBLISH_WAIT_MS);
-    const channel = channels?.publish;
-    if (!channel) throw new Error('no webhook publish channel');
-    await new Promise<void>((resolve, reject) =>
-      channel.sendToQueue(
-        queue,
-        Buffer.from(JSON.stringify(job)),
-        { persistent: true, messageId: job.delivery_id, contentType: 'application/json' },
-        (error: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
-      ),
-    );
-  };
-
-  const settle = async (channel: Channel, message: ConsumeMessage, handle: JobHandler) => {
-    let disposition: Disposition;
-    try {
-      disposition = await handle(JSON.parse(message.content.toString('utf8')) as WebhookJob);
-    } catch (error) {
-      log.error({ err: error }, 'webhook job unreadable or failed; dead-lettered');
-      disposition = { kind: 'given_up' };
-    }
-    try {
-      if (disposition.kind === 'later') await send(names.delay(disposition.delayMs), disposition.job);
-      if (disposition.kind === 'given_up') channel.nack(message, false, false);
-      else channel.ack(message);
-    } catch (error) {
-      // Unacked, the job comes back when the channel does: at least once, with the same webhook-id.
-      log.warn({ err: error }, 'webhook job not settled; the broker delivers it again');
-    }
-  };
-
   return {
     kind: 'rabbitmq',
-    async publish(job) {
-      const deadline = Date.now() + PUBLISH_WAIT_MS;
-      for (;;) {
-        try {
-          return await send(names.work, job);
-        } catch (error) {
-          if (Date.now() > deadline) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-      }
-    },
+    publish: (job) => untilDeadline(() => send(names.work, job), PUBLISH_WAIT_MS),
     consume(next) {
       handler = next;
       if (channels) void consumeOn(channels.consume);
@@ -120,11 +84,61 @@ export function amqpWebhookQueue(options: {
   };
 }
 
-async function declareTopology(
-  channel: Channel,
-  names: ReturnType<typeof webhookQueueNames>,
-  delays: readonly number[],
-): Promise<void> {
+/** Hands a message to the worker and does what it says: ack, retry through a delay queue, or dead-letter. */
+async function settle(context: {
+  channel: Channel;
+  message: ConsumeMessage;
+  handle: JobHandler;
+  send: (queue: string, job: WebhookJob) => Promise<void>;
+  names: Names;
+  log: Logger;
+}): Promise<void> {
+  const { channel, message, log } = context;
+  let disposition: Disposition;
+  try {
+    disposition = await context.handle(JSON.parse(message.content.toString('utf8')) as WebhookJob);
+  } catch (error) {
+    log.error({ err: error }, 'webhook job unreadable; dead-lettered');
+    disposition = { kind: 'given_up' };
+  }
+  try {
+    if (disposition.kind === 'later')
+      await context.send(context.names.delay(disposition.delayMs), disposition.job);
+    if (disposition.kind === 'given_up') channel.nack(message, false, false);
+    else channel.ack(message);
+  } catch (error) {
+    // Unacked, the job comes back when the channel does: at least once, with the same webhook-id.
+    log.warn({ err: error }, 'webhook job not settled; the broker delivers it again');
+  }
+}
+
+/** Sends a persistent job; resolves once the broker has confirmed it. */
+function confirmedSend(channel: ConfirmChannel, queue: string, job: WebhookJob): Promise<void> {
+  return new Promise<void>((resolve, reject) =>
+    channel.sendToQueue(
+      queue,
+      Buffer.from(JSON.stringify(job)),
+      { persistent: true, messageId: job.delivery_id, contentType: 'application/json' },
+      (error: unknown) =>
+        error ? reject(new Error('not confirmed by the broker', { cause: error })) : resolve(),
+    ),
+  );
+}
+
+/** Runs `attempt` until it succeeds, again after a short pause while within `waitMs`; else its last error. */
+async function untilDeadline(attempt: () => Promise<void>, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+async function declareTopology(channel: Channel, names: Names, delays: readonly number[]): Promise<void> {
   await channel.assertQueue(names.dead, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
   await channel.assertQueue(names.work, {
     durable: true,

@@ -14,9 +14,7 @@ export interface WebhookJob {
 
 /** What the worker wants done with a job it handled. */
 export type Disposition =
-  | { kind: 'done' }
-  | { kind: 'later'; job: WebhookJob; delayMs: number }
-  | { kind: 'given_up' };
+  { kind: 'done' } | { kind: 'later'; job: WebhookJob; delayMs: number } | { kind: 'given_up' };
 
 export type JobHandler = (job: WebhookJob) => Promise<Disposition>;
 
@@ -62,7 +60,10 @@ export function memoryWebhookQueue(options: { concurrency: number; logger: Logge
           if (disposition.kind === 'later') schedule(disposition.job, disposition.delayMs);
         })
         .catch((error: unknown) => {
-          options.logger.error({ err: error, delivery_id: job.delivery_id }, 'webhook job failed; tried again');
+          options.logger.error(
+            { err: error, delivery_id: job.delivery_id },
+            'webhook job failed; tried again',
+          );
           schedule(job, 1000);
         })
         .finally(() => {

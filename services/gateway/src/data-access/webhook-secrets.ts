@@ -74,7 +74,9 @@ export function redisWebhookSecrets(redis: Redis, prefix: string, secretKey: str
       const stored = await read(clientId, webhookId);
       if (!stored) return [];
       const previous =
-        stored.previous !== undefined && (stored.previous_until ?? 0) > now.getTime() ? [stored.previous] : [];
+        stored.previous !== undefined && (stored.previous_until ?? 0) > now.getTime()
+          ? [stored.previous]
+          : [];
       return [stored.current, ...previous];
     },
     async remove(clientId, webhookIds) {

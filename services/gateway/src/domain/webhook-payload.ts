@@ -53,11 +53,10 @@ export function checkEvent(
  * A report just accepted: the item of the check it was about, as far as the gateway knows it when the
  * report arrives (the check's id and the report; the verdict fields are those of the review list, null here).
  */
-export function feedbackEvent(report: {
-  check_id: string | null;
-  label: 'spam' | 'ham';
-  at: Date;
-}): { type: WebhookEvent; item: WebhookItem } {
+export function feedbackEvent(report: { check_id: string | null; label: 'spam' | 'ham'; at: Date }): {
+  type: WebhookEvent;
+  item: WebhookItem;
+} {
   return {
     type: 'feedback.received',
     item: {

@@ -47,7 +47,10 @@ export function addressAllowed(address: string, policy: TargetPolicy): boolean {
 }
 
 /** Why a URL may not be a target before any DNS (its scheme, or a literal address), or undefined. */
-export function targetUrlProblem(url: URL, policy: TargetPolicy): 'https_only' | 'address_not_allowed' | undefined {
+export function targetUrlProblem(
+  url: URL,
+  policy: TargetPolicy,
+): 'https_only' | 'address_not_allowed' | undefined {
   if (url.protocol !== 'https:' && (policy.httpsOnly || url.protocol !== 'http:')) return 'https_only';
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host) !== 0 && !addressAllowed(host, policy)) return 'address_not_allowed';

@@ -18,7 +18,12 @@ import {
   type RunningGateway,
 } from './servers';
 
-const ADMIN = { client: 'demo-admin', secret: 'demo-admin-secret', username: 'admin', password: 'admin-password' };
+const ADMIN = {
+  client: 'demo-admin',
+  secret: 'demo-admin-secret',
+  username: 'admin',
+  password: 'admin-password',
+};
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 /** Polls until `ready()` holds; fails naming `what` after `timeoutMs` (a bound, not a measurement). */
@@ -67,7 +72,11 @@ export async function startWebhookStack() {
   const prefix = `webhooks-${run}:`;
   const redis = new Redis(redisUrl());
   const authPort = await freePort();
-  const auth = spawnService('auth', { LOG_LEVEL: 'warn', AUTH_SCRYPT_COST: '1024', REDIS_URL: undefined }, authPort);
+  const auth = spawnService(
+    'auth',
+    { LOG_LEVEL: 'warn', AUTH_SCRYPT_COST: '1024', REDIS_URL: undefined },
+    authPort,
+  );
   await waitForReady(auth);
   const text = await startScriptedServer((request, res) => {
     if (request.url === '/v1/feedback') return sendJson(res, 200, { applied: true });
@@ -89,8 +98,11 @@ export async function startWebhookStack() {
       REVOCATION_CHANNEL: `${prefix}revocations`,
       ...env,
     });
-    started.push(running);
-    return running;
+    // Stopped by a test or at the end, whichever comes first.
+    let stopping: Promise<void> | undefined;
+    const once = { ...running, stop: () => (stopping ??= running.stop()) };
+    started.push(once);
+    return once;
   };
 
   const token = async (base: string, body: Record<string, string>, id: string, secret: string) => {
@@ -122,9 +134,18 @@ export async function startWebhookStack() {
     };
     const site = async () => {
       const id = `site-${randomUUID().slice(0, 8)}`;
-      const created = await call('POST', '/clients', { id, grants: ['client_credentials'], scopes: ['spam:check'] });
+      const created = await call('POST', '/clients', {
+        id,
+        grants: ['client_credentials'],
+        scopes: ['spam:check'],
+      });
       if (created.status !== 201) throw new Error(`client not created: ${JSON.stringify(created.body)}`);
-      const checkToken = await token(base, { grant_type: 'client_credentials' }, id, created.body.client_secret);
+      const checkToken = await token(
+        base,
+        { grant_type: 'client_credentials' },
+        id,
+        created.body.client_secret,
+      );
       const check = async (title: string) => {
         const answer = await fetch(`${base}/api/v1/spam/text`, {
           method: 'POST',
@@ -138,7 +159,11 @@ export async function startWebhookStack() {
         const answer = await fetch(`${base}/api/v1/spam/feedback`, {
           method: 'POST',
           headers: { authorization: `Bearer ${checkToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ title: 'spam', body: 'Some words of a comment on a page of the site.', label }),
+          body: JSON.stringify({
+            title: 'spam',
+            body: 'Some words of a comment on a page of the site.',
+            label,
+          }),
         });
         return { status: answer.status, body: await json(answer) };
       };

@@ -17,12 +17,60 @@ export interface WorkerDeps {
   logger: Logger;
 }
 
+type Entry = Omit<WebhookDelivery, 'id' | 'event' | 'created_at'>;
+
+/** Writes a delivery's state to the log the console shows; a delivery neither waits for it nor fails with it. */
+function logWriter(deps: WorkerDeps) {
+  return async (job: WebhookJob, entry: Entry) => {
+    const delivery = { id: job.delivery_id, event: job.type, created_at: job.created_at, ...entry };
+    await deps.deliveries.record(job.client_id, job.webhook_id, delivery).catch((error: unknown) => {
+      deps.logger.warn({ err: error, delivery_id: job.delivery_id }, 'webhook delivery log not updated');
+    });
+  };
+}
+
+/** The Standard Webhooks headers of one attempt, signed now with every secret that signs now. */
+function signedHeaders(job: WebhookJob, secrets: string[], now: Date): Record<string, string> {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    'webhook-id': job.delivery_id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': webhookSignatureHeader(secrets, job.delivery_id, timestamp, job.body),
+    'user-agent': 'spam-check-webhooks',
+  };
+}
+
+/** What follows an attempt: delivered, retried after the policy's wait, or given up. */
+function afterAttempt(
+  job: WebhookJob,
+  outcome: AttemptOutcome,
+  retry: RetryPolicy,
+): { disposition: Disposition; entry: Entry } {
+  const attempts = job.attempts + 1;
+  const entry = {
+    updated_at: new Date().toISOString(),
+    attempts,
+    last_response_status: outcome.status,
+    last_error: outcome.error,
+  };
+  if (outcome.delivered) return { disposition: { kind: 'done' }, entry: { ...entry, status: 'delivered' } };
+  const delayMs = outcome.refused
+    ? undefined
+    : nextRetryDelay(retry, attempts, Date.parse(job.created_at), Date.now());
+  if (delayMs === undefined)
+    return { disposition: { kind: 'given_up' }, entry: { ...entry, status: 'failed' } };
+  return {
+    disposition: { kind: 'later', job: { ...job, attempts }, delayMs },
+    entry: { ...entry, status: 'retrying' },
+  };
+}
+
 /**
  * One delivery attempt per job, in order:
  * - a client with `clientConcurrency` attempts in flight gets its job back after the shortest wait, not
  *   counted as an attempt, so that a slow receiver never holds the worker's slots from other clients;
  * - a webhook removed or disabled since the event, or without a secret, ends the delivery as failed;
- * - the POST carries the Standard Webhooks headers, signed at the attempt (every secret that signs now);
+ * - the POST carries the Standard Webhooks headers, signed at the attempt;
  * - 2xx: delivered; a refused target: failed at once; otherwise retried with backoff until the retry window
  *   from the event ends, then given up (failed, and dead-lettered where the queue has dead letters);
  * - when Redis cannot answer, the job waits the shortest wait and comes back, not counted as an attempt.
@@ -31,72 +79,34 @@ export function webhookWorker(deps: WorkerDeps): JobHandler {
   const inFlight = new Map<string, number>();
   const shortestWait = retryDelays(deps.retry)[0] ?? deps.retry.baseMs;
   const later = (job: WebhookJob): Disposition => ({ kind: 'later', job, delayMs: shortestWait });
-
-  const record = async (job: WebhookJob, entry: Omit<WebhookDelivery, 'id' | 'event' | 'created_at'>) => {
-    const delivery = { id: job.delivery_id, event: job.type, created_at: job.created_at, ...entry };
-    // The log is what the console shows; a delivery does not wait for it, nor fail with it.
-    await deps.deliveries.record(job.client_id, job.webhook_id, delivery).catch((error: unknown) => {
-      deps.logger.warn({ err: error, delivery_id: job.delivery_id }, 'webhook delivery log not updated');
-    });
-  };
+  const record = logWriter(deps);
 
   const attempt = async (job: WebhookJob): Promise<Disposition> => {
     const now = new Date();
     const settings = await deps.settings.get(job.client_id);
     const hook = settings.webhooks?.find((candidate) => candidate.id === job.webhook_id);
     const secrets = hook?.enabled ? await deps.secrets.signing(job.client_id, job.webhook_id, now) : [];
-    const attempts = job.attempts + 1;
-    const ended = (error: string, outcome?: AttemptOutcome) =>
-      record(job, {
+    if (!hook?.enabled || secrets.length === 0) {
+      await record(job, {
         updated_at: now.toISOString(),
         status: 'failed',
-        attempts: job.attempts + (outcome ? 1 : 0),
-        last_response_status: outcome?.status ?? null,
-        last_error: error,
+        attempts: job.attempts,
+        last_response_status: null,
+        last_error: hook ? 'webhook disabled or without a secret' : 'webhook removed',
       });
-    if (!hook?.enabled || secrets.length === 0) {
-      await ended(hook ? 'webhook disabled or without a secret' : 'webhook removed');
       return { kind: 'done' };
     }
-    const timestamp = Math.floor(now.getTime() / 1000);
     const outcome = await deps.poster.post({
       url: hook.url,
-      headers: {
-        'webhook-id': job.delivery_id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': webhookSignatureHeader(secrets, job.delivery_id, timestamp, job.body),
-        'user-agent': 'spam-check-webhooks',
-      },
+      headers: signedHeaders(job, secrets, now),
       body: job.body,
     });
-    const log = deps.logger.child({ delivery_id: job.delivery_id, client_id: job.client_id, attempts });
-    if (outcome.delivered) {
-      await record(job, {
-        updated_at: new Date().toISOString(),
-        status: 'delivered',
-        attempts,
-        last_response_status: outcome.status,
-        last_error: null,
-      });
-      return { kind: 'done' };
-    }
-    const delayMs = outcome.refused
-      ? undefined
-      : nextRetryDelay(deps.retry, attempts, Date.parse(job.created_at), Date.now());
-    if (delayMs === undefined) {
-      log.warn({ error: outcome.error, status: outcome.status }, 'webhook delivery given up');
-      await ended(outcome.error ?? 'failed', outcome);
-      return { kind: 'given_up' };
-    }
-    log.info({ error: outcome.error, status: outcome.status, retry_in_ms: delayMs }, 'webhook attempt failed');
-    await record(job, {
-      updated_at: new Date().toISOString(),
-      status: 'retrying',
-      attempts,
-      last_response_status: outcome.status,
-      last_error: outcome.error,
-    });
-    return { kind: 'later', job: { ...job, attempts }, delayMs };
+    const { disposition, entry } = afterAttempt(job, outcome, deps.retry);
+    const log = deps.logger.child({ delivery_id: job.delivery_id, client_id: job.client_id });
+    if (entry.status === 'failed') log.warn({ entry }, 'webhook delivery given up');
+    else if (entry.status === 'retrying') log.info({ entry }, 'webhook attempt failed; retried later');
+    await record(job, entry);
+    return disposition;
   };
 
   return async (job) => {

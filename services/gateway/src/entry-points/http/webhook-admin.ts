@@ -20,7 +20,9 @@ const webhookParameter = z.object({ webhook_id: webhookIdSchema });
 function checkTargets(webhooks: Webhooks, document: ClientSettings, language: Language): void {
   const errors = (document.webhooks ?? []).flatMap((hook, index) => {
     const problem = targetUrlProblem(new URL(hook.url), webhooks.policy);
-    return problem ? [{ path: `webhooks.${index}.url`, message: validationRuleMessage(problem, language) }] : [];
+    return problem
+      ? [{ path: `webhooks.${index}.url`, message: validationRuleMessage(problem, language) }]
+      : [];
   });
   if (errors.length > 0) throw new AppError('VALIDATION_FAILED', { errors });
 }
@@ -92,7 +94,10 @@ export function webhookHandlers(deps: {
     test: async (req: Request, res: Response) => {
       const { webhooks, clientId, hook } = await target(req, res);
       const deliveryId = await webhooks.sendTest(clientId, hook);
-      res.status(202).set(NO_STORE).json({ delivery_id: deliveryId, request_id: requestContext(res).requestId });
+      res
+        .status(202)
+        .set(NO_STORE)
+        .json({ delivery_id: deliveryId, request_id: requestContext(res).requestId });
     },
   };
 }
