@@ -4,6 +4,7 @@ import {
   adminClientSchema,
   recentFeedbackSchema,
   clientListSchema,
+  clientSettingsAnswerSchema,
   clientSettingsSchema,
   clientStatsSchema,
   clientWithSecretSchema,
@@ -18,6 +19,12 @@ import { erasureResultSchema, erasureSchemas } from './erasure';
 import { feedbackResultSchema, feedbackSchemas } from './feedback';
 import { BATCH_LIMITS, batchSchemas, mailBatchResultSchema, textBatchResultSchema } from './batch';
 import { requestSchemas } from './requests';
+import {
+  webhookDeliveriesSchema,
+  webhookPayloadSchema,
+  webhookSecretRotationSchema,
+  webhookTestAnswerSchema,
+} from './webhooks';
 import { hybridResultSchema, mailResultSchema, reasonSchema, textResultSchema } from './results';
 
 const NAMED_SCHEMAS = {
@@ -49,6 +56,11 @@ const NAMED_SCHEMAS = {
   RecentFeedback: recentFeedbackSchema,
   ErasureRequest: erasureSchemas.request,
   ErasureResult: erasureResultSchema,
+  ClientSettingsAnswer: clientSettingsAnswerSchema,
+  WebhookSecretRotation: webhookSecretRotationSchema,
+  WebhookDeliveries: webhookDeliveriesSchema,
+  WebhookTestAnswer: webhookTestAnswerSchema,
+  WebhookPayload: webhookPayloadSchema,
 } satisfies Record<string, z.ZodType>;
 
 type SchemaName = keyof typeof NAMED_SCHEMAS;
@@ -285,7 +297,12 @@ function adminClientPaths() {
       ),
       put: adminOperation(
         "Replace the client's settings; every replica applies them within 1 s",
-        { status: '200', description: 'The stored settings document.', schema: 'ClientSettings' },
+        {
+          status: '200',
+          description:
+            'The stored settings document; a webhook this PUT added carries its `secret`, this once.',
+          schema: 'ClientSettingsAnswer',
+        },
         { ...withId, request: 'ClientSettings', errors: BODY_ERRORS },
       ),
     },
@@ -336,9 +353,52 @@ function adminDataPaths() {
   };
 }
 
+const WEBHOOK_ID_PARAMETER = {
+  name: 'webhook_id',
+  in: 'path',
+  required: true,
+  description: 'The webhook id, as in the client settings.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$' },
+};
+
+/**
+ * A client's webhooks: deliveries are POSTs of `WebhookPayload` with the Standard Webhooks headers
+ * `webhook-id`, `webhook-timestamp` and `webhook-signature`.
+ */
+function adminWebhookPaths() {
+  const withIds = { parameters: [CLIENT_ID_PARAMETER, WEBHOOK_ID_PARAMETER] };
+  return {
+    '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/secret': {
+      post: adminOperation(
+        'Rotate the signing secret of a webhook; the old one signs alongside the new one for 24 h',
+        { status: '200', description: 'The new secret, shown this once.', schema: 'WebhookSecretRotation' },
+        withIds,
+      ),
+    },
+    '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/deliveries': {
+      get: adminOperation(
+        "The webhook's last 50 deliveries, newest first: event, status, attempts, last answer",
+        { status: '200', description: 'The deliveries.', schema: 'WebhookDeliveries' },
+        withIds,
+      ),
+    },
+    '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/test': {
+      post: adminOperation(
+        'Send a test event (`webhook.test`) to the webhook, whatever its events',
+        {
+          status: '202',
+          description: 'Queued; the delivery id is its `webhook-id`.',
+          schema: 'WebhookTestAnswer',
+        },
+        withIds,
+      ),
+    },
+  };
+}
+
 /** The administration API (DESIGN.md §6.3). */
 function adminPaths() {
-  return { ...adminClientPaths(), ...adminDataPaths() };
+  return { ...adminClientPaths(), ...adminDataPaths(), ...adminWebhookPaths() };
 }
 
 function oauthOperation(summary: string, request: SchemaName, ok: object) {

@@ -36,6 +36,9 @@ describe('the OpenAPI document', () => {
         '/api/v1/admin/clients/{id}/try/text',
         '/api/v1/admin/clients/{id}/try/hybrid',
         '/api/v1/admin/erasure',
+        '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/secret',
+        '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/deliveries',
+        '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/test',
       ].sort(),
     );
     const mail = document.components.schemas.MailCheckRequest as { required: string[]; properties: object };
@@ -54,7 +57,13 @@ describe('the OpenAPI document', () => {
       for (const operation of Object.values(item as Record<string, { security: unknown }>))
         expect(operation.security).toEqual([{ oauth2: ['spam:admin'] }]);
     const settings = document.components.schemas.ClientSettings as { properties: Record<string, unknown> };
-    expect(Object.keys(settings.properties).sort()).toEqual(['campaigns', 'hybrid', 'mail', 'text']);
+    expect(Object.keys(settings.properties).sort()).toEqual([
+      'campaigns',
+      'hybrid',
+      'mail',
+      'text',
+      'webhooks',
+    ]);
   });
 
   it('starts "try it" on every check from an example its own request schema accepts', () => {
