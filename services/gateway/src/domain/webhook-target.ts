@@ -4,9 +4,9 @@ import { BlockList, isIP } from 'node:net';
  * Where a webhook may be posted:
  * - `https` only in production (`http` elsewhere too);
  * - never to an address of the loopback, private, shared (carrier NAT), link-local (cloud metadata),
- *   multicast, reserved or unspecified ranges, nor an IPv4-mapped IPv6 address, unless private targets are
- *   allowed. The rule is applied to the address actually connected to, after DNS, so that a name resolving to
- *   an internal address is refused too.
+ *   multicast, reserved or unspecified ranges (an IPv4-mapped IPv6 address is judged as its IPv4 one),
+ *   unless private targets are allowed. The rule is applied to the address actually connected to, after
+ *   DNS, so that a name resolving to an internal address is refused too.
  */
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
@@ -25,7 +25,6 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
   ['::', 127],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
