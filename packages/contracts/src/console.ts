@@ -1,3 +1,4 @@
+import { WEBHOOK_CONSOLE_MESSAGES } from './console-webhooks';
 import type { Language, Messages } from './languages';
 
 /**
@@ -179,6 +180,7 @@ export const CONSOLE_MESSAGES = {
   verdict: { en: 'Verdict', de: 'Urteil', fr: 'Verdict' },
   score: { en: 'Score', de: 'Wert', fr: 'Score' },
   reasons: { en: 'Reasons', de: 'Gründe', fr: 'Raisons' },
+  ...WEBHOOK_CONSOLE_MESSAGES,
 } as const satisfies Record<string, Messages>;
 
 export type ConsoleMessageKey = keyof typeof CONSOLE_MESSAGES;

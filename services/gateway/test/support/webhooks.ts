@@ -80,6 +80,7 @@ export async function startWebhookStack() {
   await waitForReady(auth);
   const text = await startScriptedServer((request, res) => {
     if (request.url === '/v1/feedback') return sendJson(res, 200, { applied: true });
+    if (request.url !== '/v1/check') return sendJson(res, 404, {});
     const title = String((JSON.parse(request.body) as { title?: unknown }).title);
     sendJson(res, 200, textResult(title === 'spam' || title === 'suspicious' ? title : 'ham'));
   });
