@@ -12,7 +12,7 @@ import type { BatchTransport } from './domain/batch-check';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
 import type { DetectorTransport } from './domain/hybrid-check';
 import type { RateLimitStore } from './domain/rate-limit';
-import type { Webhooks } from './webhooks';
+import type { Webhooks } from './entry-points/http/webhooks';
 
 /** What the gateway's app is built from (`compose.ts` makes it; `app.ts` and `route-handlers.ts` use it). */
 export interface AppDeps extends ServiceBase<ServiceConfig> {

@@ -27,7 +27,8 @@ import { subscribeToRevocations } from './data-access/revocations';
 import { TokenCache } from './data-access/token-cache';
 import { failedTokenLimit } from './domain/failed-token-limit';
 import type { RateLimitStore } from './domain/rate-limit';
-import { startWebhooks, type Webhooks } from './webhooks';
+import type { Webhooks } from './entry-points/http/webhooks';
+import { startWebhooks } from './webhooks';
 
 /** Readiness of a dependency over HTTP: its `/livez` answers 200 (its own readiness is its business). */
 async function reachable(agent: Upstream, url: string): Promise<void> {

@@ -13,7 +13,7 @@ import {
   type Env,
 } from '@spam-check/service-kit';
 import { z } from 'zod';
-import { webhookConfigOf, webhookConfigProblems, webhookConfigShape } from './webhook-config';
+import { webhookConfigOf, webhookConfigProblems, webhookConfigShape } from './config/webhooks';
 
 const EMBEDDED_CLIENT_ID = 'gateway';
 const EMBEDDED_CLIENT_SECRET = 'gateway-secret';

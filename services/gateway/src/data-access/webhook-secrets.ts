@@ -87,3 +87,23 @@ export function redisWebhookSecrets(redis: Redis, prefix: string, secretKey: str
     },
   };
 }
+
+/** How long the worker reuses the secrets it read for a webhook (a rotation's old secret signs 24 h anyway). */
+const SIGNING_CACHE_MS = 1000;
+const SIGNING_CACHE_MAX = 10_000;
+
+/** `signing` read at most once per SIGNING_CACHE_MS per webhook: one Redis read and decryption less per delivery. */
+export function recentSigningSecrets(secrets: WebhookSecrets): Pick<WebhookSecrets, 'signing'> {
+  const cache = new Map<string, { secrets: string[]; until: number }>();
+  return {
+    async signing(clientId, webhookId, now) {
+      const key = `${clientId}/${webhookId}`;
+      const cached = cache.get(key);
+      if (cached && cached.until > now.getTime()) return cached.secrets;
+      const read = await secrets.signing(clientId, webhookId, now);
+      if (cache.size >= SIGNING_CACHE_MAX) cache.clear();
+      cache.set(key, { secrets: read, until: now.getTime() + SIGNING_CACHE_MS });
+      return read;
+    },
+  };
+}

@@ -8,7 +8,7 @@ import { nextRetryDelay, retryDelays, type RetryPolicy } from '../../domain/webh
 
 export interface WorkerDeps {
   settings: { get(clientId: string): Promise<ClientSettings> };
-  secrets: WebhookSecrets;
+  secrets: Pick<WebhookSecrets, 'signing'>;
   deliveries: WebhookDeliveryLog;
   poster: WebhookPoster;
   retry: RetryPolicy;

@@ -16,7 +16,7 @@ import type { EraseData } from '../../data-access/erasure';
 import type { CallMeta } from '../../domain/hybrid-check';
 import type { UsageStore } from '../../data-access/usage-store';
 import { trialCheck, type TrialDeps } from './admin-try';
-import type { Webhooks } from '../../webhooks';
+import type { Webhooks } from './webhooks';
 import { callerOf } from './authenticate';
 import { applyWebhookSettings, webhookHandlers } from './webhook-admin';
 

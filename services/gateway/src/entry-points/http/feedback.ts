@@ -11,7 +11,7 @@ import type { RequestHandler } from 'express';
 import { callDetector, type HttpDetector } from '../../data-access/detector-client';
 import type { UsageStore } from '../../data-access/usage-store';
 import { routeFeedback, type HybridParts } from '../../domain/feedback';
-import type { WebhookEvents } from '../../webhooks';
+import type { WebhookEvents } from './webhooks';
 import { callerOf } from './authenticate';
 
 /**

@@ -10,7 +10,7 @@ import { AppError, elapsedMs, requestContext, type CheckMemory } from '@spam-che
 import type { RequestHandler } from 'express';
 import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
-import type { WebhookEvents } from '../../webhooks';
+import type { WebhookEvents } from './webhooks';
 import { callerOf } from './authenticate';
 
 /**

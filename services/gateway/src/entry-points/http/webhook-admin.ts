@@ -11,7 +11,7 @@ import { AppError, parseBody, requestContext } from '@spam-check/service-kit';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { targetUrlProblem } from '../../domain/webhook-target';
-import type { Webhooks } from '../../webhooks';
+import type { Webhooks } from './webhooks';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const webhookParameter = z.object({ webhook_id: webhookIdSchema });
