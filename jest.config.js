@@ -1,26 +1,8 @@
-/** One jest run for the whole workspace; TypeScript is compiled by swc, workspace packages resolve to src. */
+/** `pnpm test`: the unit and the integration tests in one run (jest.unit.config.js, jest.integration.config.js). */
+const integration = require('./jest.integration.config.js');
+const unit = require('./jest.unit.config.js');
+
 module.exports = {
-  testEnvironment: 'node',
-  testEnvironmentOptions: { customExportConditions: ['source', 'node', 'require', 'default'] },
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/examples', '<rootDir>/test'],
-  testMatch: ['**/test/**/*.test.ts'],
-  transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
-    ],
-    // eld (the text detector's language detector) is published as ES modules with an `import`-only export
-    // map; jest runs CommonJS, so its files are compiled like ours and its entry is mapped by path.
-    '/eld/src/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
-  },
-  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/eld@[^/]+/node_modules/)?eld/)'],
-  moduleNameMapper: {
-    '^eld/(small)$': '<rootDir>/services/text-detector/node_modules/eld/src/entries/static.$1.js',
-  },
-  moduleFileExtensions: ['ts', 'js', 'json'],
-  testTimeout: 30000,
-  maxWorkers: 2,
-  globalSetup: '<rootDir>/packages/test-support/src/global-setup.js',
-  globalTeardown: '<rootDir>/packages/test-support/src/global-teardown.js',
-  reporters: ['default', '<rootDir>/packages/test-support/src/summary-reporter.js'],
+  ...integration,
+  testMatch: [...unit.testMatch, ...integration.testMatch],
 };

@@ -1,12 +1,10 @@
 /**
- * `pnpm test:unit`: the tests under a `test/unit/` folder, which need no Redis, RabbitMQ, browser or child
- * process (DESIGN.md §7.6), so no global setup looks for Redis or RabbitMQ. `pnpm test` runs them too.
+ * `pnpm test:unit`: the tests under a `test/unit/` folder. They start no process, open no socket (not even on
+ * loopback) and need no Redis or RabbitMQ, so no global setup looks for them.
  */
-const base = require('./jest.config.js');
+const base = require('./jest.base.config.js');
 
 module.exports = {
   ...base,
   testMatch: ['**/test/unit/**/*.test.ts'],
-  globalSetup: undefined,
-  globalTeardown: undefined,
 };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `pnpm test:deploy`: a Docker engine (started, or installed, when none answers), the base images (official, or
 # stand-ins built from Debian's packages when they cannot be pulled), the four service images as compose
-# tags them, then test/compose/stack.deploy.ts, which runs docker-compose.yml end to end.
+# tags them, then test/deploy/stack.test.ts, which runs docker-compose.yml end to end.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS=0

@@ -9,8 +9,8 @@ import {
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, redisUrl, runStackEnv } from '@spam-check/test-support';
-import { obtainToken, request } from '../e2e/client';
-import { removeRunKeys } from '../e2e/redis-keys';
+import { obtainToken, request } from '../integration/e2e/client';
+import { removeRunKeys } from '../integration/e2e/redis-keys';
 
 export interface WordPressStack {
   stack: Stack;

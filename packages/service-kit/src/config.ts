@@ -138,7 +138,7 @@ export function servicePort(source: Env, variable: string, fallback: number): nu
 
 /**
  * Secrets published in this repository (README, docs, `deploy/` and `k8s/` examples, the embedded development
- * defaults), including ones since removed: git history keeps them readable. `test/deploy/secrets.test.ts`
+ * defaults), including ones since removed: git history keeps them readable. `test/integration/deploy-files/secrets.test.ts`
  * fails when an example or doc shows a secret this list and the length rule let through.
  */
 const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([

@@ -1,5 +1,5 @@
 import { benchDetectorFairness } from '@spam-check/process-kit';
-import { startLoopbackDnsServer, type ZoneEntry } from '../test/support/dns-server';
+import { startLoopbackDnsServer, type ZoneEntry } from '../test/integration/support/dns-server';
 import { BENCH_ADDRESSES, BENCH_MX_DOMAINS } from './addresses';
 
 const HEAVY_BATCHES = 5;

@@ -1,6 +1,6 @@
 import { freePort, spawnService, stopService, waitForReady } from '@spam-check/process-kit';
 import autocannon from 'autocannon';
-import { startLoopbackDnsServer, type ZoneEntry } from '../test/support/dns-server';
+import { startLoopbackDnsServer, type ZoneEntry } from '../test/integration/support/dns-server';
 import { BENCH_ADDRESSES, BENCH_MX_DOMAINS } from './addresses';
 
 /**

@@ -8,17 +8,18 @@ import {
   type ServiceBase,
 } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
-import { runEmailCheck, type EmailChecker } from './email-checker';
+import type { CheckClientEmail } from './domain/check-for-client';
+import type { EmailFeedback } from './domain/reports';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
-  checker: EmailChecker;
+  checker: { checkEmail: CheckClientEmail; feedback: EmailFeedback };
 }
 
 export function createApp(deps: AppDeps): ServiceApp {
   const schema = createRequestSchemas(deps.config.limits).mail;
   const check = ({ email, context }: MailCheckRequest, meta: CheckMeta) =>
-    runEmailCheck(deps.checker, { email, context, ...meta }, 'http');
+    deps.checker.checkEmail({ email, context, ...meta }, 'http');
   // Each address may wait for a DNS answer: many of a batch at once.
   const batches = { maxItems: BATCH_LIMITS.mailItems, concurrency: 64 };
   return createServiceApp({

@@ -17,39 +17,22 @@ import {
 import { disposableEmailBlocklist } from 'disposable-email-domains-js';
 import type { Redis } from 'ioredis';
 import type { ServiceConfig } from './config';
-import { createMailServerLookup } from './data-access/mail-server-lookup';
-import type { ClientSettings } from '@spam-check/contracts';
-import type { ClientMailSettings } from './domain/check-email';
+import { createMailServerLookup, type MailServerLookup } from './data-access/mail-server-lookup';
 import { createDisposableDomains } from './domain/disposable';
 import { createOperatorList } from './domain/operator-lists';
-import { VERDICT_THRESHOLDS } from './domain/scoring';
 import type { EmailFeedback } from './domain/reports';
 import {
-  createEmailFeedback,
   memoryEmailFeedbackStores,
   redisEmailFeedbackStores,
-  type EmailCampaigns,
   type EmailFeedbackOptions,
 } from './data-access/email-feedback';
+import { createEmailFeedback, type EmailCampaigns } from './domain/learn-from-report';
 import { migrateStoredAddresses } from './data-access/migrate-addresses';
 import { createApp } from './app';
-import type { EmailChecker } from './email-checker';
+import { createClientCheck, type CheckClientEmail } from './domain/check-for-client';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 
 const toAscii = (domain: string) => domainToASCII(domain);
-
-function compileMailSettings(settings: ClientSettings): ClientMailSettings | undefined {
-  const mail = settings.mail;
-  if (!mail) return undefined;
-  return {
-    allow: createOperatorList(mail.allow ?? [], toAscii),
-    deny: createOperatorList(mail.deny ?? [], toAscii),
-    thresholds: {
-      spam: mail.spam_threshold ?? VERDICT_THRESHOLDS.spam,
-      suspicious: mail.suspicious_threshold ?? VERDICT_THRESHOLDS.suspicious,
-    },
-  };
-}
 
 const feedbackOptions = (config: ServiceConfig): EmailFeedbackOptions => ({
   hashKey: config.privacyHashKey,
@@ -122,7 +105,14 @@ export async function createFeedbackStorage(
   };
 }
 
-/** Builds what the domain function needs from the configuration: lists loaded once, the DNS lookup, metrics. */
+/** What the entry points use: the check for a client, the feedback, and the DNS lookup (null when off). */
+export interface EmailChecker {
+  checkEmail: CheckClientEmail;
+  feedback: EmailFeedback;
+  mailServers: MailServerLookup | null;
+}
+
+/** The check for a client wired from the configuration: lists loaded once, the DNS lookup, metrics. */
 export function createEmailChecker(
   config: ServiceConfig,
   metrics: Metrics,
@@ -154,31 +144,21 @@ export function createEmailChecker(
         onLookup: (outcome, cached) => dnsLookups.inc({ outcome, cached: String(cached) }),
       })
     : null;
-  // Compiled once per settings value read (the store keeps a value's identity while it is cached).
-  const compiled = new WeakMap<ClientSettings, ClientMailSettings | undefined>();
-  return {
-    formMinSeconds: config.FORM_MIN_SECONDS,
-    share: fairShare(config.EMAIL_CLIENT_CHECKS_IN_FLIGHT),
-    async clientSettings(clientId) {
-      if (!settings || !clientId) return undefined;
-      const value = await settings.get(clientId);
-      if (!compiled.has(value)) compiled.set(value, compileMailSettings(value));
-      return compiled.get(value);
-    },
-    async protects(clientId) {
-      if (!clientId) return false;
-      return campaignPolicy(settings ? await settings.get(clientId) : {}, config).protect;
-    },
-    deps: {
+  const checkEmail = createClientCheck({
+    settingsOf: settings && ((clientId) => settings.get(clientId)),
+    campaignDefaults: config,
+    checker: {
       disposableDomains: createDisposableDomains(disposableEmailBlocklist()),
       allowList: createOperatorList(config.EMAIL_ALLOW_LIST, toAscii),
       denyList: createOperatorList(config.EMAIL_DENY_LIST, toAscii),
       lookupMailServers: mailServers?.lookup ?? null,
     },
-    mailServers,
-    checks,
     feedback,
-  };
+    formMinSeconds: config.FORM_MIN_SECONDS,
+    share: fairShare(config.EMAIL_CLIENT_CHECKS_IN_FLIGHT),
+    counted: (verdict, entryPoint) => checks.inc({ verdict, entry_point: entryPoint }),
+  });
+  return { checkEmail, feedback, mailServers };
 }
 
 /**

@@ -1,19 +1,12 @@
 import { runBenches } from '@spam-check/process-kit';
 import { benchBatch } from './batch';
-import { benchConsole } from './console';
 import { benchFullStack } from './full-stack';
 import { benchWebhooks } from './webhooks';
 
 /**
- * Gateway bench (about 3 min, 127.0.0.1 only): `pnpm --filter @spam-check/gateway bench [name]`.
+ * Gateway bench (about 2 min, 127.0.0.1 only): `pnpm --filter @spam-check/gateway bench [name]`.
  * - `full-stack`: the full stack against a direct detector call, throughput and added latency;
  * - `batch`: batches against single calls through the full stack;
- * - `console`: each operator console page's answer time, one request at a time (with Redis);
  * - `webhooks`: a check's p50 with two webhooks against one without (with Redis and RabbitMQ).
  */
-void runBenches({
-  'full-stack': benchFullStack,
-  batch: benchBatch,
-  console: benchConsole,
-  webhooks: benchWebhooks,
-});
+void runBenches({ 'full-stack': benchFullStack, batch: benchBatch, webhooks: benchWebhooks });

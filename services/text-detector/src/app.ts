@@ -9,14 +9,15 @@ import {
   type ServiceBase,
 } from '@spam-check/service-kit';
 import { llmEndpointHost, type ServiceConfig } from './config';
-import type { CheckClientText, createTextLearner } from './domain/check-text';
+import type { CheckClientText } from './domain/check-for-client';
+import type { createTextLearner } from './domain/check-text';
 import type { ReportsInTurn } from './domain/client-reports';
-import type { TextFeedbackStore } from './data-access/text-feedback-store';
+import type { LearnFromReports } from './domain/learn-from-report';
 import { mountFeedbackRoute } from './entry-points/http/feedback-route';
 
 export interface AppDeps extends ServiceBase<ServiceConfig> {
   checkText: CheckClientText;
-  feedback: TextFeedbackStore;
+  feedback: LearnFromReports;
   learnText: ReturnType<typeof createTextLearner>;
   reports: ReportsInTurn;
   eraser: Eraser;
@@ -24,8 +25,6 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
 
 export function createApp(deps: AppDeps): ServiceApp {
   const schema = createRequestSchemas(deps.config.limits).text;
-  // Not `{ ...item, ...meta }`: a spread followed by more gives each check a hidden class of its own on Node 20
-  // (service-kit README, "Per-request objects").
   const check = (item: TextCheckRequest, meta: CheckMeta) => deps.checkText(Object.assign({}, item, meta));
   // Each text may wait for the LLM: a few of a batch at once.
   const batches = { maxItems: BATCH_LIMITS.textItems, concurrency: 8 };

@@ -24,10 +24,17 @@ import { embeddedDefaults, type ServiceConfig } from './config';
 import { reportsInTurn, type ReportsInTurn } from './domain/client-reports';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
 import { createApp } from './app';
-import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
-import { createTextChecker, createTextLearner, type CheckClientText } from './domain/check-text';
+import { createTextChecker, createTextLearner, type TextFeedback } from './domain/check-text';
+import { createClientCheck, type CheckClientText } from './domain/check-for-client';
 import type { TextModel } from './domain/model/classifier';
 import { createTextFeedbackStore, type TextFeedbackStore } from './data-access/text-feedback-store';
+import { lookupClientView, rememberCheck } from './domain/client-view';
+import {
+  learnFromCheck,
+  learnFromReport,
+  type LearnFromReports,
+  type Learning,
+} from './domain/learn-from-report';
 import { textEraser } from './data-access/text-erasure';
 import { createMemoryLlmCache, createRedisLlmCache } from './data-access/llm-cache';
 import { createLlmClient } from './data-access/llm-client';
@@ -38,7 +45,7 @@ import { BANDS } from './domain/near-duplicate';
 /** What the check needs, built once: the same for the service, its tests, its bench. */
 export interface TextCheckDeps {
   checkText: CheckClientText;
-  feedback: TextFeedbackStore;
+  feedback: ClientFeedback;
   learnText: ReturnType<typeof createTextLearner>;
   /** The turn in which a client's report over HTTP runs (paced per client). */
   reports: ReportsInTurn;
@@ -104,22 +111,14 @@ export async function composeTextCheck(
     llmBand: config.TEXT_LLM_BAND,
     denyTerms: config.TEXT_DENY_TERMS,
   };
-  const check = createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback });
-  const share = fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT);
-  const checkOnce: CheckClientText = async (input) => {
-    const own = settings && input.clientId ? await settings.get(input.clientId) : {};
-    const { protect } = campaignPolicy(own, config);
-    const result = await check(Object.assign({}, input, { settings: own.text, protect }));
-    return applyFormJudgement(result, judgeFormContext(input.context, config.FORM_MIN_SECONDS), {
-      language: input.language,
-      suspiciousThreshold: own.text?.suspicious_threshold ?? config.TEXT_SUSPICIOUS_THRESHOLD,
-    });
-  };
-  // A text check costs the characters it reads.
-  const checkText: CheckClientText = (input) =>
-    share(input.clientId, input.title.length + input.body.length + (input.sub_title?.length ?? 0), () =>
-      checkOnce(input),
-    );
+  const checkText = createClientCheck({
+    settingsOf: settings && ((clientId) => settings.get(clientId)),
+    campaignDefaults: config,
+    checkText: createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback }),
+    formMinSeconds: config.FORM_MIN_SECONDS,
+    suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
+    share: fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT),
+  });
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
   const reports = reportsInTurn({ perSecond: config.TEXT_FEEDBACK_REPORTS_PER_SECOND, queueSeconds: 2 });
   return { checkText, feedback, learnText, reports, eraser: textEraser(stores), checks, closers };
@@ -151,27 +150,39 @@ function feedbackStores(config: ServiceConfig, redis: Redis | undefined) {
   };
 }
 
+/** The clients' feedback as the check, the feedback route and `feedback export` use it. */
+export type ClientFeedback = TextFeedback &
+  LearnFromReports &
+  Pick<TextFeedbackStore, 'reportedTexts' | 'clients'>;
+
 export function createFeedbackStore(
   config: ServiceConfig,
   model: TextModel,
   redis: Redis | undefined,
   settings?: ClientSettingsStore,
   stores = feedbackStores(config, redis),
-): TextFeedbackStore {
-  const { campaigns, ...maps } = stores;
-  return createTextFeedbackStore({
-    ...maps,
+): ClientFeedback {
+  const store = createTextFeedbackStore(stores);
+  const learning: Learning = {
     calibration: model,
     thresholds: {
       spamThreshold: config.TEXT_SPAM_THRESHOLD,
       suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
     },
     campaigns: {
-      memory: campaigns,
       minClients: config.CAMPAIGN_MIN_CLIENTS,
       shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
     },
-  });
+  };
+  return {
+    lookup: (client, fingerprint, vector, protect) =>
+      lookupClientView(store, learning, client, fingerprint, vector, protect),
+    remember: (client, checkId, learnable) => rememberCheck(store, client, checkId, learnable),
+    reportCheck: (client, checkId, label) => learnFromCheck(store, learning, client, checkId, label),
+    reportText: (client, learnable, label) => learnFromReport(store, learning, client, learnable, label),
+    reportedTexts: (client) => store.reportedTexts(client),
+    clients: () => store.clients(),
+  };
 }
 
 /**

@@ -1,7 +1,4 @@
-import type { FeedbackLabel } from '@spam-check/contracts';
 import {
-  AppError,
-  keyedHash,
   memoryCampaignMemory,
   memoryCheckMemory,
   memoryClientMap,
@@ -13,15 +10,6 @@ import {
   type ClientMap,
 } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
-import { campaignDomain, campaignReporters, campaignSignatures } from '../domain/campaigns';
-import { learnableKey, reportKey, type EmailFeedback } from '../domain/reports';
-
-/** Who shares in the campaign memory (DESIGN.md §7.1). */
-export interface EmailCampaigns {
-  minClients: number;
-  /** Whether the client's reports count towards the campaign memory (its `campaigns.share`). */
-  shares(client: string): Promise<boolean>;
-}
 
 export interface EmailFeedbackOptions {
   /** PRIVACY_HASH_KEY: addresses are stored only as keyedHash(hashKey, mailbox) (DESIGN.md §7.5). */
@@ -33,110 +21,15 @@ export interface EmailFeedbackOptions {
 }
 
 /**
- * The stores: check records (per client, by check id: `checkRecordOf` the mailbox a report would be about, or
- * '' when the check teaches nothing), reports (per client, a capped map from the mailbox's hash to its label)
- * and the deployment's campaign memory.
+ * The stores, in Redis or in memory: check records (per client, by check id), reports (per client, a capped
+ * map from the mailbox's hash to its label) and the deployment's campaign memory. They keep and read maps
+ * only: what a check keeps, a report learns and an erasure removes is decided in
+ * ../domain/learn-from-report.ts.
  */
 export interface EmailFeedbackStores {
   checks: CheckMemory;
   reports: ClientMap;
   campaigns: CampaignMemory;
-}
-
-/** A store failure is a down dependency: 503, never a verdict without the client's reports. */
-function unavailable(error: unknown): never {
-  throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'feedback store unavailable' });
-}
-
-/**
- * What a check record keeps of a report key (`local@ascii-domain`): the keyed hash of the mailbox and, when
- * its domain can be a campaign's, `:` and the keyed hash of the domain (what a report needs, nothing in clear).
- */
-export function checkRecordOf(hashKey: string, key: string): string {
-  const domain = campaignDomain(key);
-  const mailbox = keyedHash(hashKey, key);
-  return domain === null ? mailbox : `${mailbox}:${keyedHash(hashKey, domain)}`;
-}
-
-/** The mailbox's hash and the domain's (or null) of a check record. */
-function parseRecord(record: string): [string, string | null] {
-  const [mailbox = '', domain] = record.split(':');
-  return [mailbox, domain ?? null];
-}
-
-export function createEmailFeedback(
-  stores: EmailFeedbackStores,
-  hashKey: string,
-  campaigns: EmailCampaigns,
-): EmailFeedback {
-  const { checks, reports } = stores;
-  const recordOf = (email: string) => {
-    const key = learnableKey(email);
-    return key === null ? null : checkRecordOf(hashKey, key);
-  };
-  const store = async (client: string, record: string | null, label: FeedbackLabel) => {
-    if (record === null) return;
-    const [mailbox, domain] = parseRecord(record);
-    const shared = async () => {
-      if (await campaigns.shares(client))
-        await stores.campaigns.report(client, campaignSignatures(mailbox, domain), label);
-    };
-    await Promise.all([reports.update(client, [[mailbox, label]]), shared()]).catch(unavailable);
-  };
-  return {
-    async campaignOf(address) {
-      const [mailbox, domain] = parseRecord(checkRecordOf(hashKey, reportKey(address)));
-      const counts = await stores.campaigns.reporters(campaignSignatures(mailbox, domain)).catch(unavailable);
-      return campaignReporters(counts, campaigns.minClients);
-    },
-    reportsOf: (client) =>
-      client === undefined
-        ? undefined
-        : async (address) =>
-            (await reports.get(client, keyedHash(hashKey, reportKey(address))).catch(unavailable)) as
-              FeedbackLabel | undefined,
-    async remember(client, email, checkId) {
-      if (client === undefined) return;
-      await checks.remember(client, checkId, recordOf(email) ?? '').catch(unavailable);
-    },
-    async reportCheck(client, checkId, label) {
-      const record = await checks.recall(client, checkId).catch(unavailable);
-      if (record === undefined) return false;
-      await store(client, record === '' ? null : record, label);
-      return true;
-    },
-    reportAddress: (client, email, label) => store(client, recordOf(email), label),
-    eraseAddress: (email) => eraseAddress(stores, recordOf(email)),
-    async eraseClient(client) {
-      const [records, erased, campaign] = await Promise.all([
-        checks.eraseClient(client),
-        reports.eraseClient(client),
-        stores.campaigns.eraseClient(client),
-      ]);
-      return { email_check_records: records, email_reports: erased, email_campaign_reports: campaign };
-    },
-  };
-}
-
-/**
- * Everything kept about one mailbox: check records (also those written before they held the domain's hash),
- * every client's report, and the campaign memory of the mailbox (its domain's is shared by other addresses
- * and stays).
- */
-async function eraseAddress(stores: EmailFeedbackStores, record: string | null) {
-  if (record === null) return { email_check_records: 0, email_reports: 0, email_campaign_reports: 0 };
-  const [mailbox] = parseRecord(record);
-  const [records, mailboxOnly, erased, campaign] = await Promise.all([
-    stores.checks.eraseValue(record),
-    record === mailbox ? 0 : stores.checks.eraseValue(mailbox),
-    stores.reports.eraseKey(mailbox),
-    stores.campaigns.eraseSignatures(campaignSignatures(mailbox, null)),
-  ]);
-  return {
-    email_check_records: records + mailboxOnly,
-    email_reports: erased,
-    email_campaign_reports: campaign,
-  };
 }
 
 export function memoryEmailFeedbackStores(options: EmailFeedbackOptions): EmailFeedbackStores {

@@ -1,5 +1,6 @@
 import { keyedHash } from '@spam-check/service-kit';
-import { checkRecordOf, type EmailFeedbackStores } from './email-feedback';
+import { checkRecordOf } from '../domain/learn-from-report';
+import type { EmailFeedbackStores } from './email-feedback';
 
 /** A stored mailbox in clear (`local@ascii-domain`); a keyed hash is 64 hex digits, never with an `@`. */
 const inClear = (value: string) => value.includes('@');

@@ -46,7 +46,7 @@ export interface EmailCheckInput {
   language: Language;
   requestId: string;
   client?: ClientMailSettings | undefined;
-  /** The result's id; a new one when absent (`runEmailCheck` names it first, to record it during the check). */
+  /** The result's id; a new one when absent (`./check-for-client.ts` names it first, to record it during the check). */
   id?: string | undefined;
 }
 

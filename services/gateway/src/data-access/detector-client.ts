@@ -127,8 +127,6 @@ export async function callDetector<S extends z.ZodType>(
       headers: { 'Retry-After': '1' },
       internal: `${detector.name} is down (health watch)`,
     });
-  // Written into one object, not merged with spreads: on Node 20 `{ ...a, ...b }` gives each call's headers a
-  // hidden class of their own (service-kit README, "Per-request objects").
   const from = 'bytes' in call.body ? call.body.from : undefined;
   const headers: Record<string, string | string[]> = from ? endToEndHeaders(from) : {};
   headers['X-Request-Id'] = call.meta.requestId;

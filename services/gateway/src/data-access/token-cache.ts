@@ -3,9 +3,8 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * Introspection results by token hash, bounded in time (the configured TTL, never beyond the token's own
- * expiry) and in size (the least recently used entry goes first). `lru-cache` keeps its order in typed arrays:
- * a hit rewrites no `Map`, which matters on a per-request path (service-kit README, "Garbage collection").
- * Expired entries go when they are next read, on no timer.
+ * expiry) and in size (the least recently used entry goes first; `lru-cache`). Expired entries go when they
+ * are next read, on no timer.
  */
 export class TokenCache {
   private readonly entries: LRUCache<string, Introspection> | undefined;

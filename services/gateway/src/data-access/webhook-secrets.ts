@@ -3,7 +3,7 @@ import { generateWebhookSecret } from '@spam-check/contracts';
 import type { Redis } from 'ioredis';
 
 /** How long a rotated secret still signs alongside its successor. */
-export const ROTATION_GRACE_MS = 24 * 3600_000;
+const ROTATION_GRACE_MS = 24 * 3600_000;
 
 interface StoredSecrets {
   current: string;

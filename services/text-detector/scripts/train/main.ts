@@ -1,5 +1,5 @@
 /**
- * Trains the text model and measures it; see the model card in the text detector's README.
+ * Trains the text model and measures it; its figures are the model card's (model/MODEL_CARD.md).
  *
  * Data: every *.jsonl(.gz) file of ../shared/data/text (train.jsonl.gz: English; extra.jsonl.gz: mostly German
  * and French; extra2.jsonl.gz: newsletters and transactional mail in all three), plus any `--extra <file>` in

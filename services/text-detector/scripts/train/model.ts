@@ -9,7 +9,7 @@ import type { FeatureSpace } from '../../src/domain/model/extractor';
 import { trainedWithNow } from '../../src/domain/model/provenance';
 import { MAIL_LIKE_HAM, mulberry32, shuffle, stratifiedFolds, type Dataset } from './data';
 
-/** The training recipe of the shipped model; every number here is what the model card describes. */
+/** The training recipe of the shipped model; model/MODEL_CARD.md describes every number here. */
 export const SPACE: FeatureSpace = {
   bits: 20,
   wordNorm: 1,
@@ -220,13 +220,12 @@ function fitCalibration(
 /**
  * The lowest score at which the texts at or above it are spamPrecision spam, counted with one imaginary ham
  * (texts tied at a score are taken together); just above the highest when there is none, so nothing reaches
- * it; undefined without texts. The exact cut of the texts, not a grid. Here on calibrated log-odds; the
- * second-stage experiment (experiments/text-detector/stage2.ts at the repository root) cuts its own scores with it.
+ * it; undefined without texts. The exact cut of the texts, not a grid. Here on calibrated log-odds.
  */
-export function spamCut(rows: { z: number; label: number }[]): number | undefined {
+function spamCut(rows: { z: number; label: number }[]): number | undefined {
   if (rows.length === 0) return undefined;
   rows.sort((a, b) => b.z - a.z);
-  // Scaled away from zero (the calibration's log-odds here are all above 0; the experiment's may not be).
+  // Scaled away from zero (the calibration's log-odds here are all above 0; other scores may not be).
   const top = (rows[0] as { z: number }).z;
   let cut = (top > 0 ? top * (1 + 1e-9) : top / (1 + 1e-9)) + 1e-9;
   let spam = 0;

@@ -88,9 +88,9 @@ export function revokeEndpoint(deps: {
   metrics: TokenMetrics;
   trustedProxyHops: number;
 }): RequestHandler {
-  return (req: Request, res: Response, next) => {
+  return async (req: Request, res: Response) => {
     const exchange = exchangeOf(req, res);
-    answerOAuth(res, exchange.context.language, async () => {
+    await answerOAuth(res, exchange.context.language, async () => {
       const caller = await authenticateCaller(exchange, deps, true);
       if (!caller) return;
       const token = requiredToken(exchange);
@@ -98,6 +98,6 @@ export function revokeEndpoint(deps: {
       const hint = exchange.body.token_type_hint;
       await deps.tokens.revoke(token, caller.id, typeof hint === 'string' ? hint : undefined);
       res.status(200).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).end();
-    }).catch(next);
+    });
   };
 }

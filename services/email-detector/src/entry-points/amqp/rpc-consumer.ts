@@ -1,7 +1,7 @@
 import { createDetectorRpcSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
 import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
 import { rpcCheckHandler, type Logger } from '@spam-check/service-kit';
-import { runEmailCheck, type EmailChecker } from '../../email-checker';
+import type { CheckClientEmail } from '../../domain/check-for-client';
 
 export interface RpcConsumerOptions {
   url: string;
@@ -10,7 +10,7 @@ export interface RpcConsumerOptions {
   languages: readonly Language[];
   defaultLanguage: Language;
   limits: CheckLimits;
-  checker: EmailChecker;
+  checker: { checkEmail: CheckClientEmail };
 }
 
 /** The RPC entry point: the same request body, domain function and problems as `POST /v1/check`. */
@@ -24,7 +24,7 @@ export function startRpcConsumer(options: RpcConsumerOptions): RpcServer {
       languages: options.languages,
       defaultLanguage: options.defaultLanguage,
       check: ({ email, context: form }, context) =>
-        runEmailCheck(options.checker, { email, context: form, ...context }, 'rpc'),
+        options.checker.checkEmail({ email, context: form, ...context }, 'rpc'),
     }),
   });
 }

@@ -1,6 +1,6 @@
 /**
- * The labelled domains of the rule tests, without side effects so that the comparison of domain packages
- * (experiments/email-detector/compare-domain-packages.mjs) measures against the same sets.
+ * The labelled domains of the rule tests, without side effects, so that a comparison of domain packages can
+ * measure against the same sets.
  */
 
 /** Free providers in German- and French-speaking countries and the big international ones. */

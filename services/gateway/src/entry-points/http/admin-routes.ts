@@ -113,12 +113,6 @@ function erasureTarget(req: Request): string {
   return callerOf(req.res as Response).clientId;
 }
 
-const run =
-  (handler: (req: Request, res: Response) => Promise<void>): RequestHandler =>
-  (req, res, next) => {
-    handler(req, res).catch(next);
-  };
-
 function methods(router: Router, path: string, allowed: string) {
   router.all(path, (_req, res, next) => {
     res.setHeader('Allow', allowed);
@@ -135,13 +129,14 @@ const existingClient = (deps: AdminDeps) => async (req: Request, res: Response) 
 
 /** Clients: auth's, proxied with the gateway's credentials; a deleted client's data is erased here. */
 function clientRoutes(router: Router, deps: AdminDeps, json: RequestHandler) {
-  const forward = (method: string, path: (req: Request) => string, body?: (req: Request) => unknown) =>
-    run(async (req, res) => {
+  const forward =
+    (method: string, path: (req: Request) => string, body?: (req: Request) => unknown) =>
+    async (req: Request, res: Response) => {
       const answer = await deps.authAdmin.call(method, path(req), metaOf(res), body?.(req));
       res.status(answer.status).set(NO_STORE);
       if (answer.status === 204) res.end();
       else res.json(answer.body);
-    });
+    };
   router.get(
     '/clients',
     forward('GET', () => '/admin/clients'),
@@ -169,14 +164,14 @@ function clientRoutes(router: Router, deps: AdminDeps, json: RequestHandler) {
     '/clients/:id',
     audited('client.delete', (req) => req.params.id, deps.usage),
     audited('data.erase', (req) => req.params.id, deps.usage),
-    run(async (req, res) => {
+    async (req: Request, res: Response) => {
       const id = clientIdParam(req);
       await deps.authAdmin.call('DELETE', `/admin/clients/${id}`, metaOf(res));
       // The client is disabled first, so nothing new is stored for it while its data is erased. Should the
       // erasure fail (503), POST /erasure with its client_id finishes it.
       await deps.erase({ client_id: id }, callMetaOf(res));
       res.status(204).end();
-    }),
+    },
   );
   methods(router, '/clients/:id', 'DELETE');
 }
@@ -187,12 +182,12 @@ function erasureRoute(router: Router, deps: AdminDeps, json: RequestHandler) {
     json,
     // An address concerns every client: the action is kept under the calling client, never the address.
     audited('data.erase', (req) => erasureTarget(req), deps.usage),
-    run(async (req, res) => {
+    async (req: Request, res: Response) => {
       const { language, requestId } = requestContext(res);
       const request = parseBody(erasureSchemas.formOf(req.body), req.body, language);
       const erased = await deps.erase(request, callMetaOf(res));
       res.set(NO_STORE).json({ erased, request_id: requestId });
-    }),
+    },
   );
   methods(router, '/erasure', 'POST');
 }
@@ -200,19 +195,16 @@ function erasureRoute(router: Router, deps: AdminDeps, json: RequestHandler) {
 /** Settings (Redis), and trial checks that apply them. */
 function settingsRoutes(router: Router, deps: AdminDeps, json: RequestHandler) {
   const existing = existingClient(deps);
-  router.get(
-    '/clients/:id/settings',
-    run(async (req, res) => {
-      const settings = needed(deps.settings, 'client settings');
-      const id = await existing(req, res);
-      res.set(NO_STORE).json(await settings.read(id));
-    }),
-  );
+  router.get('/clients/:id/settings', async (req: Request, res: Response) => {
+    const settings = needed(deps.settings, 'client settings');
+    const id = await existing(req, res);
+    res.set(NO_STORE).json(await settings.read(id));
+  });
   router.put(
     '/clients/:id/settings',
     json,
     audited('settings.update', (req) => req.params.id, deps.usage),
-    run(async (req, res) => {
+    async (req: Request, res: Response) => {
       const settings = needed(deps.settings, 'client settings');
       const { language } = requestContext(res);
       const document = parseBody(clientSettingsSchema, req.body, language);
@@ -220,7 +212,7 @@ function settingsRoutes(router: Router, deps: AdminDeps, json: RequestHandler) {
       const answer = await applyWebhookSettings(deps.webhooks, settings, id, document, language);
       await settings.put(id, document);
       res.set(NO_STORE).json(answer);
-    }),
+    },
   );
   methods(router, '/clients/:id/settings', 'GET, PUT');
 
@@ -228,19 +220,17 @@ function settingsRoutes(router: Router, deps: AdminDeps, json: RequestHandler) {
   router.post(
     '/clients/:id/webhooks/:webhook_id/secret',
     audited('webhook.rotate_secret', (req) => req.params.id, deps.usage),
-    run(webhooks.rotate),
+    webhooks.rotate,
   );
   methods(router, '/clients/:id/webhooks/:webhook_id/secret', 'POST');
-  router.get('/clients/:id/webhooks/:webhook_id/deliveries', run(webhooks.deliveries));
+  router.get('/clients/:id/webhooks/:webhook_id/deliveries', webhooks.deliveries);
   methods(router, '/clients/:id/webhooks/:webhook_id/deliveries', 'GET');
-  router.post('/clients/:id/webhooks/:webhook_id/test', run(webhooks.test));
+  router.post('/clients/:id/webhooks/:webhook_id/test', webhooks.test);
   methods(router, '/clients/:id/webhooks/:webhook_id/test', 'POST');
 
   const trial = trialCheck(deps.trials);
-  router.post(
-    '/clients/:id/try/:kind',
-    json,
-    run(async (req, res) => trial(req, res, await existing(req, res))),
+  router.post('/clients/:id/try/:kind', json, async (req: Request, res: Response) =>
+    trial(req, res, await existing(req, res)),
   );
   methods(router, '/clients/:id/try/:kind', 'POST');
 }
@@ -248,38 +238,32 @@ function settingsRoutes(router: Router, deps: AdminDeps, json: RequestHandler) {
 /** Statistics and recent feedback (Redis). */
 function usageRoutes(router: Router, deps: AdminDeps) {
   const existing = existingClient(deps);
-  router.get(
-    '/clients/:id/stats',
-    run(async (req, res) => {
-      const usage = needed(deps.usage, 'usage statistics');
-      const { language } = requestContext(res);
-      const query = parseBody(statsQuerySchema, req.query, language);
-      const to = query.to ? new Date(query.to) : new Date();
-      const from = query.from ? new Date(query.from) : new Date(to.getTime() - 7 * DAY_MS);
-      if (from > to || to.getTime() - from.getTime() > MAX_STATS_DAYS * DAY_MS)
-        throw new AppError('VALIDATION_FAILED', {
-          errors: [
-            {
-              path: 'from',
-              message: validationRuleMessage('stats_range', language, { days: MAX_STATS_DAYS }),
-            },
-          ],
-        });
-      const id = await existing(req, res);
-      res.set(NO_STORE).json(await usage.stats(id, from, to, query.interval));
-    }),
-  );
+  router.get('/clients/:id/stats', async (req: Request, res: Response) => {
+    const usage = needed(deps.usage, 'usage statistics');
+    const { language } = requestContext(res);
+    const query = parseBody(statsQuerySchema, req.query, language);
+    const to = query.to ? new Date(query.to) : new Date();
+    const from = query.from ? new Date(query.from) : new Date(to.getTime() - 7 * DAY_MS);
+    if (from > to || to.getTime() - from.getTime() > MAX_STATS_DAYS * DAY_MS)
+      throw new AppError('VALIDATION_FAILED', {
+        errors: [
+          {
+            path: 'from',
+            message: validationRuleMessage('stats_range', language, { days: MAX_STATS_DAYS }),
+          },
+        ],
+      });
+    const id = await existing(req, res);
+    res.set(NO_STORE).json(await usage.stats(id, from, to, query.interval));
+  });
   methods(router, '/clients/:id/stats', 'GET');
 
-  router.get(
-    '/clients/:id/feedback',
-    run(async (req, res) => {
-      const usage = needed(deps.usage, 'recent feedback');
-      const { limit } = parseBody(recentFeedbackQuerySchema, req.query, requestContext(res).language);
-      const id = await existing(req, res);
-      res.set(NO_STORE).json({ client_id: id, feedback: await usage.recentFeedback(id, limit) });
-    }),
-  );
+  router.get('/clients/:id/feedback', async (req: Request, res: Response) => {
+    const usage = needed(deps.usage, 'recent feedback');
+    const { limit } = parseBody(recentFeedbackQuerySchema, req.query, requestContext(res).language);
+    const id = await existing(req, res);
+    res.set(NO_STORE).json({ client_id: id, feedback: await usage.recentFeedback(id, limit) });
+  });
   methods(router, '/clients/:id/feedback', 'GET');
 }
 

@@ -11,8 +11,8 @@ import type { RequestHandler } from 'express';
 import { callDetector, type HttpDetector } from '../../data-access/detector-client';
 import type { UsageStore } from '../../data-access/usage-store';
 import { routeFeedback, type HybridParts } from '../../domain/feedback';
-import type { WebhookEvents } from './webhooks';
 import { callerOf } from './authenticate';
+import type { WebhookEvents } from './webhooks';
 
 /**
  * `POST /api/v1/spam/feedback` (DESIGN.md §6.1): validated here, then handed to the detector(s) concerned
@@ -29,7 +29,7 @@ export function feedback(options: {
   timeoutMs: number;
 }): RequestHandler {
   const schemas = createFeedbackSchemas(options.limits);
-  return (req, res, next) => {
+  return async (req, res) => {
     const context = requestContext(res);
     const clientId = callerOf(res).clientId;
     const meta = { requestId: context.requestId, language: context.language, clientId };
@@ -57,29 +57,25 @@ export function feedback(options: {
       });
       return record === undefined ? undefined : (JSON.parse(record) as HybridParts);
     };
-    Promise.resolve()
-      .then(async () => {
-        const request = parseBody(schemas.formOf(req.body), req.body, requestContext(res).language);
-        const applied = await routeFeedback(request, hybridParts, send, (part) =>
-          options.detectors[part].isDown(),
-        );
-        const result: FeedbackResult = {
-          id: randomUUID(),
-          check_id: 'check_id' in request ? request.check_id : null,
-          label: request.label,
-          applied_to: applied,
-          request_id: context.requestId,
-        };
-        res.json(result);
-        options.usage?.recordFeedback(clientId, {
-          at: new Date().toISOString(),
-          id: result.id,
-          check_id: result.check_id,
-          label: result.label,
-          applied_to: result.applied_to,
-        });
-        options.webhooks?.reported(clientId, { check_id: result.check_id, label: result.label });
-      })
-      .catch(next);
+    const request = parseBody(schemas.formOf(req.body), req.body, requestContext(res).language);
+    const applied = await routeFeedback(request, hybridParts, send, (part) =>
+      options.detectors[part].isDown(),
+    );
+    const result: FeedbackResult = {
+      id: randomUUID(),
+      check_id: 'check_id' in request ? request.check_id : null,
+      label: request.label,
+      applied_to: applied,
+      request_id: context.requestId,
+    };
+    res.json(result);
+    options.usage?.recordFeedback(clientId, {
+      at: new Date().toISOString(),
+      id: result.id,
+      check_id: result.check_id,
+      label: result.label,
+      applied_to: result.applied_to,
+    });
+    options.webhooks?.reported(clientId, { check_id: result.check_id, label: result.label });
   };
 }

@@ -10,8 +10,8 @@ import { AppError, elapsedMs, requestContext, type CheckMemory } from '@spam-che
 import type { RequestHandler } from 'express';
 import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
-import type { WebhookEvents } from './webhooks';
 import { callerOf } from './authenticate';
+import type { WebhookEvents } from './webhooks';
 
 /**
  * `POST /api/v1/spam/hybrid-check`: `X-Internal-Step-By-Step` picks the mode (DESIGN.md §2.3); without it
@@ -26,7 +26,7 @@ export function hybridCheck(
   usage?: UsageStore,
   webhooks?: WebhookEvents,
 ): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const raw = req.headers[STEP_BY_STEP_HEADER];
     const header = Array.isArray(raw) ? raw.join(',') : raw;
     const explicit = parseStepByStepHeader(header);
@@ -40,50 +40,42 @@ export function hybridCheck(
     const request = req.body as HybridCheckRequest;
     const clientId = callerOf(res).clientId;
     const meta = { requestId: context.requestId, language: context.language, clientId };
-    const chosen = async () =>
+    const stepByStep =
       header === undefined || header.trim() === ''
         ? ((await settings?.get(clientId))?.hybrid?.step_by_step ?? false)
         : explicit;
-    chosen()
-      .then((stepByStep) =>
-        runHybridCheck(
-          request,
-          stepByStep ? 'step_by_step' : 'parallel',
-          stepByStep ? transports.stepByStep : transports.parallel,
-          meta,
-        ),
-      )
-      .then(async (verdict) => {
-        const id = randomUUID();
-        const parts = { email: verdict.email.id, text: verdict.text?.id ?? null };
-        await hybrids.remember(meta.clientId, id, JSON.stringify(parts)).catch((error: unknown) => {
-          throw new AppError('SERVICE_UNAVAILABLE', {
-            cause: error,
-            internal: 'hybrid check store unavailable',
-          });
-        });
-        // Not `{ id, ...verdict, request_id, ... }`: on Node 20 that gives each result a hidden class of its own
-        // (service-kit README, "Per-request objects").
-        const result: HybridResult = Object.assign({ id }, verdict, {
-          request_id: context.requestId,
-          duration_ms: elapsedMs(context),
-        });
-        res.json(result);
-        usage?.recordCheck({
-          clientId,
-          kind: 'hybrid',
-          verdict: result.verdict,
-          reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code),
-          durationMs: result.duration_ms,
-        });
-        webhooks?.checked(clientId, 'hybrid', {
-          id: result.id,
-          verdict: result.verdict,
-          score: result.score,
-          reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])],
-          language: result.text?.language ?? null,
-        });
-      })
-      .catch(next);
+    const verdict = await runHybridCheck(
+      request,
+      stepByStep ? 'step_by_step' : 'parallel',
+      stepByStep ? transports.stepByStep : transports.parallel,
+      meta,
+    );
+    const id = randomUUID();
+    const parts = { email: verdict.email.id, text: verdict.text?.id ?? null };
+    await hybrids.remember(meta.clientId, id, JSON.stringify(parts)).catch((error: unknown) => {
+      throw new AppError('SERVICE_UNAVAILABLE', {
+        cause: error,
+        internal: 'hybrid check store unavailable',
+      });
+    });
+    const result: HybridResult = Object.assign({ id }, verdict, {
+      request_id: context.requestId,
+      duration_ms: elapsedMs(context),
+    });
+    res.json(result);
+    usage?.recordCheck({
+      clientId,
+      kind: 'hybrid',
+      verdict: result.verdict,
+      reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code),
+      durationMs: result.duration_ms,
+    });
+    webhooks?.checked(clientId, 'hybrid', {
+      id: result.id,
+      verdict: result.verdict,
+      score: result.score,
+      reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])],
+      language: result.text?.language ?? null,
+    });
   };
 }

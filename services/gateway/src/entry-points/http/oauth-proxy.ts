@@ -72,7 +72,5 @@ export function oauthProxy(options: {
       },
     },
   });
-  return (req, res, next) => {
-    proxy(req, res, next).catch(next);
-  };
+  return proxy;
 }

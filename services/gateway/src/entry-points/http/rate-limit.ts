@@ -24,7 +24,8 @@ export function clientRateLimit(
 
 /** `clientRateLimit` as Express middleware, after `authenticate`. */
 export function rateLimit(limitClient: ReturnType<typeof clientRateLimit>): RequestHandler {
-  return (_req, res, next) => {
-    limitClient(callerOf(res), res).then(() => next(), next);
+  return async (_req, res, next) => {
+    await limitClient(callerOf(res), res);
+    next();
   };
 }

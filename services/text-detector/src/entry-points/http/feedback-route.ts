@@ -3,7 +3,7 @@ import { AppError, parseBody, postRoute, requestContext, requiredClientId } from
 import type { Express } from 'express';
 import type { createTextLearner } from '../../domain/check-text';
 import type { ReportsInTurn } from '../../domain/client-reports';
-import type { TextFeedbackStore } from '../../data-access/text-feedback-store';
+import type { LearnFromReports } from '../../domain/learn-from-report';
 
 /**
  * `POST /v1/feedback` (internal, called by the gateway): `{check_id, label}` or `{title, body, sub_title?,
@@ -14,7 +14,7 @@ import type { TextFeedbackStore } from '../../data-access/text-feedback-store';
 export function mountFeedbackRoute(
   app: Express,
   deps: {
-    feedback: TextFeedbackStore;
+    feedback: LearnFromReports;
     learnText: ReturnType<typeof createTextLearner>;
     reports: ReportsInTurn;
   },

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { httpPost, upstream, type Upstream } from '../../src/data-access/http-post';
+
+/**
+ * A server in its own process (so that pausing the test's event loop does not pause it): it prints its port,
+ * then `got` for each request, and answers each 20 ms later.
+ */
+const SERVER = `
+const server = require('node:http').createServer((req, res) => {
+  console.log('got');
+  setTimeout(() => res.end('late but there'), 20);
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+`;
+
+/** Keeps the event loop busy, as a long garbage collection or a starved CPU would. */
+function pauseEventLoop(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}
+
+describe('httpPost when the gateway itself pauses', () => {
+  let server: ChildProcess;
+  let lines: AsyncIterator<string>;
+  let url: URL;
+  let agent: Upstream;
+
+  beforeAll(async () => {
+    server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    lines = createInterface({ input: server.stdout! })[Symbol.asyncIterator]();
+    url = new URL(`http://127.0.0.1:${(await lines.next()).value as string}/livez`);
+    agent = upstream();
+  });
+  afterAll(async () => {
+    await agent.close();
+    server.kill();
+    await once(server, 'exit');
+  });
+
+  it('takes an answer that arrived while its loop was paused past the deadline, rather than calling it a timeout', async () => {
+    const answer = httpPost(url, { agent, method: 'GET', headers: {}, body: '', timeoutMs: 100 });
+    expect((await lines.next()).value).toBe('got');
+    // The answer arrives 20 ms into this pause; the deadline passes 100 ms after the call.
+    pauseEventLoop(1000);
+    const { status, body } = await answer;
+    expect({ status, body: body.toString() }).toEqual({ status: 200, body: 'late but there' });
+  });
+
+  it('still fails at the deadline when the answer has not come by then', async () => {
+    const answer = httpPost(url, {
+      agent,
+      method: 'GET',
+      headers: {},
+      body: '',
+      timeoutMs: 10,
+    });
+    await expect(answer).rejects.toMatchObject({ name: 'UpstreamError', kind: 'timeout' });
+    expect((await lines.next()).value).toBe('got');
+  });
+});

@@ -1,0 +1,23 @@
+import { REASON_WEIGHTS } from '../rules';
+import type { Stage } from './types';
+
+/**
+ * The calling client's own deny terms (its settings' `deny_terms`). The rules:
+ * - a text containing one of them is spam for that client only, before its reports and the model;
+ * - the answer lists the client deny-list reason first, then every rule finding.
+ */
+export const clientDenyList: Stage = {
+  name: 'client deny list',
+  reads: 'text',
+  decide: (check, tools) =>
+    tools.clientDenyList(check.input.settings)(check.rules.lower)
+      ? {
+          score: 1,
+          engine: 'rules',
+          reasons: [
+            { code: 'TEXT_CLIENT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_CLIENT_DENY_LISTED },
+            ...check.rules.findings,
+          ],
+        }
+      : undefined,
+};

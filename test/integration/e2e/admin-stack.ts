@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import {
+  freePort,
+  spawnService,
+  startStack,
+  stopService,
+  waitForReady,
+  type ServiceProcess,
+  type Stack,
+} from '@spam-check/process-kit';
+import {
+  amqpUrl,
+  keysUnder,
+  redisUrl,
+  removeKeysUnder,
+  runAccount,
+  runStackEnv,
+} from '@spam-check/test-support';
+import { Redis } from 'ioredis';
+import { obtainToken, request } from './client';
+
+/**
+ * The admin API's stack, started before the calling suite's tests and stopped after them: two gateway
+ * processes, each with its own e-mail and text detector processes, all four detectors consuming the same RPC
+ * queues; the real auth service, Redis and RabbitMQ. `state` holds the running stack during the tests.
+ */
+export function adminApiForSuite() {
+  const run = randomUUID().slice(0, 8);
+  const admin = runAccount(`admin-${run}`);
+  const plainUser = { username: `user-${run}`, password: `pw-${randomUUID()}` };
+  const other = { client: `other-${run}`, secret: `secret-${randomUUID()}` };
+  const state = {} as {
+    stack: Stack;
+    second: { gateway: ServiceProcess; email: ServiceProcess; text: ServiceProcess };
+    gateways: string[];
+    adminToken: string;
+  };
+
+  beforeAll(async () => {
+    const runEnv = runStackEnv(`admin-${run}:`, {
+      clients: [
+        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+        { id: other.client, secret: other.secret, grants: ['password'], scopes: ['spam:check'] },
+      ],
+      users: [
+        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
+        { username: plainUser.username, password: plainUser.password },
+      ],
+    });
+    const env = {
+      LOG_LEVEL: 'info',
+      REDIS_URL: redisUrl(),
+      AMQP_URL: amqpUrl(),
+      ...runEnv,
+      EMAIL_RPC_QUEUE: `admin-${run}.email`,
+      TEXT_RPC_QUEUE: `admin-${run}.text`,
+      EMAIL_DNS_CHECK: 'off',
+      OPENAI_API_KEY: undefined,
+      TEXT_LLM_MODE: 'never',
+    };
+    state.stack = await startStack(env);
+    const [email, text, gateway, management] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    const emailProcess = spawnService('email-detector', env, email);
+    const textProcess = spawnService('text-detector', env, text);
+    const gatewayProcess = spawnService(
+      'gateway',
+      {
+        ...env,
+        GATEWAY_MANAGEMENT_PORT: String(management),
+        AUTH_URL: state.stack.services.auth.url,
+        EMAIL_DETECTOR_URL: emailProcess.url,
+        TEXT_DETECTOR_URL: textProcess.url,
+      },
+      gateway,
+    );
+    state.second = { gateway: gatewayProcess, email: emailProcess, text: textProcess };
+    await Promise.all(Object.values(state.second).map((service) => waitForReady(service)));
+    state.gateways = [state.stack.gateway, gatewayProcess.url];
+    const issued = await obtainToken(state.stack.gateway, '/de/', admin);
+    expect(issued.status).toBe(200);
+    expect(issued.body.scope).toBe('spam:admin');
+    state.adminToken = issued.body.access_token;
+  }, 120_000);
+
+  afterAll(async () => {
+    if (state.second) await Promise.all(Object.values(state.second).map(stopService));
+    await state.stack?.stop();
+    const redis = new Redis(redisUrl());
+    const settings = (await keysUnder(redis, 'spam-check:client-settings:')).filter((key) =>
+      key.endsWith(`-${run}`),
+    );
+    if (settings.length > 0) await redis.unlink(...settings);
+    await removeKeysUnder(redis, `admin-${run}:`);
+    redis.disconnect();
+  });
+
+  const adminCall = (
+    method: string,
+    path: string,
+    body?: unknown,
+    gateway = state.stack.gateway,
+    token = state.adminToken,
+  ) =>
+    request(`${gateway}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+
+  async function createClient(id: string, scopes = ['spam:check']): Promise<string> {
+    const created = await adminCall('POST', '/deapi/v1/admin/clients', { id, scopes, grants: ['password'] });
+    expect(created.status).toBe(201);
+    return created.body.client_secret as string;
+  }
+
+  const checkToken = async (client: string, secret: string) => {
+    const issued = await obtainToken(state.stack.gateway, '/', { client, secret, ...plainUser });
+    expect(issued.status).toBe(200);
+    return issued.body.access_token as string;
+  };
+  return { run, admin, plainUser, other, state, adminCall, createClient, checkToken };
+}
