@@ -11,7 +11,7 @@ import { recentSigningSecrets, redisWebhookSecrets } from './data-access/webhook
 import { checkEvent, feedbackEvent, testItem, type WebhookItem } from './domain/webhook-payload';
 import { retryDelays } from './domain/webhook-retry';
 import { webhookWorker } from './entry-points/amqp/webhook-worker';
-import type { WebhookConfig } from './config/webhooks';
+import type { WebhookConfig } from './config';
 import type { Webhooks } from './entry-points/http/webhooks';
 
 /** RabbitMQ with AMQP_URL, else memory (embedded mode: lost on restart). */

@@ -1,3 +1,4 @@
+import { loadServiceConfig } from '../../src/config';
 import { nextRetryDelay, retryDelays } from '../../src/domain/webhook-retry';
 import { addressAllowed, targetUrlProblem } from '../../src/domain/webhook-target';
 
@@ -48,5 +49,32 @@ describe('webhook targets', () => {
     expect(targetUrlProblem(new URL('https://[::1]/hook'), strict)).toBe('address_not_allowed');
     expect(targetUrlProblem(new URL('https://169.254.169.254/latest'), strict)).toBe('address_not_allowed');
     expect(targetUrlProblem(new URL('http://127.0.0.1:8080/hook'), lax)).toBeUndefined();
+  });
+});
+
+describe('WEBHOOK_SECRET_KEY', () => {
+  const production = {
+    NODE_ENV: 'production',
+    REDIS_URL: 'redis://redis:6379',
+    AMQP_URL: 'amqp://spam-check:an-own-long-rabbitmq-password@rabbitmq:5672',
+    GATEWAY_CLIENT_ID: 'gateway',
+    GATEWAY_CLIENT_SECRET: 'a-gateway-secret-of-our-own-0123',
+  };
+
+  it('when in production, a missing, published or short key is refused, naming the variable', () => {
+    for (const [key, message] of [
+      [undefined, /WEBHOOK_SECRET_KEY: required in production/],
+      ['development-webhook-secret-key-not-for-production', /WEBHOOK_SECRET_KEY: is published/],
+      ['short', /WEBHOOK_SECRET_KEY: shorter than 32/],
+    ] as const)
+      expect(() => loadServiceConfig({ ...production, ...(key ? { WEBHOOK_SECRET_KEY: key } : {}) })).toThrow(
+        message,
+      );
+    const key = 'a-webhook-secret-key-of-our-own-0123456789';
+    expect(loadServiceConfig({ ...production, WEBHOOK_SECRET_KEY: key }).webhooks).toMatchObject({
+      secretKey: key,
+      httpsOnly: true,
+      allowPrivate: false,
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { Webhook } from '@spam-check/contracts';
-import type { WebhookConfig } from '../../config/webhooks';
+import type { WebhookConfig } from '../../config';
 import type { WebhookDeliveryLog } from '../../data-access/webhook-deliveries';
 import type { WebhookSecrets } from '../../data-access/webhook-secrets';
 import type { CheckedResult } from '../../domain/webhook-payload';
