@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reviewItemSchema } from './review';
 
 /** The events a site may subscribe a webhook to. */
 export const WEBHOOK_EVENTS = ['check.spam', 'check.suspicious', 'feedback.received'] as const;
@@ -90,6 +91,9 @@ export const webhookTestAnswerSchema = z.object({ delivery_id: z.string(), reque
 export const webhookPayloadSchema = z.object({
   type: z.string().describe(`One of ${WEBHOOK_EVENTS.join(', ')}, or ${WEBHOOK_TEST_EVENT}.`),
   timestamp: z.string().describe('When the event happened (ISO 8601).'),
-  data: z.record(z.string(), z.unknown()).describe('The review item of the check concerned.'),
+  data: reviewItemSchema.describe(
+    'The check concerned as the review list shows it (`content` only if the client keeps content); for ' +
+      '`feedback.received`, with the report.',
+  ),
 });
 export type WebhookPayload = z.infer<typeof webhookPayloadSchema>;

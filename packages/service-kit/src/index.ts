@@ -8,6 +8,7 @@ export {
   checkLimitsOf,
   servicePort,
   secretProblems,
+  type CheckLimitsConfig,
   type Env,
 } from './config';
 export { createLogger, type Logger } from './logger';
@@ -24,23 +25,7 @@ export { sendJson } from './respond';
 export { serve, listenForManagement, type RunningService, type Closer } from './serve';
 export { connectRedis, type RedisConnection, type RedisLogger } from './redis';
 export { runService, type ServiceContext, type StartedService, type Consumer } from './run';
-export { rpcCheckHandler } from './rpc-handler';
-export {
-  feedbackConfigShape,
-  memoryCheckMemory,
-  redisCheckMemory,
-  memoryClientMap,
-  redisClientMap,
-  tagClientKeys,
-  type CheckMemory,
-  type ClientMap,
-} from './feedback-store';
-export { memoryCampaignMemory, redisCampaignMemory, type CampaignMemory } from './campaign-memory';
-export { requiredClientId } from './client-id';
 export { clientAddress } from './client-address';
-export { checkRoutes, type CheckMeta } from './check-routes';
 export { fairShare, type FairShare } from './fair-share';
-export { keyedHash } from './keyed-hash';
-export { privacyConfigShape, privacyOf, privacyKeyWarning } from './privacy';
-export { mountErasureRoute, type Eraser } from './erasure-route';
-export { detectorConfigOf, detectorConfigShape } from './detector-config';
+export { pickLanguage } from './language';
+export { requestIdOf } from './request-id';

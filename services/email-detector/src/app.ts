@@ -1,12 +1,6 @@
 import { BATCH_LIMITS, createRequestSchemas, type MailCheckRequest } from '@spam-check/contracts';
-import {
-  checkRoutes,
-  type CheckMeta,
-  createServiceApp,
-  mountErasureRoute,
-  type ServiceApp,
-  type ServiceBase,
-} from '@spam-check/service-kit';
+import { checkRoutes, type CheckMeta, mountErasureRoute } from '@spam-check/detector-kit';
+import { createServiceApp, type ServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
 import type { CheckClientEmail } from './domain/check-for-client';
 import type { EmailFeedback } from './domain/reports';

@@ -1,12 +1,11 @@
 import { domainToASCII } from 'node:url';
 import { campaignPolicy, connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
+import { migrateStoredAddresses, privacyKeyWarning, tagClientKeysOnce } from '@spam-check/client-state';
 import {
   connectRedis,
   Counter,
   createReadiness,
   fairShare,
-  privacyKeyWarning,
-  tagClientKeys,
   type Closer,
   type Consumer,
   type Logger,
@@ -15,7 +14,6 @@ import {
   type StartedService,
 } from '@spam-check/service-kit';
 import { disposableEmailBlocklist } from 'disposable-email-domains-js';
-import type { Redis } from 'ioredis';
 import type { ServiceConfig } from './config';
 import { createMailServerLookup, type MailServerLookup } from './data-access/mail-server-lookup';
 import { createDisposableDomains } from './domain/disposable';
@@ -26,8 +24,7 @@ import {
   redisEmailFeedbackStores,
   type EmailFeedbackOptions,
 } from './data-access/email-feedback';
-import { createEmailFeedback, type EmailCampaigns } from './domain/learn-from-report';
-import { migrateStoredAddresses } from './data-access/migrate-addresses';
+import { checkRecordOf, createEmailFeedback, type EmailCampaigns } from './domain/learn-from-report';
 import { createApp } from './app';
 import { createClientCheck, type CheckClientEmail } from './domain/check-for-client';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
@@ -38,6 +35,7 @@ const feedbackOptions = (config: ServiceConfig): EmailFeedbackOptions => ({
   hashKey: config.privacyHashKey,
   retentionSeconds: config.FEEDBACK_RETENTION_SECONDS,
   maxReports: config.FEEDBACK_MAX_REPORTS,
+  maxCampaignSignatures: config.CAMPAIGN_MAX_SIGNATURES_PER_CLIENT,
   reportRetentionSeconds: config.reportRetentionSeconds,
 });
 
@@ -47,20 +45,6 @@ function campaignOptions(config: ServiceConfig, settings: ClientSettingsStore | 
     minClients: config.CAMPAIGN_MIN_CLIENTS,
     shares: async (client) => campaignPolicy(settings ? await settings.get(client) : {}, config).share,
   };
-}
-
-/** Set once the addresses stored before they were hashed are migrated (migrate-addresses.ts). */
-const MIGRATED_MARKER = 'migrations:hashed-addresses';
-
-/** Set once the keys written before they had a client's hash tag are renamed (`tagClientKeys`). */
-const TAGGED_MARKER = 'migrations:hash-tagged-keys';
-
-async function tagLegacyKeys(redis: Redis, prefix: string, logger: Logger): Promise<void> {
-  if ((await redis.get(`${prefix}${TAGGED_MARKER}`)) !== null) return;
-  const renamed =
-    (await tagClientKeys(redis, prefix, 'checks')) + (await tagClientKeys(redis, `${prefix}reports:`, 'map'));
-  await redis.set(`${prefix}${TAGGED_MARKER}`, new Date().toISOString());
-  logger.info({ renamed }, 'feedback keys renamed under their client hash tags');
 }
 
 /**
@@ -83,13 +67,15 @@ export async function createFeedbackStorage(
   }
   const redis = await connectRedis({ url: config.REDIS_URL, name: 'redis', logger });
   const stores = redisEmailFeedbackStores(redis.client, config.EMAIL_FEEDBACK_PREFIX, options);
-  const marker = `${config.EMAIL_FEEDBACK_PREFIX}${MIGRATED_MARKER}`;
+  const prefix = config.EMAIL_FEEDBACK_PREFIX;
   const migrate = async () => {
-    await tagLegacyKeys(redis.client, config.EMAIL_FEEDBACK_PREFIX, logger);
-    if ((await redis.client.get(marker)) !== null) return;
-    const migrated = await migrateStoredAddresses(stores, options.hashKey);
-    await redis.client.set(marker, new Date().toISOString());
-    logger.info({ migrated }, 'stored addresses replaced by their keyed hashes');
+    await tagClientKeysOnce(redis.client, prefix, logger);
+    await migrateStoredAddresses(
+      redis.client,
+      prefix,
+      { stores, hashKey: options.hashKey, checkRecordOf },
+      logger,
+    );
   };
   // Before serving when Redis is up; else (the service starts unready) once it is back.
   const attempt = () =>

@@ -1,7 +1,8 @@
 import { campaignConfigShape } from '@spam-check/client-settings';
 import { isIP } from 'node:net';
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
-import { detectorConfigOf, detectorConfigShape, env, loadConfig, type Env } from '@spam-check/service-kit';
+import { detectorConfigOf, detectorConfigShape } from '@spam-check/detector-kit';
+import { env, loadConfig, type Env } from '@spam-check/service-kit';
 import { formConfigShape } from '@spam-check/form-signals';
 import { z } from 'zod';
 

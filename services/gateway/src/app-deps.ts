@@ -1,12 +1,14 @@
 import type http from 'node:http';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
 import type { ConsoleSessionStore } from '@spam-check/console';
-import type { CheckMemory, ServiceBase } from '@spam-check/service-kit';
+import type { CheckMemory } from '@spam-check/client-state';
+import type { ServiceBase } from '@spam-check/service-kit';
 import type { ServiceConfig } from './config';
 import type { AuthAdmin } from './data-access/auth-admin';
 import type { HttpDetector } from './data-access/detector-client';
 import type { Upstream } from './data-access/http-post';
 import type { TokenIntrospector } from './data-access/introspection';
+import type { Review } from './data-access/review';
 import type { UsageStore } from './data-access/usage-store';
 import type { BatchTransport } from './domain/batch-check';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
@@ -35,6 +37,8 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   hybrids: CheckMemory;
   /** Batch checks: each detector's `POST /v1/check/batch` over HTTP. */
   batches: BatchTransport;
+  /** The client's recent checks for review (`GET /api/v1/checks`): Redis, or memory in embedded mode. */
+  review: Review;
   /** Where console sessions live: Redis, or memory in embedded mode. */
   consoleSessions: ConsoleSessionStore;
   /** Webhooks (events, secrets, delivery log); absent without Redis. */

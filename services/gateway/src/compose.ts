@@ -2,19 +2,19 @@ import http from 'node:http';
 import { createRpcClient } from '@spam-check/amqp-rpc';
 import { connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import { memoryConsoleSessions, redisConsoleSessions, type ConsoleSessionStore } from '@spam-check/console';
+import { memoryCheckMemory, redisCheckMemory, type CheckMemory } from '@spam-check/client-state';
 import {
   Counter,
   connectRedis,
   createReadiness,
-  memoryCheckMemory,
-  redisCheckMemory,
-  type CheckMemory,
   type Closer,
   type ServiceContext,
   type StartedService,
 } from '@spam-check/service-kit';
 import { createApp } from './app';
 import { createAuthAdmin } from './data-access/auth-admin';
+import { createReview, type Review } from './data-access/review';
+import { memoryReviewStore, redisReviewStore, type ReviewStore } from './data-access/review-store';
 import { redisUsageStore, type UsageStore } from './data-access/usage-store';
 import type { ServiceConfig } from './config';
 import { httpDetectors } from './data-access/detector-client';
@@ -57,6 +57,10 @@ function warnAboutDefaults({ config, logger }: Context): void {
       'REDIS_URL not set: rate limits in memory, no revocation channel (token cache kept short)',
     );
   if (config.embedded.amqp) logger.warn('AMQP_URL not set: step-by-step hybrid checks run over HTTP');
+  if (config.review.contentKeyDefault === 'generated')
+    logger.warn('REVIEW_CONTENT_KEY not set: content kept for review uses a key generated for this process');
+  if (config.review.contentKeyDefault === 'development')
+    logger.warn('REVIEW_CONTENT_KEY not set: content kept for review uses the published development key');
   if (config.console.demoClient)
     logger.warn('CONSOLE_CLIENT_ID / CONSOLE_CLIENT_SECRET not set: the console signs in with demo-admin');
 }
@@ -104,17 +108,40 @@ interface Stores {
   failedTokens: RateLimitStore;
   hybrids: CheckMemory;
   consoleSessions: ConsoleSessionStore;
+  review: Review;
   settings?: ClientSettingsStore;
   usage?: UsageStore;
   webhooks?: Webhooks;
 }
 
-function memoryStores(config: ServiceConfig): Stores {
+function reviewLimits(config: ServiceConfig) {
+  return { retentionSeconds: config.FEEDBACK_RETENTION_SECONDS, maxPerClient: config.review.maxPerClient };
+}
+
+/** The review list over `store`: the checks, feedback, erasure and the webhooks' events all go through it. */
+function reviewOf(
+  { config, logger, metrics }: Context,
+  store: ReviewStore,
+  settings: ClientSettingsStore | undefined,
+): Review {
+  return createReview({
+    store,
+    config: config.review,
+    retentionSeconds: config.FEEDBACK_RETENTION_SECONDS,
+    settings,
+    logger,
+    metrics,
+  });
+}
+
+function memoryStores(context: Context): Stores {
+  const { config } = context;
   return {
     rateLimits: memoryRateLimitStore(config.RATE_LIMIT_REQUESTS),
     failedTokens: memoryRateLimitStore(config.FAILED_TOKEN_LIMIT),
     hybrids: memoryCheckMemory(config.FEEDBACK_RETENTION_SECONDS),
     consoleSessions: memoryConsoleSessions(),
+    review: reviewOf(context, memoryReviewStore(reviewLimits(config)), undefined),
   };
 }
 
@@ -124,12 +151,13 @@ function memoryStores(config: ServiceConfig): Stores {
  * Redis in one write (and come back in one read), instead of one write per request.
  */
 async function redisStores(
-  { config, logger, metrics }: Context,
+  context: Context,
   url: string,
   introspector: TokenIntrospector,
   closers: Closer[],
   checks: Checks,
 ): Promise<Stores> {
+  const { config, logger, metrics } = context;
   const [connection, subscription] = await Promise.all([
     connectRedis({ url, name: 'redis', logger }),
     connectRedis({ url, name: 'redis subscriber', logger, subscriber: true }),
@@ -160,12 +188,18 @@ async function redisStores(
     }),
   });
   closers.unshift({ name: 'usage counts', close: () => usage.flush() });
+  const review = reviewOf(
+    context,
+    redisReviewStore(redis, `${prefix}review:`, reviewLimits(config)),
+    settings,
+  );
   const webhooks = startWebhooks({
     config: config.webhooks,
     amqpUrl: config.AMQP_URL,
     redis,
     prefix,
     settings,
+    review,
     logger,
     closers,
   });
@@ -181,6 +215,7 @@ async function redisStores(
     failedTokens: redisRateLimitStore(redis, `${prefix}failed-tokens:`, config.FAILED_TOKEN_LIMIT),
     hybrids: redisCheckMemory(redis, `${prefix}hybrid:`, config.FEEDBACK_RETENTION_SECONDS),
     consoleSessions: redisConsoleSessions(redis, prefix),
+    review,
     settings,
     usage,
     webhooks,
@@ -240,18 +275,23 @@ export async function compose(context: Context): Promise<StartedService> {
   const closers: Closer[] = [];
   const { agents, proxyAgent } = httpAgents(closers);
   const introspector = tokenIntrospector(context, agents.auth);
+  const health = detectorHealth(context, agents, closers);
+  // A detector whose readiness check answers is up for the watch too: a gateway that reports ready never
+  // refuses a detector that answers (at start-up the watch saw it down until it listened).
   const checks: Checks = {
     auth: () => reachable(agents.auth, config.AUTH_URL),
-    'email-detector': () => reachable(agents.email, config.EMAIL_DETECTOR_URL),
-    'text-detector': () => reachable(agents.text, config.TEXT_DETECTOR_URL),
+    'email-detector': () =>
+      reachable(agents.email, config.EMAIL_DETECTOR_URL).then(() => health.email.answered()),
+    'text-detector': () =>
+      reachable(agents.text, config.TEXT_DETECTOR_URL).then(() => health.text.answered()),
   };
   const stores = config.REDIS_URL
     ? await redisStores(context, config.REDIS_URL, introspector, closers, checks)
-    : memoryStores(config);
+    : memoryStores(context);
   const detectors = httpDetectors(
     { email: config.EMAIL_DETECTOR_URL, text: config.TEXT_DETECTOR_URL },
     agents,
-    detectorHealth(context, agents, closers),
+    health,
   );
   const overHttp = httpTransport({ ...detectors, timeoutMs: config.DETECTOR_TIMEOUT_MS });
   const stepByStep = config.AMQP_URL ? rpcStepByStep(context, config.AMQP_URL, closers, checks) : overHttp;
@@ -286,6 +326,7 @@ export async function compose(context: Context): Promise<StartedService> {
     batches: httpBatchTransport({ ...detectors, timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS }),
     consoleSessions: stores.consoleSessions,
     webhooks: stores.webhooks,
+    review: stores.review,
   });
   return { app, readiness, closers };
 }

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import { WEBHOOK_TEST_EVENT, type Webhook, type WebhookPayload } from '@spam-check/contracts';
+import {
+  WEBHOOK_TEST_EVENT,
+  type ClientSettings,
+  type ReviewItem,
+  type Webhook,
+  type WebhookEvent,
+} from '@spam-check/contracts';
 import type { Closer, Logger } from '@spam-check/service-kit';
 import type { Redis } from 'ioredis';
 import { redisWebhookDeliveryLog, type WebhookDeliveryLog } from './data-access/webhook-deliveries';
@@ -8,11 +14,13 @@ import { webhookPoster } from './data-access/webhook-post';
 import { memoryWebhookQueue, type WebhookJob, type WebhookQueue } from './data-access/webhook-queue';
 import { amqpWebhookQueue } from './data-access/webhook-queue-amqp';
 import { recentSigningSecrets, redisWebhookSecrets } from './data-access/webhook-secrets';
-import { checkEvent, feedbackEvent, testItem, type WebhookItem } from './domain/webhook-payload';
+import type { Review } from './data-access/review';
+import { keptContentDays } from './domain/review-item';
+import { checkEvent, feedbackEvent, testItem, webhookPayload } from './domain/webhook-payload';
 import { retryDelays } from './domain/webhook-retry';
 import { webhookWorker } from './entry-points/amqp/webhook-worker';
 import type { WebhookConfig } from './config';
-import type { Webhooks } from './entry-points/http/webhooks';
+import type { WebhookEvents, Webhooks } from './entry-points/http/webhooks';
 
 /** RabbitMQ with AMQP_URL, else memory (embedded mode: lost on restart). */
 function deliveryQueue(config: WebhookConfig, amqpUrl: string | undefined, log: Logger): WebhookQueue {
@@ -33,9 +41,10 @@ function deliveryQueue(config: WebhookConfig, amqpUrl: string | undefined, log: 
  * logged as failed.
  */
 function enqueuer(queue: WebhookQueue, deliveries: WebhookDeliveryLog, log: Logger) {
-  return async (clientId: string, hook: Webhook, type: string, item: WebhookItem, logPending = false) => {
-    const now = new Date().toISOString();
-    const payload: WebhookPayload = { type, timestamp: now, data: { ...item } };
+  return async (clientId: string, hook: Webhook, type: string, item: ReviewItem, logPending = false) => {
+    const at = new Date();
+    const now = at.toISOString();
+    const payload = webhookPayload(type, item, at);
     const job: WebhookJob = {
       delivery_id: `msg_${randomUUID().replaceAll('-', '')}`,
       client_id: clientId,
@@ -78,6 +87,58 @@ function enqueuer(queue: WebhookQueue, deliveries: WebhookDeliveryLog, log: Logg
   };
 }
 
+type Event = { type: WebhookEvent; item: ReviewItem };
+
+/**
+ * The events of checks and reports: each queued for every enabled webhook of the client subscribed to it.
+ * A check's data is its review item, built as the review list builds it; a report's is the reported check's
+ * item, read from the review list (a check it no longer holds raises no event).
+ */
+function webhookEvents(deps: {
+  settings: ClientSettingsStore;
+  review: Pick<Review, 'item' | 'keepContentDaysDefault'>;
+  enqueue: ReturnType<typeof enqueuer>;
+  log: Logger;
+}): WebhookEvents {
+  const emit = (
+    clientId: string,
+    name: string,
+    eventsOf: (settings: ClientSettings) => Promise<Event[]> | Event[],
+  ) => {
+    deps.settings
+      .get(clientId)
+      .then(async (settings) => {
+        const hooks = settings.webhooks?.filter((hook) => hook.enabled);
+        if (!hooks?.length) return;
+        const queued = (await eventsOf(settings)).flatMap((event) =>
+          hooks
+            .filter((hook) => hook.events.includes(event.type))
+            .map((hook) => deps.enqueue(clientId, hook, event.type, event.item)),
+        );
+        await Promise.all(queued);
+      })
+      .catch((error: unknown) =>
+        deps.log.error({ err: error, client_id: clientId, event: name }, 'webhook event not queued'),
+      );
+  };
+  return {
+    checked(clientId, checks) {
+      const at = new Date();
+      emit(clientId, 'check', (settings) => {
+        const keepsContent = keptContentDays(settings, deps.review.keepContentDaysDefault) > 0;
+        return checks.flatMap((check) => checkEvent(check, { keepsContent, at }) ?? []);
+      });
+    },
+    reported(clientId, report) {
+      const at = new Date();
+      emit(clientId, 'feedback.received', async () => {
+        const item = await deps.review.item(clientId, report.check_id);
+        return item ? [feedbackEvent(item, { label: report.label, at })] : [];
+      });
+    },
+  };
+}
+
 /**
  * The webhooks of the gateway: events become deliveries in the queue (RabbitMQ with AMQP_URL, memory
  * otherwise), and this process's worker delivers them (docs/design.md, "Webhooks"). Needs Redis: the
@@ -89,6 +150,7 @@ export function startWebhooks(deps: {
   redis: Redis;
   prefix: string;
   settings: ClientSettingsStore;
+  review: Pick<Review, 'item' | 'keepContentDaysDefault'>;
   logger: Logger;
   closers: Closer[];
 }): Webhooks {
@@ -119,28 +181,8 @@ export function startWebhooks(deps: {
 
   const enqueue = enqueuer(queue, deliveries, log);
 
-  const emit = (clientId: string, event: { type: Webhook['events'][number]; item: WebhookItem }) => {
-    deps.settings
-      .get(clientId)
-      .then(async (settings) => {
-        const hooks = settings.webhooks?.filter((hook) => hook.enabled && hook.events.includes(event.type));
-        if (hooks) await Promise.all(hooks.map((hook) => enqueue(clientId, hook, event.type, event.item)));
-      })
-      .catch((error: unknown) =>
-        log.error({ err: error, client_id: clientId, event: event.type }, 'webhook event not queued'),
-      );
-  };
-
   return {
-    events: {
-      checked(clientId, kind, result) {
-        const event = checkEvent(kind, result, new Date());
-        if (event) emit(clientId, event);
-      },
-      reported(clientId, report) {
-        emit(clientId, feedbackEvent({ ...report, at: new Date() }));
-      },
-    },
+    events: webhookEvents({ settings: deps.settings, review: deps.review, enqueue, log }),
     secrets,
     deliveries,
     policy: config,

@@ -1,13 +1,6 @@
 import { BATCH_LIMITS, createRequestSchemas, type TextCheckRequest } from '@spam-check/contracts';
-import {
-  checkRoutes,
-  type CheckMeta,
-  createServiceApp,
-  mountErasureRoute,
-  type Eraser,
-  type ServiceApp,
-  type ServiceBase,
-} from '@spam-check/service-kit';
+import { checkRoutes, type CheckMeta, mountErasureRoute, type Eraser } from '@spam-check/detector-kit';
+import { createServiceApp, type ServiceApp, type ServiceBase } from '@spam-check/service-kit';
 import { llmEndpointHost, type ServiceConfig } from './config';
 import type { CheckClientText } from './domain/check-for-client';
 import type { createTextLearner } from './domain/check-text';

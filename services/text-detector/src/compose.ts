@@ -1,9 +1,5 @@
 import { campaignPolicy, connectClientSettings, type ClientSettingsStore } from '@spam-check/client-settings';
 import {
-  ConfigError,
-  connectRedis,
-  createReadiness,
-  fairShare,
   memoryCampaignMemory,
   memoryCheckMemory,
   memoryClientMap,
@@ -11,9 +7,15 @@ import {
   redisCampaignMemory,
   redisCheckMemory,
   redisClientMap,
+} from '@spam-check/client-state';
+import type { Eraser } from '@spam-check/detector-kit';
+import {
+  ConfigError,
+  connectRedis,
+  createReadiness,
+  fairShare,
   type Closer,
   type Consumer,
-  type Eraser,
   type Logger,
   type Metrics,
   type ServiceContext,
@@ -117,6 +119,7 @@ export async function composeTextCheck(
     checkText: createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback }),
     formMinSeconds: config.FORM_MIN_SECONDS,
     suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
+    spamThreshold: config.TEXT_SPAM_THRESHOLD,
     share: fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT),
   });
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });
@@ -137,7 +140,11 @@ function feedbackStores(config: ServiceConfig, redis: Redis | undefined) {
   const prefix = config.TEXT_FEEDBACK_PREFIX;
   const map = (name: string, cap: number) =>
     redis ? redisClientMap(redis, `${prefix}${name}:`, cap, kept) : memoryClientMap(cap, kept);
-  const campaignOptions = { key: config.privacyHashKey, ttlSeconds: kept };
+  const campaignOptions = {
+    key: config.privacyHashKey,
+    ttlSeconds: kept,
+    maxPerClient: config.CAMPAIGN_MAX_SIGNATURES_PER_CLIENT,
+  };
   return {
     checks: redis ? redisCheckMemory(redis, prefix, retention) : memoryCheckMemory(retention),
     reports: map('reports', maxReports),

@@ -1,6 +1,7 @@
 import { campaignConfigShape } from '@spam-check/client-settings';
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
-import { detectorConfigOf, detectorConfigShape, env, loadConfig, type Env } from '@spam-check/service-kit';
+import { detectorConfigOf, detectorConfigShape } from '@spam-check/detector-kit';
+import { env, loadConfig, type Env } from '@spam-check/service-kit';
 import { formConfigShape } from '@spam-check/form-signals';
 import { z } from 'zod';
 

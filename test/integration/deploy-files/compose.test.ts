@@ -26,6 +26,7 @@ function operatorEnv(): Record<string, string> {
     GATEWAY_CLIENT_SECRET: secret(),
     PRIVACY_HASH_KEY: secret(),
     WEBHOOK_SECRET_KEY: secret(),
+    REVIEW_CONTENT_KEY: secret(),
     AUTH_BOOTSTRAP_SOURCE: bootstrap,
   };
 }
@@ -195,6 +196,7 @@ describe('docker-compose.yml', () => {
       'PRIVACY_HASH_KEY',
       'RABBITMQ_PASSWORD',
       'REDIS_PASSWORD',
+      'REVIEW_CONTENT_KEY',
       'WEBHOOK_SECRET_KEY',
     ];
     expect(missing({})).toEqual(secrets);

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { baseImage, effectiveInstructions, envOf, execForm, parseDockerfile } from './dockerfile';
 import { ROOT, readText } from './files';
 import { SERVICES, environmentProblems, knownVariables } from './services';
@@ -78,6 +78,36 @@ describe('the Dockerfile', () => {
     if (manifest.files) expect(manifest.files.some((entry) => /^(\.\/)?model\/?/.test(entry))).toBe(true);
     expect(existsSync(join(ROOT, 'services/text-detector/model'))).toBe(true);
     expect(dockerIgnored('services/text-detector/model/model.json')).toBe(false);
+  });
+});
+
+describe('Lua scripts', () => {
+  // `pnpm deploy` copies a package's `files` (its dist/); a script that stays in src/ is missing in the image.
+  const packages = ['packages', 'services'].flatMap((dir) =>
+    readdirSync(join(ROOT, dir)).map((name) => `${dir}/${name}`),
+  );
+  const scripts = packages.flatMap((pkg) =>
+    existsSync(join(ROOT, pkg, 'src'))
+      ? readdirSync(join(ROOT, pkg, 'src'), { recursive: true, encoding: 'utf8' })
+          .filter((file) => file.endsWith('.lua'))
+          .map((file) => ({ pkg, folder: dirname(file) === '.' ? '' : `${dirname(file)}/` }))
+      : [],
+  );
+
+  it('are found at all (the store of the client maps, the rate limit and auth keep theirs in .lua files)', () => {
+    expect(scripts.map(({ pkg }) => pkg)).toEqual(
+      expect.arrayContaining(['packages/client-state', 'services/auth', 'services/gateway']),
+    );
+  });
+
+  it('when a package keeps one beside its code, its build copies it beside the compiled file in dist/', () => {
+    for (const { pkg, folder } of scripts) {
+      const build = (JSON.parse(readText(`${pkg}/package.json`)) as { scripts: { build: string } }).scripts
+        .build;
+      expect(build).toContain(`cp src/${folder}*.lua dist/${folder}`);
+      // pnpm appends the Dockerfile's `build --noCheck` to the script: tsc must come last.
+      expect(build).toMatch(/tsc -p tsconfig\.build\.json$/);
+    }
   });
 });
 

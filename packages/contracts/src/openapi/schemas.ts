@@ -10,6 +10,7 @@ import {
   clientStatsSchema,
   clientWithSecretSchema,
   createClientRequestSchema,
+  textRulesSchema,
 } from '../admin';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors';
 import { oauthErrorSchema, revokeRequestSchema, tokenRequestSchema, tokenResponseSchema } from '../oauth';
@@ -25,6 +26,12 @@ import {
   webhookTestAnswerSchema,
 } from '../webhooks';
 import { hybridResultSchema, mailResultSchema, reasonSchema, textResultSchema } from '../results';
+import {
+  checkListSchema,
+  feedbackReportsResultSchema,
+  feedbackReportsSchema,
+  reviewItemSchema,
+} from '../review';
 
 const NAMED_SCHEMAS = {
   MailCheckRequest: requestSchemas.mail,
@@ -46,6 +53,7 @@ const NAMED_SCHEMAS = {
   RevokeRequest: revokeRequestSchema,
   OAuthError: oauthErrorSchema,
   ClientSettings: clientSettingsSchema,
+  TextRules: textRulesSchema,
   CreateClientRequest: createClientRequestSchema,
   AdminClient: adminClientSchema,
   ClientList: clientListSchema,
@@ -60,6 +68,10 @@ const NAMED_SCHEMAS = {
   WebhookDeliveries: webhookDeliveriesSchema,
   WebhookTestAnswer: webhookTestAnswerSchema,
   WebhookPayload: webhookPayloadSchema,
+  ReviewItem: reviewItemSchema,
+  CheckList: checkListSchema,
+  FeedbackReports: feedbackReportsSchema,
+  FeedbackReportsResult: feedbackReportsResultSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type SchemaName = keyof typeof NAMED_SCHEMAS;

@@ -1,6 +1,8 @@
 import type { RevocationMessage } from '@spam-check/contracts';
 import type { RedisConnection } from '@spam-check/service-kit';
-import type { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Redis, Result } from 'ioredis';
 import type { RefreshTokenRecord, TokenRecord } from '../domain/tokens';
 import {
   StoreUnavailableError,
@@ -27,121 +29,26 @@ import {
  * The Lua scripts build family keys from the prefix, so they assume one Redis node (no cluster slots).
  */
 
-// Lua, used by the scripts below with `prefix` and the family key `fam` set: deletes the family's tokens and
-// the family, and leaves in `revoked` the hashes of the access tokens that were still there.
-const DELETE_FAMILY = `
-local revoked = {}
-for _, member in ipairs(redis.call('SMEMBERS', fam)) do
-  local deleted = redis.call('DEL', prefix .. member)
-  if deleted == 1 and string.sub(member, 1, 3) == 'at:' then
-    table.insert(revoked, string.sub(member, 4))
-  end
-end
-redis.call('DEL', fam)
-`;
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    authRotate(key: string, ...args: (string | number)[]): Result<[string, string[]?], Context>;
+    authUndoRotation(key: string, ...args: string[]): Result<number, Context>;
+    authActiveAccess(key: string, prefix: string): Result<string | null, Context>;
+    authRevokeFamily(...args: string[]): Result<string[], Context>;
+    authReserve(...args: (string | number)[]): Result<number, Context>;
+    authRelease(...args: (string | number)[]): Result<number, Context>;
+    authCreateRecord(record: string, index: string, json: string, id: string): Result<number, Context>;
+  }
+}
 
-const REVOKE_FAMILY = `
-local prefix = ARGV[1]
-local fam = prefix .. 'fam:' .. ARGV[2]
-${DELETE_FAMILY}
-return revoked
-`;
-
-// Single round trip, atomic: the check of the spent flag and the issue of the successor cannot interleave
-// with another refresh of the same token, so of N concurrent refreshes exactly one rotates. The deadline is
-// checked against Redis's clock first (ARGV[8], unix ms): a script that waited behind a stalled Redis after
-// the service had already answered 503 must not consume the token.
-const ROTATE = `
-local prefix = ARGV[1]
-local now = redis.call('TIME')
-if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[8]) then
-  return {'expired'}
-end
-local state = redis.call('HMGET', KEYS[1], 'family', 'spent')
-local family = state[1]
-if not family then return {'unknown'} end
-if state[2] == '1' then
-  local fam = prefix .. 'fam:' .. family
-  ${DELETE_FAMILY}
-  return {'reused', revoked}
-end
-redis.call('HSET', KEYS[1], 'spent', '1', 'next', ARGV[5])
-redis.call('SET', prefix .. 'at:' .. ARGV[2], ARGV[3], 'EX', ARGV[4])
-redis.call('HSET', prefix .. 'rt:' .. ARGV[5], 'data', ARGV[6], 'family', family, 'spent', '0')
-redis.call('EXPIRE', prefix .. 'rt:' .. ARGV[5], ARGV[7])
-local fam = prefix .. 'fam:' .. family
-redis.call('SADD', fam, 'at:' .. ARGV[2], 'rt:' .. ARGV[5])
-redis.call('EXPIRE', fam, ARGV[7])
-return {'rotated'}
-`;
-
-// The successor is removed only while it is still unspent, so an undo can never take away tokens that a
-// client has already used.
-const UNDO_ROTATION = `
-local prefix = ARGV[1]
-local state = redis.call('HMGET', KEYS[1], 'family', 'spent', 'next')
-if state[2] ~= '1' or state[3] ~= ARGV[2] then return 0 end
-local successor = prefix .. 'rt:' .. ARGV[2]
-if redis.call('HGET', successor, 'spent') ~= '0' then return 0 end
-redis.call('DEL', successor, prefix .. 'at:' .. ARGV[3])
-redis.call('SREM', prefix .. 'fam:' .. state[1], 'rt:' .. ARGV[2], 'at:' .. ARGV[3])
-redis.call('HSET', KEYS[1], 'spent', '0')
-redis.call('HDEL', KEYS[1], 'next')
-return 1
-`;
-
-// An access token is active only while its client exists: one round trip on the introspection hot path.
-const ACTIVE_ACCESS = `
-local data = redis.call('GET', KEYS[1])
-if not data then return false end
-if redis.call('EXISTS', ARGV[1] .. 'client:' .. cjson.decode(data).clientId) == 0 then return false end
-return data
-`;
-
-// Reserve first, then check: concurrent attempts each take a slot before the expensive verification, so a
-// burst cannot run more verifications than the limit. A refused attempt writes nothing: counters are only
-// created by attempts that were let through, so a flood of refused attempts (random client ids, say) leaves
-// no keys behind.
-const RESERVE = `
-local window = ARGV[1]
-local wait = 0
-for i, key in ipairs(KEYS) do
-  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i + 1]) then
-    wait = math.max(wait, redis.call('TTL', key), 1)
-  end
-end
-if wait > 0 then return wait end
-for _, key in ipairs(KEYS) do
-  redis.call('INCR', key)
-  redis.call('EXPIRE', key, window, 'NX')
-end
-return 0
-`;
-
-// Never below zero, never a counter without a window (the key may have expired since the reservation).
-const RELEASE = `
-for _, key in ipairs(KEYS) do
-  local count = tonumber(redis.call('GET', key) or '0')
-  if count > 0 then redis.call('DECR', key) end
-end
-return 0
-`;
-
-// A record only where there is none yet, with its id in the index set.
-const CREATE_RECORD = `
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
-redis.call('SADD', KEYS[2], ARGV[2])
-return 1
-`;
-
-interface Scripts {
-  authRotate(key: string, ...args: (string | number)[]): Promise<[string, string[]?]>;
-  authUndoRotation(key: string, ...args: string[]): Promise<number>;
-  authActiveAccess(key: string, prefix: string): Promise<string | null>;
-  authRevokeFamily(...args: string[]): Promise<string[]>;
-  authReserve(...args: (string | number)[]): Promise<number>;
-  authRelease(...args: (string | number)[]): Promise<number>;
-  authCreateRecord(record: string, index: string, json: string, id: string): Promise<number>;
+/**
+ * A Lua script beside this file (the build copies them beside the compiled one). A line `--#include <file>`
+ * takes that file's text: the family deletion that the rotation and the revocation share.
+ */
+function script(name: string): string {
+  return readFileSync(join(__dirname, name), 'utf8').replace(/^--#include (\S+)\n/m, (_line, file: string) =>
+    readFileSync(join(__dirname, file), 'utf8'),
+  );
 }
 
 export interface RedisStoreOptions {
@@ -171,13 +78,13 @@ export class RedisStore implements AuthStore {
     this.prefix = options.prefix;
     this.channel = options.channel;
     this.timeoutMs = options.timeoutMs;
-    this.redis.defineCommand('authRotate', { numberOfKeys: 1, lua: ROTATE });
-    this.redis.defineCommand('authUndoRotation', { numberOfKeys: 1, lua: UNDO_ROTATION });
-    this.redis.defineCommand('authActiveAccess', { numberOfKeys: 1, lua: ACTIVE_ACCESS });
-    this.redis.defineCommand('authRevokeFamily', { numberOfKeys: 0, lua: REVOKE_FAMILY });
-    this.redis.defineCommand('authReserve', { lua: RESERVE });
-    this.redis.defineCommand('authRelease', { lua: RELEASE });
-    this.redis.defineCommand('authCreateRecord', { numberOfKeys: 2, lua: CREATE_RECORD });
+    this.redis.defineCommand('authRotate', { numberOfKeys: 1, lua: script('rotate.lua') });
+    this.redis.defineCommand('authUndoRotation', { numberOfKeys: 1, lua: script('undo-rotation.lua') });
+    this.redis.defineCommand('authActiveAccess', { numberOfKeys: 1, lua: script('active-access.lua') });
+    this.redis.defineCommand('authRevokeFamily', { numberOfKeys: 0, lua: script('revoke-family.lua') });
+    this.redis.defineCommand('authReserve', { lua: script('reserve.lua') });
+    this.redis.defineCommand('authRelease', { lua: script('release.lua') });
+    this.redis.defineCommand('authCreateRecord', { numberOfKeys: 2, lua: script('create-record.lua') });
   }
 
   async getClient(id: string) {
@@ -188,7 +95,7 @@ export class RedisStore implements AuthStore {
   }
   async createClient(client: ClientRecord) {
     const created = await this.run(() =>
-      this.scripts.authCreateRecord(
+      this.redis.authCreateRecord(
         this.key('client:', client.id),
         this.key('clients'),
         JSON.stringify(client),
@@ -273,7 +180,7 @@ export class RedisStore implements AuthStore {
     // This assumes the service's and Redis's clocks agree to well within timeoutMs (NTP).
     const deadlineMs = Date.now() + this.timeoutMs;
     const [outcome, revoked] = await this.run(() =>
-      this.scripts.authRotate(
+      this.redis.authRotate(
         this.key('rt:', spentRefreshHash),
         this.prefix,
         tokens.accessHash,
@@ -293,7 +200,7 @@ export class RedisStore implements AuthStore {
 
   async undoRotation(spentRefreshHash: string, successor: RotatedTokens) {
     const undone = await this.run(() =>
-      this.scripts.authUndoRotation(
+      this.redis.authUndoRotation(
         this.key('rt:', spentRefreshHash),
         this.prefix,
         successor.refresh.hash,
@@ -313,14 +220,14 @@ export class RedisStore implements AuthStore {
   }
   async getActiveAccessToken(hash: string) {
     return this.json<TokenRecord>(
-      await this.run(() => this.scripts.authActiveAccess(this.key('at:', hash), this.prefix)),
+      await this.run(() => this.redis.authActiveAccess(this.key('at:', hash), this.prefix)),
     );
   }
   async revokeAccessToken(hash: string) {
     return (await this.run(() => this.redis.del(this.key('at:', hash)))) === 1;
   }
   async revokeFamily(family: string) {
-    return this.run(() => this.scripts.authRevokeFamily(this.prefix, family));
+    return this.run(() => this.redis.authRevokeFamily(this.prefix, family));
   }
   async revokeClientTokens(clientId: string) {
     const clientFamilies = this.key('cfam:', clientId);
@@ -332,7 +239,7 @@ export class RedisStore implements AuthStore {
 
   async reserveAttempts(limits: AttemptLimit[], windowSeconds: number): Promise<Reservation> {
     const wait = await this.run(() =>
-      this.scripts.authReserve(
+      this.redis.authReserve(
         limits.length,
         ...limits.map(({ key }) => this.key('fail:', key)),
         windowSeconds,
@@ -343,7 +250,7 @@ export class RedisStore implements AuthStore {
   }
   async releaseAttempts(keys: string[]) {
     if (keys.length === 0) return;
-    await this.run(() => this.scripts.authRelease(keys.length, ...keys.map((key) => this.key('fail:', key))));
+    await this.run(() => this.redis.authRelease(keys.length, ...keys.map((key) => this.key('fail:', key))));
   }
   async resetAttempts(key: string) {
     await this.run(() => this.redis.del(this.key('fail:', key)));
@@ -357,10 +264,6 @@ export class RedisStore implements AuthStore {
   }
   async close() {
     await this.connection.closer.close();
-  }
-
-  private get scripts(): Scripts {
-    return this.redis as unknown as Scripts;
   }
 
   private key(kind: string, id = ''): string {

@@ -8,7 +8,7 @@ import {
   type CampaignMemory,
   type CheckMemory,
   type ClientMap,
-} from '@spam-check/service-kit';
+} from '@spam-check/client-state';
 import type { Redis } from 'ioredis';
 
 export interface EmailFeedbackOptions {
@@ -16,6 +16,8 @@ export interface EmailFeedbackOptions {
   hashKey: string;
   retentionSeconds: number;
   maxReports: number;
+  /** CAMPAIGN_MAX_SIGNATURES_PER_CLIENT: the signatures one client's campaign contribution keeps at most. */
+  maxCampaignSignatures: number;
   /** How long reports, and campaign signatures after their last spam report, are kept. */
   reportRetentionSeconds: number;
 }
@@ -32,11 +34,17 @@ export interface EmailFeedbackStores {
   campaigns: CampaignMemory;
 }
 
+const campaignMemoryOptions = (options: EmailFeedbackOptions) => ({
+  key: options.hashKey,
+  ttlSeconds: options.reportRetentionSeconds,
+  maxPerClient: options.maxCampaignSignatures,
+});
+
 export function memoryEmailFeedbackStores(options: EmailFeedbackOptions): EmailFeedbackStores {
   return {
     checks: memoryCheckMemory(options.retentionSeconds),
     reports: memoryClientMap(options.maxReports, options.reportRetentionSeconds),
-    campaigns: memoryCampaignMemory({ key: options.hashKey, ttlSeconds: options.reportRetentionSeconds }),
+    campaigns: memoryCampaignMemory(campaignMemoryOptions(options)),
   };
 }
 
@@ -48,9 +56,6 @@ export function redisEmailFeedbackStores(
   return {
     checks: redisCheckMemory(redis, prefix, options.retentionSeconds),
     reports: redisClientMap(redis, `${prefix}reports:`, options.maxReports, options.reportRetentionSeconds),
-    campaigns: redisCampaignMemory(redis, prefix, {
-      key: options.hashKey,
-      ttlSeconds: options.reportRetentionSeconds,
-    }),
+    campaigns: redisCampaignMemory(redis, prefix, campaignMemoryOptions(options)),
   };
 }

@@ -1,8 +1,11 @@
 import { detectorErasureAnswerSchema, type ErasureRequest, type FeedbackPart } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import { AppError, type CheckMemory } from '@spam-check/service-kit';
+import type { CheckMemory } from '@spam-check/client-state';
+import { AppError } from '@spam-check/service-kit';
 import type { CallMeta } from '../domain/hybrid-check';
 import { callDetector, type HttpDetector } from './detector-client';
+import type { Review } from './review';
+import { addressHash } from './review-recorder';
 import type { UsageStore } from './usage-store';
 import type { WebhookDeliveryLog } from './webhook-deliveries';
 import type { WebhookSecrets } from './webhook-secrets';
@@ -11,8 +14,9 @@ export type EraseData = (request: ErasureRequest, meta: CallMeta) => Promise<Rec
 
 /**
  * Erasure across the deployment (DESIGN.md §7.5): each detector erases what it keeps (`POST /v1/erasure`),
- * and for a client the gateway erases its own: hybrid check records, recent reports, settings, webhook secrets
- * and delivery logs. Kept: the
+ * and the gateway erases its own: for an address the review list's checks of it, for a client its hybrid
+ * check records, review list (content included), recent reports, settings, webhook secrets and delivery logs.
+ * Kept: the
  * aggregate usage counts and the admin actions (the audit trail of who did what, which also records this
  * erasure). All stores are asked at once; when one cannot answer the whole erasure is a 503, and repeating it
  * is safe.
@@ -23,6 +27,7 @@ export function createDataEraser(deps: {
   usage: UsageStore | undefined;
   settings: ClientSettingsStore | undefined;
   webhooks?: { secrets: WebhookSecrets; deliveries: WebhookDeliveryLog } | undefined;
+  review: Pick<Review, 'store' | 'addressKey'>;
   timeoutMs: number;
 }): EraseData {
   const inDetector = async (part: FeedbackPart, request: ErasureRequest, meta: CallMeta) =>
@@ -45,17 +50,22 @@ export function createDataEraser(deps: {
     return { webhook_secrets: secrets, webhook_deliveries: deliveries };
   };
   const inGateway = async (request: ErasureRequest): Promise<Record<string, number>> => {
-    if (!('client_id' in request)) return {};
+    if (!('client_id' in request))
+      return {
+        review_checks: await deps.review.store.eraseEmail(addressHash(deps.review.addressKey, request.email)),
+      };
     const client = request.client_id;
     // The webhooks' own data first: their ids are in the settings erased below.
     const webhooks = await eraseWebhooks(client);
-    const [hybrids, recent, settings] = await Promise.all([
+    const [hybrids, review, recent, settings] = await Promise.all([
       deps.hybrids.eraseClient(client),
+      deps.review.store.eraseClient(client),
       deps.usage?.eraseRecentFeedback(client),
       deps.settings?.remove(client),
     ]);
     return {
       hybrid_check_records: hybrids,
+      review_checks: review,
       ...(recent === undefined ? {} : { recent_feedback: recent }),
       ...(settings === undefined ? {} : { client_settings: settings }),
       ...webhooks,

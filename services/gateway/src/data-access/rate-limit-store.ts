@@ -1,21 +1,23 @@
 import { AppError } from '@spam-check/service-kit';
-import type { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Redis, Result } from 'ioredis';
 import type { RateLimitStore } from '../domain/rate-limit';
 
-// Reserves up to ARGV[2] requests of the window, never past the limit ARGV[3], in one atomic round trip;
-// the first reservation of a window starts its expiry. Returns the counter after it, the number granted
-// (0 when the window is spent) and the milliseconds left in the window.
-const RESERVE_SCRIPT = `
-local count = tonumber(redis.call('GET', KEYS[1]) or '0')
-local grant = math.max(0, math.min(tonumber(ARGV[2]), tonumber(ARGV[3]) - count))
-if grant > 0 then count = redis.call('INCRBY', KEYS[1], grant) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  if count > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-  ttl = tonumber(ARGV[1])
-end
-return {count, grant, ttl}
-`;
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    /** `rate-limit-reserve.lua`: answers the counter after the reservation, the number granted and the ms left. */
+    spamCheckRateLimitReserve(
+      key: string,
+      windowMs: number,
+      want: number,
+      limit: number,
+    ): Result<[number, number, number], Context>;
+  }
+}
+
+/** Loaded by `redisRateLimitStore`; the build copies it beside the compiled file. */
+const RESERVE_SCRIPT = join(__dirname, 'rate-limit-reserve.lua');
 
 /** The largest batch one instance reserves ahead, and its share of the limit (1 %). */
 const MAX_BATCH = 100;
@@ -45,13 +47,12 @@ interface Lease {
  * validation): the limit is never silently lifted.
  */
 export function redisRateLimitStore(redis: Redis, prefix: string, limit: number): RateLimitStore {
-  redis.defineCommand('spamCheckRateLimitReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
-  const reserve = (
-    redis as unknown as Record<
-      string,
-      (key: string, windowMs: number, want: number, limit: number) => Promise<[number, number, number]>
-    >
-  ).spamCheckRateLimitReserve!.bind(redis);
+  redis.defineCommand('spamCheckRateLimitReserve', {
+    numberOfKeys: 1,
+    lua: readFileSync(RESERVE_SCRIPT, 'utf8'),
+  });
+  const reserve = (key: string, windowMs: number, want: number, limit: number) =>
+    redis.spamCheckRateLimitReserve(key, windowMs, want, limit);
   const maxBatch = Math.max(1, Math.min(MAX_BATCH, Math.floor(limit / BATCH_SHARE)));
   const leases = new Map<string, Lease>();
   let nextSweep = 0;

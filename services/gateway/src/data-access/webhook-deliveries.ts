@@ -1,5 +1,22 @@
 import { WEBHOOK_DELIVERIES_KEPT, type WebhookDelivery } from '@spam-check/contracts';
-import type { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Redis, Result } from 'ioredis';
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    /** `webhook-deliveries-record.lua`: answers how many old deliveries were trimmed. */
+    spamCheckWebhookDeliveryRecord(
+      order: string,
+      records: string,
+      deliveryId: string,
+      createdAtMs: number,
+      record: string,
+      kept: number,
+      ttlMs: number,
+    ): Result<number, Context>;
+  }
+}
 
 /** A webhook's log outlives its last delivery by this long, then Redis drops it. */
 const LOG_TTL_MS = 30 * 24 * 3600_000;
@@ -12,18 +29,8 @@ export interface WebhookDeliveryLog {
   remove(clientId: string, webhookIds: string[]): Promise<number>;
 }
 
-// One script, so that the entry, its place in the order and the trim of the oldest go together.
-const RECORD = `
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
-local old = redis.call('ZRANGE', KEYS[1], 0, -(tonumber(ARGV[4]) + 1))
-if #old > 0 then
-  redis.call('ZREM', KEYS[1], unpack(old))
-  redis.call('HDEL', KEYS[2], unpack(old))
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
-return #old`;
+/** Loaded by `redisWebhookDeliveryLog`; the build copies it beside the compiled file. */
+const RECORD_SCRIPT = join(__dirname, 'webhook-deliveries-record.lua');
 
 /**
  * Each webhook's recent deliveries in Redis: a sorted set of delivery ids by event time and a hash of their
@@ -34,12 +41,14 @@ export function redisWebhookDeliveryLog(redis: Redis, prefix: string): WebhookDe
     const base = `${prefix}webhook-deliveries:{${clientId}/${webhookId}}`;
     return [`${base}:order`, `${base}:records`] as const;
   };
+  redis.defineCommand('spamCheckWebhookDeliveryRecord', {
+    numberOfKeys: 2,
+    lua: readFileSync(RECORD_SCRIPT, 'utf8'),
+  });
   return {
     async record(clientId, webhookId, delivery) {
       const [order, records] = keysOf(clientId, webhookId);
-      await redis.eval(
-        RECORD,
-        2,
+      await redis.spamCheckWebhookDeliveryRecord(
         order,
         records,
         delivery.id,

@@ -1,83 +1,49 @@
-import type { Verdict, WebhookEvent } from '@spam-check/contracts';
+import {
+  reviewItemSchema,
+  type FeedbackLabel,
+  type ReviewItem,
+  type WebhookEvent,
+  type WebhookPayload,
+} from '@spam-check/contracts';
+import { reviewItemOf, type CheckedItem } from './review-item';
 
 /**
- * The `data` of a delivery: a check as the review list shows it. Built here only, so that it follows the
- * review item's shape in one place.
+ * The body of a delivery: its `data` is always a review item, as `GET /api/v1/checks` lists it, so that a
+ * site handles a delivery and a listed check alike. Every payload is built here and checked against the
+ * review item's schema.
  */
-export interface WebhookItem {
-  id: string | null;
-  kind: 'mail' | 'text' | 'hybrid' | null;
-  created_at: string | null;
-  verdict: Verdict | null;
-  score: number | null;
-  reasons: string[];
-  language: string | null;
-  report: { label: 'spam' | 'ham'; at: string } | null;
-  content: null;
-  preview: null;
+export function webhookPayload(type: string, item: ReviewItem, at: Date): WebhookPayload {
+  return { type, timestamp: at.toISOString(), data: reviewItemSchema.parse(item) };
 }
 
-export interface CheckedResult {
-  id: string;
-  verdict: Verdict;
-  score: number;
-  reasons: { code: string }[];
-  language?: string | null;
-}
-
-/** A check just answered; the event it raises, if any (`ham` raises none). */
+/** A check just answered; the event it raises, if any (`ham` raises none), with its review item. */
 export function checkEvent(
-  kind: 'mail' | 'text' | 'hybrid',
-  result: CheckedResult,
-  at: Date,
-): { type: WebhookEvent; item: WebhookItem } | undefined {
-  if (result.verdict === 'ham') return undefined;
+  { checked, submitted }: CheckedItem,
+  options: { keepsContent: boolean; at: Date },
+): { type: WebhookEvent; item: ReviewItem } | undefined {
+  const { verdict } = checked.result;
+  if (verdict === 'ham') return undefined;
   return {
-    type: result.verdict === 'spam' ? 'check.spam' : 'check.suspicious',
-    item: {
-      id: result.id,
-      kind,
-      created_at: at.toISOString(),
-      verdict: result.verdict,
-      score: result.score,
-      reasons: result.reasons.map((reason) => reason.code),
-      language: result.language ?? null,
-      report: null,
-      content: null,
-      preview: null,
-    },
+    type: verdict === 'spam' ? 'check.spam' : 'check.suspicious',
+    item: reviewItemOf(checked, submitted, options),
   };
 }
 
-/**
- * A report just accepted: the item of the check it was about, as far as the gateway knows it when the
- * report arrives (the check's id and the report; the verdict fields are those of the review list, null here).
- */
-export function feedbackEvent(report: { check_id: string | null; label: 'spam' | 'ham'; at: Date }): {
-  type: WebhookEvent;
-  item: WebhookItem;
-} {
+/** A report just applied to a listed check: its review item, carrying that report. */
+export function feedbackEvent(
+  item: ReviewItem,
+  report: { label: FeedbackLabel; at: Date },
+): { type: WebhookEvent; item: ReviewItem } {
   return {
     type: 'feedback.received',
-    item: {
-      id: report.check_id,
-      kind: null,
-      created_at: null,
-      verdict: null,
-      score: null,
-      reasons: [],
-      language: null,
-      report: { label: report.label, at: report.at.toISOString() },
-      content: null,
-      preview: null,
-    },
+    item: { ...item, report: { label: report.label, at: report.at.toISOString() } },
   };
 }
 
-/** What "Send test event" delivers: an item of the right shape that no check produced. */
-export function testItem(at: Date): WebhookItem {
+/** What "Send test event" delivers: a review item of the right shape that no check produced. */
+export function testItem(at: Date): ReviewItem {
   return {
-    id: null,
+    id: 'test',
     kind: 'text',
     created_at: at.toISOString(),
     verdict: 'spam',

@@ -56,12 +56,12 @@ describe('webhooks through the admin API, in embedded mode', () => {
     }
   });
 
-  it('when a check is spam or suspicious, or a report is accepted, the subscribed events are delivered', async () => {
+  it('when a check is spam or suspicious, or a report on a listed check is accepted, the subscribed events are delivered with its review item', async () => {
     const site = await open.site();
     const secret = (await site.hooks([hookAt('events')])).body.webhooks[0].secret as string;
     expect((await site.check('ham')).status).toBe(200);
     const suspicious = await site.check('suspicious');
-    expect((await site.report('spam')).status).toBe(200);
+    expect((await site.report('spam', suspicious.body.id)).status).toBe(200);
     await waitFor('two deliveries', () => requestsTo('events').length === 2);
     const bodies = requestsTo('events').map((request) => verified(request, secret));
     expect(bodies.map((body) => body.type).sort()).toEqual(['check.suspicious', 'feedback.received']);
@@ -71,7 +71,11 @@ describe('webhooks through the admin API, in embedded mode', () => {
       language: 'en',
     });
     expect(bodies.find((body) => body.type === 'feedback.received')?.data).toMatchObject({
+      id: suspicious.body.id,
+      kind: 'text',
+      verdict: 'suspicious',
       report: { label: 'spam' },
+      content: null,
     });
   });
 

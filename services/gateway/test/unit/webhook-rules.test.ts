@@ -59,6 +59,7 @@ describe('WEBHOOK_SECRET_KEY', () => {
     AMQP_URL: 'amqp://spam-check:an-own-long-rabbitmq-password@rabbitmq:5672',
     GATEWAY_CLIENT_ID: 'gateway',
     GATEWAY_CLIENT_SECRET: 'a-gateway-secret-of-our-own-0123',
+    REVIEW_CONTENT_KEY: 'a-review-content-key-of-our-own-0123456789',
   };
 
   it('when in production, a missing, published or short key is refused, naming the variable', () => {

@@ -1,4 +1,5 @@
-import type { CampaignMemory, CheckMemory, ClientMap, Eraser } from '@spam-check/service-kit';
+import type { CampaignMemory, CheckMemory, ClientMap } from '@spam-check/client-state';
+import type { Eraser } from '@spam-check/detector-kit';
 
 /**
  * Erasure in the text detector (DESIGN.md §7.5): by client, its check records, its learnt state (reports, their

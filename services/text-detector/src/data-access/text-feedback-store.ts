@@ -1,5 +1,5 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
-import type { CampaignMemory, CheckMemory, ClientMap } from '@spam-check/service-kit';
+import type { CampaignMemory, CheckMemory, ClientMap } from '@spam-check/client-state';
 import type { FeedbackMaps } from '../domain/feedback-maps';
 
 /**

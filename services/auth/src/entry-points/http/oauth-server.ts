@@ -23,6 +23,9 @@ export interface PasswordGrantDeps {
 /** What the library's token handler resolves with; our pair travels in `issued`. */
 type IssuedToken = Token & { issued: IssuedPair };
 
+/** The client the token endpoint authenticated, as handed to the library with its scopes. */
+type AuthenticatedClient = Client & { scopes: string[] };
+
 /**
  * The password grant, run by the library (`@node-oauth/express-oauth-server`) with our model. The client has
  * already been authenticated by the token endpoint (one credential decoder, one brute-force guard), so the
@@ -39,11 +42,12 @@ export function createPasswordGrant(deps: PasswordGrantDeps) {
         ? { username, scopes: user.scopes }
         : false;
     },
-    async validateScope(user: User, client: Client, scope?: string[]): Promise<string[] | false> {
-      const allowed = userClientScopes(
-        (client as unknown as ClientRecord).scopes,
-        (user as { scopes?: string[] }).scopes,
-      );
+    async validateScope(
+      user: User,
+      client: AuthenticatedClient,
+      scope?: string[],
+    ): Promise<string[] | false> {
+      const allowed = userClientScopes(client.scopes, (user as { scopes?: string[] }).scopes);
       return grantedScope(scope, allowed) ?? false;
     },
     async saveToken(_token: Token, client: Client, user: User): Promise<IssuedToken> {
@@ -66,7 +70,11 @@ export function createPasswordGrant(deps: PasswordGrantDeps) {
   }).server;
 
   return async (req: Request, res: Response, client: ClientRecord): Promise<IssuedPair> => {
-    const authenticated: Client = { id: client.id, grants: [...client.grants], scopes: [...client.scopes] };
+    const authenticated: AuthenticatedClient = {
+      id: client.id,
+      grants: [...client.grants],
+      scopes: [...client.scopes],
+    };
     const { authorization: _authorization, ...headers } = req.headers;
     const { client_secret: _secret, ...body } = req.body as Record<string, unknown>;
     const request = new OAuthRequest({

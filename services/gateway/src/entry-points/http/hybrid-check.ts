@@ -6,8 +6,10 @@ import {
   type HybridResult,
 } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import { AppError, elapsedMs, requestContext, type CheckMemory } from '@spam-check/service-kit';
+import type { CheckMemory } from '@spam-check/client-state';
+import { AppError, elapsedMs, requestContext } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
+import type { ReviewRecorder } from '../../data-access/review-recorder';
 import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
 import { callerOf } from './authenticate';
@@ -17,13 +19,15 @@ import type { WebhookEvents } from './webhooks';
  * `POST /api/v1/spam/hybrid-check`: `X-Internal-Step-By-Step` picks the mode (DESIGN.md §2.3); without it
  * (or empty) the client's `hybrid.step_by_step` setting does, else parallel. Parallel runs over HTTP,
  * step-by-step over RabbitMQ RPC when configured (else over HTTP, one after the other).
- * The ids of the parts are kept under the hybrid id in `hybrids`, for feedback on the hybrid id.
+ * The ids of the parts are kept under the hybrid id in `hybrids`, for feedback on the hybrid id; the check
+ * goes to the client's review list (`reviews`) and, as its review item, to the client's webhooks.
  */
 export function hybridCheck(
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport },
   hybrids: CheckMemory,
   settings?: ClientSettingsStore,
   usage?: UsageStore,
+  reviews?: ReviewRecorder,
   webhooks?: WebhookEvents,
 ): RequestHandler {
   return async (req, res, next) => {
@@ -70,12 +74,8 @@ export function hybridCheck(
       reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code),
       durationMs: result.duration_ms,
     });
-    webhooks?.checked(clientId, 'hybrid', {
-      id: result.id,
-      verdict: result.verdict,
-      score: result.score,
-      reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])],
-      language: result.text?.language ?? null,
-    });
+    const checks = [{ checked: { kind: 'hybrid' as const, result }, submitted: request }];
+    reviews?.record(clientId, checks);
+    webhooks?.checked(clientId, checks);
   };
 }

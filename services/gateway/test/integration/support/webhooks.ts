@@ -84,7 +84,11 @@ export async function startWebhookStack() {
     const title = String((JSON.parse(request.body) as { title?: unknown }).title);
     sendJson(res, 200, textResult(title === 'spam' || title === 'suspicious' ? title : 'ham'));
   });
-  const email = await startScriptedServer((_request, res) => sendJson(res, 200, mailResult(false)));
+  const email = await startScriptedServer((request, res) =>
+    request.url === '/v1/feedback'
+      ? sendJson(res, 200, { applied: true })
+      : sendJson(res, 200, mailResult(false)),
+  );
   const started: Running[] = [];
 
   const gateway = async (env: Record<string, string | undefined>): Promise<RunningGateway> => {
@@ -156,15 +160,11 @@ export async function startWebhookStack() {
         return { status: answer.status, body: await json(answer) };
       };
       const hooks = async (webhooks: object[]) => call('PUT', `/clients/${id}/settings`, { webhooks });
-      const report = async (label: 'spam' | 'ham') => {
+      const report = async (label: 'spam' | 'ham', checkId: string) => {
         const answer = await fetch(`${base}/api/v1/spam/feedback`, {
           method: 'POST',
           headers: { authorization: `Bearer ${checkToken}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            title: 'spam',
-            body: 'Some words of a comment on a page of the site.',
-            label,
-          }),
+          body: JSON.stringify({ check_id: checkId, label }),
         });
         return { status: answer.status, body: await json(answer) };
       };

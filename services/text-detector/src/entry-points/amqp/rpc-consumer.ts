@@ -1,6 +1,7 @@
 import { createDetectorRpcSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
 import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
-import { rpcCheckHandler, type Logger } from '@spam-check/service-kit';
+import { rpcCheckHandler } from '@spam-check/detector-kit';
+import type { Logger } from '@spam-check/service-kit';
 import type { CheckClientText } from '../../domain/check-for-client';
 
 export interface RpcConsumerOptions {

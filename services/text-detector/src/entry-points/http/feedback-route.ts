@@ -1,5 +1,6 @@
 import { createFeedbackSchemas, type CheckLimits } from '@spam-check/contracts';
-import { AppError, parseBody, postRoute, requestContext, requiredClientId } from '@spam-check/service-kit';
+import { requiredClientId } from '@spam-check/detector-kit';
+import { AppError, parseBody, postRoute, requestContext } from '@spam-check/service-kit';
 import type { Express } from 'express';
 import type { createTextLearner } from '../../domain/check-text';
 import type { ReportsInTurn } from '../../domain/client-reports';

@@ -1,13 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { Language } from '@spam-check/contracts';
 import { z } from 'zod';
-import { readJsonBody } from './body';
+import {
+  elapsedMs,
+  parseBody,
+  readJsonBody,
+  sendJson,
+  type DirectRoute,
+  type RequestContext,
+} from '@spam-check/service-kit';
 import { clientIdOf } from './client-id';
 import { mapConcurrently } from './concurrency';
-import { elapsedMs, type RequestContext } from './context';
-import type { DirectRoute } from './direct-route';
-import { sendJson } from './respond';
-import { parseBody } from './validate';
 
 interface CheckRouteOptions<Item, Result> {
   /** The schema of one check's body (one item of a batch). */

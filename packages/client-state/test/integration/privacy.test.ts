@@ -1,4 +1,5 @@
-import { ConfigError, keyedHash, privacyConfigShape, privacyOf } from '@spam-check/service-kit';
+import { keyedHash, privacyConfigShape, privacyOf } from '@spam-check/client-state';
+import { ConfigError } from '@spam-check/service-kit';
 import { z } from 'zod';
 
 const parse = (env: Record<string, string>) =>

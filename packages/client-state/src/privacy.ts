@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ConfigError, secretProblems } from './config';
+import { ConfigError, secretProblems } from '@spam-check/service-kit';
 
 /**
  * What the services that keep personal data read about it (DESIGN.md §7.5):

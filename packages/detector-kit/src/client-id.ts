@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { AppError } from './errors';
+import { AppError } from '@spam-check/service-kit';
 
 /**
  * The calling client as the gateway forwards it (`X-Client-Id`, DESIGN.md §3.2): the gateway drops any such

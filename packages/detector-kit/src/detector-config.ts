@@ -7,9 +7,8 @@ import {
   servicePort,
   type CheckLimitsConfig,
   type Env,
-} from './config';
-import { feedbackConfigShape } from './feedback-store';
-import { privacyConfigShape, privacyOf } from './privacy';
+} from '@spam-check/service-kit';
+import { feedbackConfigShape, privacyConfigShape, privacyOf } from '@spam-check/client-state';
 
 /**
  * What both detectors read besides their own variables: the server settings, the client settings, the check

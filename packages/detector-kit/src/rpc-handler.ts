@@ -1,11 +1,7 @@
 import { DETECTOR_RPC_HEADERS, type Language, type Problem } from '@spam-check/contracts';
 import type { z } from 'zod';
+import { buildProblem, isAppError, parseBody, pickLanguage, requestIdOf } from '@spam-check/service-kit';
 import { withDuration } from './check-routes';
-import { isAppError } from './errors';
-import { pickLanguage } from './language';
-import { buildProblem } from './problem';
-import { requestIdOf } from './request-id';
-import { parseBody } from './validate';
 
 /** Thrown towards the RPC library, which replies `{ok: false, problem}` for errors carrying a `problem`. */
 class RpcProblemError extends Error {

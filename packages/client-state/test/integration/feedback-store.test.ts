@@ -8,7 +8,7 @@ import {
   redisClientMap,
   type CheckMemory,
   type ClientMap,
-} from '../../src/feedback-store';
+} from '@spam-check/client-state';
 
 const run = randomUUID().slice(0, 8);
 let redis: Redis;

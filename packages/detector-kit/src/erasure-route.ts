@@ -1,8 +1,6 @@
 import { erasureSchemas } from '@spam-check/contracts';
 import type { Express } from 'express';
-import { postRoute } from './app';
-import { requestContext } from './context';
-import { parseBody } from './validate';
+import { parseBody, postRoute, requestContext } from '@spam-check/service-kit';
 
 export type ErasedCounts = Record<string, number>;
 

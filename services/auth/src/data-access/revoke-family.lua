@@ -1,0 +1,4 @@
+local prefix = ARGV[1]
+local fam = prefix .. 'fam:' .. ARGV[2]
+--#include delete-family.lua
+return revoked
