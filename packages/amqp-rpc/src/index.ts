@@ -6,3 +6,4 @@ export { createRpcClient, DIRECT_REPLY_TO } from './client';
 export { createRpcServer } from './server';
 export { RpcTimeoutError, RpcUnavailableError, RpcNoConsumerError, RpcRemoteError } from './errors';
 export type { RpcClient, RpcClientOptions, RpcServer } from './types';
+export { createManagedConnection } from './connection';

@@ -325,6 +325,11 @@ export function clientPage(ctx: PageContext, state: ClientPageState): string {
       <section aria-labelledby="h-settings" id="settings">
         <h2 id="h-settings">${t(ctx, 'settings')}</h2>
         ${settingsSection(ctx, state)}
+        <p>
+          <a href="${ctx.base}/clients/${encodeURIComponent(state.id)}/webhooks" id="webhooks-link"
+            >${t(ctx, 'webhooks')} →</a
+          >
+        </p>
       </section>
       <section aria-labelledby="h-akismet" id="akismet">
         <h2 id="h-akismet">${t(ctx, 'akismetKey')}</h2>

@@ -1,4 +1,4 @@
-import { clientIdSchema, type AdminClient, type Language } from '@spam-check/contracts';
+import { clientIdSchema, type AdminClient, type ClientSettings, type Language } from '@spam-check/contracts';
 import { AppError, isAppError, parseBody, type Logger } from '@spam-check/service-kit';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
@@ -15,6 +15,7 @@ import { settingsFormSchema, settingsFromForm } from './settings-form';
 import { consoleTokenClient, SignInRefused } from './tokens';
 import { tryFormSchema, tryRequest, tryResult } from './try-check';
 import { send, views, type ConsoleDeps, type SignedInView } from './view';
+import { webhookRoutes } from './webhook-routes';
 
 export interface ConsoleOptions {
   /**
@@ -124,7 +125,10 @@ function clientRoutes(router: Router, deps: ConsoleDeps, view: ReturnType<typeof
       const id = clientId(req, v);
       const values = parseBody(settingsFormSchema, req.body, v.ctx.language) as Record<string, string>;
       const path = `/api/v1/admin/clients/${encodeURIComponent(id)}/settings`;
-      const answer = await deps.api('PUT', path, view.apiMeta(v), settingsFromForm(values));
+      // The webhooks have their own page: the settings form keeps them as they are.
+      const { webhooks } = expectOk<ClientSettings>(await deps.api('GET', path, view.apiMeta(v)));
+      const document = { ...settingsFromForm(values), ...(webhooks ? { webhooks } : {}) };
+      const answer = await deps.api('PUT', path, view.apiMeta(v), document);
       if (answer.status === 400) {
         const problem = answer.body as { errors?: { path: string; message: string }[] };
         const errors = Object.fromEntries(
@@ -199,6 +203,7 @@ export function consoleRouter(options: ConsoleOptions): Router {
   router.get('/assets/:file', assetRoute());
   signInRoutes(router, deps, view);
   clientRoutes(router, deps, view);
+  webhookRoutes(router, deps, view);
   const notFound: RequestHandler = view.open(() => {
     throw new AppError('NOT_FOUND');
   });

@@ -47,7 +47,12 @@ export function views(deps: ConsoleDeps) {
     const language = (param as Language | undefined) ?? context.language;
     const base = param === undefined ? '/console' : `/${param}/console`;
     // The language switch links the page shown: a form's answer is its client's page.
-    const here = req.path === '/' ? '' : req.path.replace(/\/(settings|try)$/, '');
+    const here =
+      req.path === '/'
+        ? ''
+        : req.path
+            .replace(/\/(settings|try)$/, '')
+            .replace(/(\/webhooks)\/[^/]+\/(secret|test|remove)$/, '$1');
     const address = clientAddress(req, deps.trustedProxyHops);
     return {
       ctx: { language, languages: deps.languages, base, here },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { reviewSettingsSchema } from './review';
 import type { ValidationRule } from './validation-messages';
+import { webhookSecretValueSchema, webhookSchema, webhooksSettingSchema } from './webhooks';
 
 /** The scope of the administration API (DESIGN.md §6.3). */
 export const ADMIN_SCOPE = 'spam:admin';
@@ -140,11 +141,21 @@ export const clientSettingsSchema = z
       })
       .optional()
       .describe('The Akismet-compatible endpoints (docs/akismet.md).'),
+    webhooks: webhooksSettingSchema.optional(),
     text_rules: textRulesSchema.optional(),
     review: reviewSettingsSchema.optional(),
   })
   .describe('Per-client settings; an absent field is the operator default.');
 export type ClientSettings = z.infer<typeof clientSettingsSchema>;
+
+/** The answer of a settings `PUT`: a webhook added by it carries its signing secret, this once. */
+export const clientSettingsAnswerSchema = clientSettingsSchema.extend({
+  webhooks: z
+    .array(webhookSchema.extend({ secret: webhookSecretValueSchema.optional() }))
+    .optional()
+    .describe('The webhooks; `secret` only on those this PUT added.'),
+});
+export type ClientSettingsAnswer = z.infer<typeof clientSettingsAnswerSchema>;
 export type MailSettings = NonNullable<ClientSettings['mail']>;
 export type TextSettings = NonNullable<ClientSettings['text']>;
 export type TextRules = NonNullable<ClientSettings['text_rules']>;
@@ -194,7 +205,14 @@ const verdictCounts = z.object({ ham: z.number(), suspicious: z.number(), spam: 
 export const adminActionSchema = z.object({
   at: z.string().describe('When (ISO 8601).'),
   actor: z.object({ client_id: z.string(), username: z.string() }),
-  action: z.enum(['client.create', 'client.rotate_secret', 'client.delete', 'settings.update', 'data.erase']),
+  action: z.enum([
+    'client.create',
+    'client.rotate_secret',
+    'client.delete',
+    'settings.update',
+    'data.erase',
+    'webhook.rotate_secret',
+  ]),
   client_id: z
     .string()
     .describe(

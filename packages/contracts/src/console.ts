@@ -1,3 +1,4 @@
+import { WEBHOOK_CONSOLE_MESSAGES } from './console-webhooks';
 import type { Language, Messages } from './languages';
 
 /**
@@ -216,6 +217,7 @@ export const CONSOLE_MESSAGES = {
     de: 'Der Schlüssel ist widerrufen.',
     fr: 'La clé est révoquée.',
   },
+  ...WEBHOOK_CONSOLE_MESSAGES,
 } as const satisfies Record<string, Messages>;
 
 export type ConsoleMessageKey = keyof typeof CONSOLE_MESSAGES;

@@ -16,4 +16,6 @@ export * from './detector-rpc';
 export * from './validation-messages';
 export * from './erasure';
 export * from './oauth-metadata';
+export * from './webhooks';
+export * from './webhook-signature';
 export * from './review';

@@ -22,6 +22,26 @@ export const VALIDATION_RULE_MESSAGES = {
     fr: 'doit précéder to, au plus {days} jours avant',
     en: 'must be before to, at most {days} days before it',
   },
+  unique_items: {
+    de: 'darf keinen Eintrag doppelt enthalten',
+    fr: 'ne doit contenir aucun élément en double',
+    en: 'must not contain an entry twice',
+  },
+  unique_ids: {
+    de: 'jede id darf nur einmal vorkommen',
+    fr: 'chaque id ne doit figurer qu’une fois',
+    en: 'each id may appear only once',
+  },
+  https_only: {
+    de: 'muss in Produktion eine https-Adresse sein',
+    fr: 'doit être une adresse https en production',
+    en: 'must be an https address in production',
+  },
+  address_not_allowed: {
+    de: 'darf keine Loopback-, private oder Link-local-Adresse sein',
+    fr: 'ne doit pas être une adresse de bouclage, privée ou link-local',
+    en: 'must not be a loopback, private or link-local address',
+  },
 } satisfies Record<string, Messages>;
 
 export type ValidationRule = keyof typeof VALIDATION_RULE_MESSAGES;

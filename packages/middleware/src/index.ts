@@ -14,3 +14,4 @@ export {
   signRenderTime,
   type FieldNames,
 } from './form-fields';
+export { verifyWebhook, WebhookVerificationError, type WebhookEventBody } from './verify-webhook';

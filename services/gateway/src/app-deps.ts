@@ -14,6 +14,7 @@ import type { BatchTransport } from './domain/batch-check';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
 import type { DetectorTransport } from './domain/hybrid-check';
 import type { RateLimitStore } from './domain/rate-limit';
+import type { Webhooks } from './entry-points/http/webhooks';
 
 /** What the gateway's app is built from (`compose.ts` makes it; `app.ts` and `route-handlers.ts` use it). */
 export interface AppDeps extends ServiceBase<ServiceConfig> {
@@ -40,4 +41,6 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   review: Review;
   /** Where console sessions live: Redis, or memory in embedded mode. */
   consoleSessions: ConsoleSessionStore;
+  /** Webhooks (events, secrets, delivery log); absent without Redis. */
+  webhooks?: Webhooks | undefined;
 }

@@ -14,7 +14,7 @@ import {
 } from '@spam-check/service-kit';
 import { createApp } from './app';
 import { createAuthAdmin } from './data-access/auth-admin';
-import { createReview } from './data-access/review';
+import { createReview, type Review } from './data-access/review';
 import { memoryReviewStore, redisReviewStore, type ReviewStore } from './data-access/review-store';
 import { redisUsageStore, type UsageStore } from './data-access/usage-store';
 import type { ServiceConfig } from './config';
@@ -28,6 +28,8 @@ import { subscribeToRevocations } from './data-access/revocations';
 import { TokenCache } from './data-access/token-cache';
 import { failedTokenLimit } from './domain/failed-token-limit';
 import type { RateLimitStore } from './domain/rate-limit';
+import type { Webhooks } from './entry-points/http/webhooks';
+import { startWebhooks } from './webhooks';
 
 /** Readiness of a dependency over HTTP: its `/livez` answers 200 (its own readiness is its business). */
 async function reachable(agent: Upstream, url: string): Promise<void> {
@@ -107,22 +109,40 @@ interface Stores {
   failedTokens: RateLimitStore;
   hybrids: CheckMemory;
   consoleSessions: ConsoleSessionStore;
-  reviews: ReviewStore;
+  review: Review;
   settings?: ClientSettingsStore;
   usage?: UsageStore;
+  webhooks?: Webhooks;
 }
 
 function reviewLimits(config: ServiceConfig) {
   return { retentionSeconds: config.FEEDBACK_RETENTION_SECONDS, maxPerClient: config.review.maxPerClient };
 }
 
-function memoryStores(config: ServiceConfig): Stores {
+/** The review list over `store`: the checks, feedback, erasure and the webhooks' events all go through it. */
+function reviewOf(
+  { config, logger, metrics }: Context,
+  store: ReviewStore,
+  settings: ClientSettingsStore | undefined,
+): Review {
+  return createReview({
+    store,
+    config: config.review,
+    retentionSeconds: config.FEEDBACK_RETENTION_SECONDS,
+    settings,
+    logger,
+    metrics,
+  });
+}
+
+function memoryStores(context: Context): Stores {
+  const { config } = context;
   return {
     rateLimits: memoryRateLimitStore(config.RATE_LIMIT_REQUESTS),
     failedTokens: memoryRateLimitStore(config.FAILED_TOKEN_LIMIT),
     hybrids: memoryCheckMemory(config.FEEDBACK_RETENTION_SECONDS),
     consoleSessions: memoryConsoleSessions(),
-    reviews: memoryReviewStore(reviewLimits(config)),
+    review: reviewOf(context, memoryReviewStore(reviewLimits(config)), undefined),
   };
 }
 
@@ -132,12 +152,13 @@ function memoryStores(config: ServiceConfig): Stores {
  * Redis in one write (and come back in one read), instead of one write per request.
  */
 async function redisStores(
-  { config, logger, metrics }: Context,
+  context: Context,
   target: RedisTarget,
   introspector: TokenIntrospector,
   closers: Closer[],
   checks: Checks,
 ): Promise<Stores> {
+  const { config, logger, metrics } = context;
   const [connection, subscription] = await Promise.all([
     connectRedis({ target, name: 'redis', logger }),
     connectRedis({ target, name: 'redis subscriber', logger, subscriber: true }),
@@ -168,6 +189,24 @@ async function redisStores(
     }),
   });
   closers.unshift({ name: 'usage counts', close: () => usage.flush() });
+  const review = reviewOf(
+    context,
+    redisReviewStore(redis, `${prefix}review:`, reviewLimits(config)),
+    settings,
+  );
+  const webhooks = startWebhooks({
+    config: config.webhooks,
+    amqpUrl: config.AMQP_URL,
+    redis,
+    prefix,
+    settings,
+    review,
+    logger,
+    closers,
+  });
+  checks.webhooks = async () => {
+    if (!webhooks.connected()) throw new Error('webhook queue not connected');
+  };
   checks.redis = connection.check;
   checks.revocations = async () => {
     if (!revocations.subscribed()) throw new Error('not subscribed');
@@ -177,9 +216,10 @@ async function redisStores(
     failedTokens: redisRateLimitStore(redis, `${prefix}failed-tokens:`, config.FAILED_TOKEN_LIMIT),
     hybrids: redisCheckMemory(redis, `${prefix}hybrid:`, config.FEEDBACK_RETENTION_SECONDS),
     consoleSessions: redisConsoleSessions(redis, prefix),
-    reviews: redisReviewStore(redis, `${prefix}review:`, reviewLimits(config)),
+    review,
     settings,
     usage,
+    webhooks,
   };
 }
 
@@ -248,7 +288,7 @@ export async function compose(context: Context): Promise<StartedService> {
   };
   const stores = config.redis
     ? await redisStores(context, config.redis, introspector, closers, checks)
-    : memoryStores(config);
+    : memoryStores(context);
   const detectors = httpDetectors(
     { email: config.EMAIL_DETECTOR_URL, text: config.TEXT_DETECTOR_URL },
     agents,
@@ -286,14 +326,8 @@ export async function compose(context: Context): Promise<StartedService> {
     hybrids: stores.hybrids,
     batches: httpBatchTransport({ ...detectors, timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS }),
     consoleSessions: stores.consoleSessions,
-    review: createReview({
-      store: stores.reviews,
-      config: config.review,
-      retentionSeconds: config.FEEDBACK_RETENTION_SECONDS,
-      settings: stores.settings,
-      logger,
-      metrics,
-    }),
+    webhooks: stores.webhooks,
+    review: stores.review,
   });
   return { app, readiness, closers };
 }

@@ -23,6 +23,78 @@ const EMBEDDED_CLIENT_SECRET = 'gateway-secret';
 /** The auth service's demo admin client, which exists outside production (docs/admin.md). */
 const DEMO_CONSOLE_CLIENT = { id: 'demo-admin', secret: 'demo-admin-secret' };
 
+/**
+ * The key outside production when WEBHOOK_SECRET_KEY is not set: fixed, so that signing secrets survive a
+ * restart of a development stack; published here, so production refuses it.
+ */
+const DEVELOPMENT_WEBHOOK_SECRET_KEY = 'development-webhook-secret-key-not-for-production';
+const MIN_KEY_LENGTH = 32;
+
+/** The webhook variables of the gateway (README, configuration table). */
+export const webhookConfigShape = {
+  /** A 2xx within this time is a delivery; anything else a failed attempt. */
+  WEBHOOK_TIMEOUT_MS: env.positiveInt(5000),
+  /** How long a delivery is retried before it is given up (fractions allowed). */
+  WEBHOOK_RETRY_HOURS: z.coerce.number().positive().default(24),
+  /** The first retry's delay; each next one doubles, up to WEBHOOK_RETRY_MAX_DELAY_MS. */
+  WEBHOOK_RETRY_BASE_MS: env.positiveInt(10_000),
+  WEBHOOK_RETRY_MAX_DELAY_MS: env.positiveInt(3_600_000),
+  /** Lets targets on loopback, private and link-local addresses through (tests, closed networks). */
+  WEBHOOK_ALLOW_PRIVATE: env.flag(false),
+  /** The durable queue of deliveries; its dead-letter and delay queues are named after it. */
+  WEBHOOK_QUEUE: z.string().min(1).default('spam-check.webhooks'),
+  /** Attempts in flight per gateway, and per client within them. */
+  WEBHOOK_CONCURRENCY: env.positiveInt(32),
+  WEBHOOK_CLIENT_CONCURRENCY: env.positiveInt(2),
+  /** Encrypts the stored signing secrets (AES-256-GCM); required in production. */
+  WEBHOOK_SECRET_KEY: z.string().optional(),
+};
+
+type WebhookEnv = z.output<z.ZodObject<typeof webhookConfigShape>>;
+
+export interface WebhookConfig {
+  timeoutMs: number;
+  retry: { baseMs: number; maxDelayMs: number; windowMs: number };
+  allowPrivate: boolean;
+  httpsOnly: boolean;
+  queue: string;
+  concurrency: number;
+  clientConcurrency: number;
+  secretKey: string;
+  developmentKey: boolean;
+}
+
+/** Problems of the webhook variables in production (none elsewhere). */
+export function webhookConfigProblems(nodeEnv: string, config: WebhookEnv): string[] {
+  if (nodeEnv !== 'production') return [];
+  const key = config.WEBHOOK_SECRET_KEY;
+  if (key === undefined || key === '')
+    return ['WEBHOOK_SECRET_KEY: required in production (encrypts the stored webhook signing secrets)'];
+  if (key === DEVELOPMENT_WEBHOOK_SECRET_KEY)
+    return ['WEBHOOK_SECRET_KEY: is published in this repository; choose your own'];
+  if (key.length < MIN_KEY_LENGTH)
+    return [`WEBHOOK_SECRET_KEY: shorter than ${MIN_KEY_LENGTH} characters (openssl rand -hex 32)`];
+  return [];
+}
+
+export function webhookConfigOf(nodeEnv: string, config: WebhookEnv): WebhookConfig {
+  const key = config.WEBHOOK_SECRET_KEY;
+  return {
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retry: {
+      baseMs: config.WEBHOOK_RETRY_BASE_MS,
+      maxDelayMs: Math.max(config.WEBHOOK_RETRY_BASE_MS, config.WEBHOOK_RETRY_MAX_DELAY_MS),
+      windowMs: Math.round(config.WEBHOOK_RETRY_HOURS * 3_600_000),
+    },
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    httpsOnly: nodeEnv === 'production',
+    queue: config.WEBHOOK_QUEUE,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    clientConcurrency: config.WEBHOOK_CLIENT_CONCURRENCY,
+    secretKey: key === undefined || key === '' ? DEVELOPMENT_WEBHOOK_SECRET_KEY : key,
+    developmentKey: key === undefined || key === '',
+  };
+}
 /** What the review list (`GET /api/v1/checks`) reads from the environment (README, "Configuration"). */
 const reviewConfigShape = {
   REVIEW_CONTENT_KEY: z.string().optional(),
@@ -34,8 +106,6 @@ const reviewConfigShape = {
     .default(0),
   REVIEW_MAX_CHECKS_PER_CLIENT: env.positiveInt(100_000),
 };
-
-const MIN_KEY_LENGTH = 32;
 
 /** Outside production with Redis and without REVIEW_CONTENT_KEY: published here, so production refuses it. */
 const DEVELOPMENT_CONTENT_KEY = 'development-review-content-key-not-for-production';
@@ -127,6 +197,7 @@ export const configSchema = z.object({
     .enum(['true', 'false'])
     .optional()
     .transform((value) => (value === undefined ? undefined : value === 'true')),
+  ...webhookConfigShape,
 });
 
 export function loadServiceConfig(source: Env = process.env) {
@@ -148,6 +219,7 @@ export function loadServiceConfig(source: Env = process.env) {
         GATEWAY_CLIENT_SECRET: config.GATEWAY_CLIENT_SECRET,
         CONSOLE_CLIENT_SECRET: config.CONSOLE_CLIENT_SECRET,
       }),
+      ...webhookConfigProblems(config.NODE_ENV, config),
     ].filter((problem): problem is string => typeof problem === 'string');
     if (problems.length > 0) throw new ConfigError(problems);
   }
@@ -163,6 +235,7 @@ export function loadServiceConfig(source: Env = process.env) {
       secret: config.GATEWAY_CLIENT_SECRET ?? EMBEDDED_CLIENT_SECRET,
     },
     console: consoleConfigOf(config),
+    webhooks: webhookConfigOf(config.NODE_ENV, config),
     review: reviewConfigOf(config),
     // Without Redis there is no revocation channel, so a cached token stays usable until its entry expires:
     // the short default bounds that window to one second.

@@ -29,7 +29,7 @@ import { createDataEraser } from './data-access/erasure';
 import { llmEndpointReader } from './data-access/llm-endpoint';
 import type { Caller } from './domain/authorization';
 import { submittedOf } from './domain/submitted';
-import type { Submitted } from './domain/review-item';
+import type { CheckedItem, Submitted } from './domain/review-item';
 import { adminRouter } from './entry-points/http/admin-routes';
 import { akismetRouter } from './entry-points/http/akismet-routes';
 import { authenticate, bearerAuthentication, callerOf } from './entry-points/http/authenticate';
@@ -78,7 +78,7 @@ function guards(deps: AppDeps) {
 
 /**
  * What each check leaves behind once answered: its usage count (a batch counts once per checked item, with
- * the item's own duration) and its review item.
+ * the item's own duration), its review item, and the client's webhook events (built from the same item).
  */
 function checkRecorders(deps: AppDeps) {
   const count = (
@@ -94,27 +94,31 @@ function checkRecorders(deps: AppDeps) {
       reasons: result.reasons.map((reason) => reason.code),
       durationMs,
     });
-  const mail = (result: MailResult, submitted: Submitted) => ({
-    checked: { kind: 'mail' as const, result },
+  const keep = (clientId: string, checks: CheckedItem[]) => {
+    deps.review.recorder.record(clientId, checks);
+    deps.webhooks?.events.checked(clientId, checks);
+  };
+  const mail = (result: MailResult, submitted: Submitted): CheckedItem => ({
+    checked: { kind: 'mail', result },
     submitted,
   });
-  const text = (result: TextResult, submitted: Submitted) => ({
-    checked: { kind: 'text' as const, result },
+  const text = (result: TextResult, submitted: Submitted): CheckedItem => ({
+    checked: { kind: 'text', result },
     submitted,
   });
   return {
     mail: (caller: Caller, context: RequestContext, result: MailResult, body: Buffer) => {
       count(caller.clientId, 'mail', result, elapsedMs(context));
-      deps.review.recorder.record(caller.clientId, [mail(result, submittedOf(body))]);
+      keep(caller.clientId, [mail(result, submittedOf(body))]);
     },
     text: (caller: Caller, context: RequestContext, result: TextResult, body: Buffer) => {
       count(caller.clientId, 'text', result, elapsedMs(context));
-      deps.review.recorder.record(caller.clientId, [text(result, submittedOf(body))]);
+      keep(caller.clientId, [text(result, submittedOf(body))]);
     },
     mailItems: (res: Response, results: MailResult[], items: (string | MailCheckRequest)[]) => {
       const clientId = callerOf(res).clientId;
       for (const result of results) count(clientId, 'mail', result, result.duration_ms);
-      deps.review.recorder.record(
+      keep(
         clientId,
         results.map((result, index) => {
           const item = items[index];
@@ -125,7 +129,7 @@ function checkRecorders(deps: AppDeps) {
     textItems: (res: Response, results: TextResult[], items: TextCheckRequest[]) => {
       const clientId = callerOf(res).clientId;
       for (const result of results) count(clientId, 'text', result, result.duration_ms);
-      deps.review.recorder.record(
+      keep(
         clientId,
         results.map((result, index) => text(result, items[index] ?? {})),
       );
@@ -264,13 +268,23 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
     batchBody: jsonBodyParser(config.MAX_BATCH_BODY_BYTES),
     hybrid: [
       validate(createRequestSchemas(config.limits).hybrid),
-      hybridCheck(deps.transports, deps.hybrids, deps.settings, deps.usage, deps.review.recorder),
+      hybridCheck(
+        deps.transports,
+        deps.hybrids,
+        deps.settings,
+        deps.usage,
+        deps.review.recorder,
+        deps.webhooks?.events,
+      ),
     ],
     feedback: feedback({
       detectors: deps.detectors,
       hybrids: deps.hybrids,
       usage: deps.usage,
-      onReported: deps.review.reported,
+      onReported: (clientId, checkId, label) => {
+        deps.review.reported(clientId, checkId, label);
+        deps.webhooks?.events.reported(clientId, { check_id: checkId, label });
+      },
       limits: config.limits,
       timeoutMs: config.DETECTOR_TIMEOUT_MS,
     }),
@@ -313,11 +327,13 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
         hybrids: deps.hybrids,
         usage: deps.usage,
         settings: deps.settings,
+        webhooks: deps.webhooks,
         review: deps.review,
         timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS,
       }),
       maxBodyBytes: config.MAX_BODY_BYTES,
       trials: { limits: config.limits, transports: deps.transports, settings: deps.settings },
+      webhooks: deps.webhooks,
     }),
     siteRules: siteRulesRouter({
       guards: [guard.authenticated, guard.limited],

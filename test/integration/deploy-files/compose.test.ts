@@ -25,6 +25,7 @@ function operatorEnv(): Record<string, string> {
     RABBITMQ_PASSWORD: secret(),
     GATEWAY_CLIENT_SECRET: secret(),
     PRIVACY_HASH_KEY: secret(),
+    WEBHOOK_SECRET_KEY: secret(),
     REVIEW_CONTENT_KEY: secret(),
     AUTH_BOOTSTRAP_SOURCE: bootstrap,
   };
@@ -196,6 +197,7 @@ describe('docker-compose.yml', () => {
       'RABBITMQ_PASSWORD',
       'REDIS_PASSWORD',
       'REVIEW_CONTENT_KEY',
+      'WEBHOOK_SECRET_KEY',
     ];
     expect(missing({})).toEqual(secrets);
     expect(missing(parseEnvFile('deploy/compose.env.example'))).toEqual(secrets);

@@ -142,7 +142,12 @@ function adminClientPaths() {
       ),
       put: adminOperation(
         "Replace the client's settings; every replica applies them within 1 s",
-        { status: '200', description: 'The stored settings document.', schema: 'ClientSettings' },
+        {
+          status: '200',
+          description:
+            'The stored settings document; a webhook this PUT added carries its `secret`, this once.',
+          schema: 'ClientSettingsAnswer',
+        },
         { ...withId, request: 'ClientSettings', errors: BODY_ERRORS },
       ),
     },
@@ -193,7 +198,50 @@ function adminDataPaths() {
   };
 }
 
-/** The administration API: its clients and their data. */
+const WEBHOOK_ID_PARAMETER = {
+  name: 'webhook_id',
+  in: 'path',
+  required: true,
+  description: 'The webhook id, as in the client settings.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$' },
+};
+
+/**
+ * A client's webhooks: deliveries are POSTs of `WebhookPayload` with the Standard Webhooks headers
+ * `webhook-id`, `webhook-timestamp` and `webhook-signature`.
+ */
+function adminWebhookPaths() {
+  const withIds = { parameters: [CLIENT_ID_PARAMETER, WEBHOOK_ID_PARAMETER] };
+  return {
+    '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/secret': {
+      post: adminOperation(
+        'Rotate the signing secret of a webhook; the old one signs alongside the new one for 24 h',
+        { status: '200', description: 'The new secret, shown this once.', schema: 'WebhookSecretRotation' },
+        withIds,
+      ),
+    },
+    '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/deliveries': {
+      get: adminOperation(
+        "The webhook's last 50 deliveries, newest first: event, status, attempts, last answer",
+        { status: '200', description: 'The deliveries.', schema: 'WebhookDeliveries' },
+        withIds,
+      ),
+    },
+    '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/test': {
+      post: adminOperation(
+        'Send a test event (`webhook.test`) to the webhook, whatever its events',
+        {
+          status: '202',
+          description: 'Queued; the delivery id is its `webhook-id`.',
+          schema: 'WebhookTestAnswer',
+        },
+        withIds,
+      ),
+    },
+  };
+}
+
+/** The administration API: its clients, their data and their webhooks. */
 export function adminPaths() {
-  return { ...adminClientPaths(), ...adminDataPaths() };
+  return { ...adminClientPaths(), ...adminDataPaths(), ...adminWebhookPaths() };
 }

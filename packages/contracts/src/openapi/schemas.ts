@@ -5,6 +5,7 @@ import {
   adminClientSchema,
   recentFeedbackSchema,
   clientListSchema,
+  clientSettingsAnswerSchema,
   clientSettingsSchema,
   clientStatsSchema,
   clientWithSecretSchema,
@@ -19,6 +20,12 @@ import { erasureResultSchema, erasureSchemas } from '../erasure';
 import { feedbackResultSchema, feedbackSchemas } from '../feedback';
 import { batchSchemas, mailBatchResultSchema, textBatchResultSchema } from '../batch';
 import { requestSchemas } from '../requests';
+import {
+  webhookDeliveriesSchema,
+  webhookPayloadSchema,
+  webhookSecretRotationSchema,
+  webhookTestAnswerSchema,
+} from '../webhooks';
 import { hybridResultSchema, mailResultSchema, reasonSchema, textResultSchema } from '../results';
 import {
   checkListSchema,
@@ -58,6 +65,11 @@ const NAMED_SCHEMAS = {
   RecentFeedback: recentFeedbackSchema,
   ErasureRequest: erasureSchemas.request,
   ErasureResult: erasureResultSchema,
+  ClientSettingsAnswer: clientSettingsAnswerSchema,
+  WebhookSecretRotation: webhookSecretRotationSchema,
+  WebhookDeliveries: webhookDeliveriesSchema,
+  WebhookTestAnswer: webhookTestAnswerSchema,
+  WebhookPayload: webhookPayloadSchema,
   ReviewItem: reviewItemSchema,
   CheckList: checkListSchema,
   FeedbackReports: feedbackReportsSchema,

@@ -44,6 +44,9 @@ describe('the OpenAPI document', () => {
         '/1.1/comment-check',
         '/1.1/submit-spam',
         '/1.1/submit-ham',
+        '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/secret',
+        '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/deliveries',
+        '/api/v1/admin/clients/{id}/webhooks/{webhook_id}/test',
       ].sort(),
     );
     const mail = document.components.schemas.MailCheckRequest as { required: string[]; properties: object };
@@ -90,6 +93,7 @@ describe('the OpenAPI document', () => {
       'review',
       'text',
       'text_rules',
+      'webhooks',
     ]);
   });
 

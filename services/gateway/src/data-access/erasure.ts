@@ -7,13 +7,16 @@ import { callDetector, type HttpDetector } from './detector-client';
 import type { Review } from './review';
 import { addressHash } from './review-recorder';
 import type { UsageStore } from './usage-store';
+import type { WebhookDeliveryLog } from './webhook-deliveries';
+import type { WebhookSecrets } from './webhook-secrets';
 
 export type EraseData = (request: ErasureRequest, meta: CallMeta) => Promise<Record<string, number>>;
 
 /**
  * Erasure across the deployment (DESIGN.md §7.5): each detector erases what it keeps (`POST /v1/erasure`),
  * and the gateway erases its own: for an address the review list's checks of it, for a client its hybrid
- * check records, review list (content included), recent reports and settings. Kept: the
+ * check records, review list (content included), recent reports, settings, webhook secrets and delivery logs.
+ * Kept: the
  * aggregate usage counts and the admin actions (the audit trail of who did what, which also records this
  * erasure). All stores are asked at once; when one cannot answer the whole erasure is a 503, and repeating it
  * is safe.
@@ -23,6 +26,7 @@ export function createDataEraser(deps: {
   hybrids: CheckMemory;
   usage: UsageStore | undefined;
   settings: ClientSettingsStore | undefined;
+  webhooks?: { secrets: WebhookSecrets; deliveries: WebhookDeliveryLog } | undefined;
   review: Pick<Review, 'store' | 'addressKey'>;
   timeoutMs: number;
 }): EraseData {
@@ -36,12 +40,23 @@ export function createDataEraser(deps: {
         timeoutMs: deps.timeoutMs,
       })
     ).result.erased;
+  const eraseWebhooks = async (client: string): Promise<Record<string, number>> => {
+    if (!deps.webhooks || !deps.settings) return {};
+    const hooks = (await deps.settings.read(client)).webhooks?.map((hook) => hook.id) ?? [];
+    const [secrets, deliveries] = await Promise.all([
+      deps.webhooks.secrets.eraseClient(client),
+      deps.webhooks.deliveries.remove(client, hooks),
+    ]);
+    return { webhook_secrets: secrets, webhook_deliveries: deliveries };
+  };
   const inGateway = async (request: ErasureRequest): Promise<Record<string, number>> => {
     if (!('client_id' in request))
       return {
         review_checks: await deps.review.store.eraseEmail(addressHash(deps.review.addressKey, request.email)),
       };
     const client = request.client_id;
+    // The webhooks' own data first: their ids are in the settings erased below.
+    const webhooks = await eraseWebhooks(client);
     const [hybrids, review, recent, settings] = await Promise.all([
       deps.hybrids.eraseClient(client),
       deps.review.store.eraseClient(client),
@@ -53,6 +68,7 @@ export function createDataEraser(deps: {
       review_checks: review,
       ...(recent === undefined ? {} : { recent_feedback: recent }),
       ...(settings === undefined ? {} : { client_settings: settings }),
+      ...webhooks,
     };
   };
   return async (request, meta) => {

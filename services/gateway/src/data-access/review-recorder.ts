@@ -2,7 +2,7 @@ import type { ClientSettingsStore } from '@spam-check/client-settings';
 import { keyedHash } from '@spam-check/client-state';
 import type { Counter, Logger } from '@spam-check/service-kit';
 import { mailboxOf } from '../domain/mailbox';
-import { reviewItemOf, type CheckedResult, type Submitted } from '../domain/review-item';
+import { keptContentDays, reviewItemOf, type CheckedItem } from '../domain/review-item';
 import type { ContentCipher } from './content-cipher';
 import type { ReviewEntry, ReviewStore } from './review-store';
 
@@ -11,7 +11,7 @@ export interface ReviewRecorder {
    * Keeps a client's checks for its review list. Fire and forget: never throws, never delays the check; a
    * write Redis did not take is logged and counted as lost.
    */
-  record(clientId: string, checks: readonly { checked: CheckedResult; submitted: Submitted }[]): void;
+  record(clientId: string, checks: readonly CheckedItem[]): void;
 }
 
 /** The keyed hash of an address's mailbox, as the review list keeps it and erasure looks it up. */
@@ -33,11 +33,8 @@ export function reviewRecorder(deps: {
   lost: Counter<'kind'>;
 }): ReviewRecorder {
   const keepDays = async (clientId: string) =>
-    (await deps.settings?.get(clientId))?.review?.keep_content_days ?? deps.keepContentDaysDefault;
-  const write = async (
-    clientId: string,
-    checks: readonly { checked: CheckedResult; submitted: Submitted }[],
-  ) => {
+    keptContentDays(await deps.settings?.get(clientId), deps.keepContentDaysDefault);
+  const write = async (clientId: string, checks: readonly CheckedItem[]) => {
     const days = await keepDays(clientId);
     const at = new Date();
     const entries = checks.map(({ checked, submitted }): ReviewEntry => {

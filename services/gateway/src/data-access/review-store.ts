@@ -15,6 +15,8 @@ export interface ReviewEntry {
 export interface ReviewStore {
   add(client: string, entries: readonly ReviewEntry[]): Promise<void>;
   rows(client: string): ReadRows;
+  /** One check the client still lists, with its last report; undefined when it is not listed. */
+  row(client: string, id: string): Promise<ListedRow | undefined>;
   /** The sealed content of each id (undefined when none is kept, or no longer). */
   contents(client: string, ids: readonly string[]): Promise<(string | undefined)[]>;
   /** Records the client's last report on a check it still lists; false when the check is not listed. */
@@ -198,6 +200,16 @@ export function redisReviewStore(
       await redis.sadd(clients, client);
     },
     rows: (client) => readRows(readScript, keys(client)),
+    async row(client, id) {
+      const k = keys(client);
+      const [at, value, report] = await Promise.all([
+        redis.zscore(k.order, id),
+        redis.hget(k.items, id),
+        redis.hget(k.reports, id),
+      ]);
+      if (at === null || value === null) return undefined;
+      return rowOf(id, Number(at), value, report ?? '');
+    },
     async contents(client, ids) {
       if (ids.length === 0) return [];
       return (await redis.mget(ids.map(keys(client).content))).map((value) => value ?? undefined);
@@ -231,16 +243,24 @@ export function redisReviewStore(
   };
 }
 
+/** A check held by the memory store. */
+interface Held {
+  entry: ReviewEntry;
+  report: ListedRow['report'];
+  contentUntil: number;
+}
+
+const rowOfHeld = ({ entry, report }: Held): ListedRow => ({
+  position: { at: entry.at, id: entry.item.id },
+  item: entry.item,
+  report,
+});
+
 /**
  * The same in the memory of the process (embedded mode): per client, its checks in time order, capped, with
  * expired ones dropped as they are met. Lost on restart, like everything in embedded mode.
  */
 export function memoryReviewStore(options: { retentionSeconds: number; maxPerClient: number }): ReviewStore {
-  interface Held {
-    entry: ReviewEntry;
-    report: ListedRow['report'];
-    contentUntil: number;
-  }
   const lists = new Map<string, Held[]>();
   const oldest = () => Date.now() - options.retentionSeconds * 1000;
   const live = (client: string) => {
@@ -279,14 +299,18 @@ export function memoryReviewStore(options: { retentionSeconds: number; maxPerCli
         const list = live(client);
         const rows: ListedRow[] = [];
         for (let i = list.length - 1; i >= 0 && rows.length < count; i -= 1) {
-          const { entry, report } = list[i]!;
+          const { entry } = list[i]!;
           if (entry.at < since) break;
           const listed =
             entry.at > from.at || (entry.at === from.at && from.id !== '' && entry.item.id >= from.id);
-          if (!listed) rows.push({ position: { at: entry.at, id: entry.item.id }, item: entry.item, report });
+          if (!listed) rows.push(rowOfHeld(list[i]!));
         }
         return Promise.resolve(rows);
       };
+    },
+    row(client, id) {
+      const held = find(client, id);
+      return Promise.resolve(held && rowOfHeld(held));
     },
     contents(client, ids) {
       return Promise.resolve(

@@ -1,7 +1,7 @@
 import type { ClientSettingsStore } from '@spam-check/client-settings';
-import type { FeedbackLabel } from '@spam-check/contracts';
+import type { FeedbackLabel, ReviewItem } from '@spam-check/contracts';
 import { Counter, type Logger, type Metrics } from '@spam-check/service-kit';
-import { reviewCursors } from '../domain/review-page';
+import { reviewCursors, reviewItemOfRow } from '../domain/review-page';
 import type { ReviewConfig } from '../config';
 import { contentCipher, derivedKey, type ContentCipher } from './content-cipher';
 import { reviewRecorder, type ReviewRecorder } from './review-recorder';
@@ -15,6 +15,10 @@ export interface Review {
   recorder: ReviewRecorder;
   /** A report applied by check id: shown on the item. Fire and forget. */
   reported: (clientId: string, checkId: string, label: FeedbackLabel) => void;
+  /** A check the client still lists, as the list shows it (content opened); undefined when not listed. */
+  item: (clientId: string, checkId: string) => Promise<ReviewItem | undefined>;
+  /** For how many days the client's submitted fields are kept when its settings do not say. */
+  keepContentDaysDefault: number;
   addressKey: Buffer;
   retentionSeconds: number;
 }
@@ -57,6 +61,18 @@ export function createReview(deps: {
         logger.warn({ err: error, client_id: clientId }, 'review list: report not shown on its check');
       });
     },
+    async item(clientId, checkId) {
+      const [row, [sealed]] = await Promise.all([
+        store.row(clientId, checkId),
+        store.contents(clientId, [checkId]),
+      ]);
+      if (row === undefined) return undefined;
+      return reviewItemOfRow(
+        row,
+        sealed === undefined ? null : (cipher.open(clientId, checkId, sealed) ?? null),
+      );
+    },
+    keepContentDaysDefault: config.keepContentDaysDefault,
     addressKey,
     retentionSeconds,
   };

@@ -1,4 +1,5 @@
 import type {
+  ClientSettings,
   HybridResult,
   MailResult,
   ReviewContent,
@@ -20,6 +21,17 @@ export type CheckedResult =
   | { kind: 'mail'; result: MailResult }
   | { kind: 'text'; result: TextResult }
   | { kind: 'hybrid'; result: HybridResult };
+
+/** A check just answered and what was submitted for it: what its review item is built from. */
+export interface CheckedItem {
+  checked: CheckedResult;
+  submitted: Submitted;
+}
+
+/** For how many days a client's submitted fields are kept for review (0: not kept): its setting, else the operator's. */
+export function keptContentDays(settings: ClientSettings | undefined, operatorDefault: number): number {
+  return settings?.review?.keep_content_days ?? operatorDefault;
+}
 
 /** The canonical preview keeps this many characters of a title and of a body. */
 const PREVIEW_TITLE = 200;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { CheckListQuery, ReviewItem } from '@spam-check/contracts';
+import type { CheckListQuery, ReviewContent, ReviewItem } from '@spam-check/contracts';
 import { AppError } from '@spam-check/service-kit';
 
 /** A stored item as listed: the item without its content, and the client's last report on it. */
@@ -15,6 +15,22 @@ export interface ListedRow {
   position: Position;
   item: StoredItem;
   report: ReviewItem['report'];
+}
+
+/** A listed row as the review list shows it, with its opened content (null when none is kept). */
+export function reviewItemOfRow({ item, report }: ListedRow, content: ReviewContent | null): ReviewItem {
+  return {
+    id: item.id,
+    kind: item.kind,
+    created_at: item.created_at,
+    verdict: item.verdict,
+    score: item.score,
+    reasons: item.reasons,
+    language: item.language,
+    report,
+    content,
+    preview: item.preview,
+  };
 }
 
 /**

@@ -17,7 +17,9 @@ import type { CallMeta } from '../../domain/hybrid-check';
 import type { UsageStore } from '../../data-access/usage-store';
 import { trialCheck, type TrialDeps } from './admin-try';
 import { akismetKeyRoutes } from './akismet-admin';
+import type { Webhooks } from './webhooks';
 import { callerOf } from './authenticate';
+import { applyWebhookSettings, webhookHandlers } from './webhook-admin';
 
 export const ADMIN_PREFIX = '/api/v1/admin';
 const MAX_STATS_DAYS = 31;
@@ -35,6 +37,8 @@ export interface AdminDeps {
   maxBodyBytes: number;
   /** Trial checks as a client (the console's "try it"). */
   trials: TrialDeps;
+  /** Webhook secrets, deliveries and test events; absent without Redis. */
+  webhooks: Webhooks | undefined;
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -209,13 +213,27 @@ function settingsRoutes(router: Router, deps: AdminDeps, json: RequestHandler) {
     audited('settings.update', (req) => req.params.id, deps.usage),
     async (req: Request, res: Response) => {
       const settings = needed(deps.settings, 'client settings');
-      const document = parseBody(clientSettingsSchema, req.body, requestContext(res).language);
+      const { language } = requestContext(res);
+      const document = parseBody(clientSettingsSchema, req.body, language);
       const id = await existing(req, res);
+      const answer = await applyWebhookSettings(deps.webhooks, settings, id, document, language);
       await settings.put(id, document);
-      res.set(NO_STORE).json(document);
+      res.set(NO_STORE).json(answer);
     },
   );
   methods(router, '/clients/:id/settings', 'GET, PUT');
+
+  const webhooks = webhookHandlers({ webhooks: deps.webhooks, settings: deps.settings, existing });
+  router.post(
+    '/clients/:id/webhooks/:webhook_id/secret',
+    audited('webhook.rotate_secret', (req) => req.params.id, deps.usage),
+    webhooks.rotate,
+  );
+  methods(router, '/clients/:id/webhooks/:webhook_id/secret', 'POST');
+  router.get('/clients/:id/webhooks/:webhook_id/deliveries', webhooks.deliveries);
+  methods(router, '/clients/:id/webhooks/:webhook_id/deliveries', 'GET');
+  router.post('/clients/:id/webhooks/:webhook_id/test', webhooks.test);
+  methods(router, '/clients/:id/webhooks/:webhook_id/test', 'POST');
 
   const trial = trialCheck(deps.trials);
   router.post('/clients/:id/try/:kind', json, async (req: Request, res: Response) =>

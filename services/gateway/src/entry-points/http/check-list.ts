@@ -1,9 +1,9 @@
-import { checkListQuerySchema, type CheckList, type ReviewItem } from '@spam-check/contracts';
+import { checkListQuerySchema, type CheckList } from '@spam-check/contracts';
 import { AppError, parseBody, requestContext } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
 import type { ContentCipher } from '../../data-access/content-cipher';
 import type { ReviewStore } from '../../data-access/review-store';
-import { pageOf, type reviewCursors } from '../../domain/review-page';
+import { pageOf, reviewItemOfRow, type reviewCursors } from '../../domain/review-page';
 import { callerOf } from './authenticate';
 
 function unavailable(error: unknown): never {
@@ -30,20 +30,12 @@ export function checkList(deps: {
     const page = await pageOf(deps.store.rows(clientId), query, start, oldest).catch(unavailable);
     const ids = page.rows.map((row) => row.item.id);
     const sealed = await deps.store.contents(clientId, ids).catch(unavailable);
-    const items = page.rows.map(({ item, report }, index): ReviewItem => {
+    const items = page.rows.map((row, index) => {
       const kept = sealed[index];
-      return {
-        id: item.id,
-        kind: item.kind,
-        created_at: item.created_at,
-        verdict: item.verdict,
-        score: item.score,
-        reasons: item.reasons,
-        language: item.language,
-        report,
-        content: kept === undefined ? null : (deps.cipher.open(clientId, item.id, kept) ?? null),
-        preview: item.preview,
-      };
+      return reviewItemOfRow(
+        row,
+        kept === undefined ? null : (deps.cipher.open(clientId, row.item.id, kept) ?? null),
+      );
     });
     const answer: CheckList = {
       items,

@@ -13,13 +13,14 @@ import type { ReviewRecorder } from '../../data-access/review-recorder';
 import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
 import { callerOf } from './authenticate';
+import type { WebhookEvents } from './webhooks';
 
 /**
  * `POST /api/v1/spam/hybrid-check`: `X-Internal-Step-By-Step` picks the mode (DESIGN.md §2.3); without it
  * (or empty) the client's `hybrid.step_by_step` setting does, else parallel. Parallel runs over HTTP,
  * step-by-step over RabbitMQ RPC when configured (else over HTTP, one after the other).
  * The ids of the parts are kept under the hybrid id in `hybrids`, for feedback on the hybrid id; the check
- * goes to the client's review list (`reviews`).
+ * goes to the client's review list (`reviews`) and, as its review item, to the client's webhooks.
  */
 export function hybridCheck(
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport },
@@ -27,6 +28,7 @@ export function hybridCheck(
   settings?: ClientSettingsStore,
   usage?: UsageStore,
   reviews?: ReviewRecorder,
+  webhooks?: WebhookEvents,
 ): RequestHandler {
   return async (req, res, next) => {
     const raw = req.headers[STEP_BY_STEP_HEADER];
@@ -72,6 +74,8 @@ export function hybridCheck(
       reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code),
       durationMs: result.duration_ms,
     });
-    reviews?.record(clientId, [{ checked: { kind: 'hybrid', result }, submitted: request }]);
+    const checks = [{ checked: { kind: 'hybrid' as const, result }, submitted: request }];
+    reviews?.record(clientId, checks);
+    webhooks?.checked(clientId, checks);
   };
 }
