@@ -2,9 +2,9 @@ import type { Redis } from 'ioredis';
 import { keyedHash } from './keyed-hash';
 
 /**
- * The deployment's campaign memory (DESIGN.md §7.1), shared by the replicas of a detector: for each
- * signature (what a detector derives from a reported text or address), the set of distinct sharing clients
- * that reported it as spam. The rules:
+ * The deployment's campaign memory (docs/design.md, Campaigns), shared by the replicas of a detector: for
+ * each signature (what a detector derives from a reported text or address), the set of distinct sharing
+ * clients that reported it as spam. The rules:
  * - only keyed hashes are kept: of the signature (the key) and of the client (the field), under the
  *   deployment's PRIVACY_HASH_KEY; never a text, an address, a domain or a client id in clear;
  * - a spam report adds the client to each of its signatures, a ham report removes it again (a client withdraws

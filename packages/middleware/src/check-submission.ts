@@ -15,7 +15,10 @@ import {
 type Verdict = 'ham' | 'suspicious' | 'spam';
 
 export interface SpamCheckOptions extends FieldNames {
-  /** The API and the site's OAuth client; it signs in with the client_credentials grant (DESIGN.md §7.2). */
+  /**
+   * The API and the site's OAuth client; it signs in with the client_credentials grant (docs/design.md,
+   * Tokens).
+   */
   api: { baseUrl: string; clientId: string; clientSecret: string; language?: Language; timeoutMs?: number };
   /** Signs the render time in `formFields()` and checks it on submission. Keep it secret, like a session key. */
   secret: string;
@@ -84,7 +87,10 @@ function clientOf(options: SpamCheckOptions): SpamCheckClient {
   return client;
 }
 
-/** The form context of a submission (DESIGN.md §7.3): a missing or forged render time counts as posted at once. */
+/**
+ * The form context of a submission (docs/design.md, Form context): a missing or forged render time counts as
+ * posted at once.
+ */
 function contextOf(submission: Submission, options: SpamCheckOptions): FormContext {
   const honeypot = fieldOf(submission.fields, options.honeypotField ?? DEFAULT_HONEYPOT_FIELD) ?? '';
   const rendered = fieldOf(submission.fields, options.timestampField ?? DEFAULT_TIMESTAMP_FIELD);
