@@ -15,9 +15,10 @@ import { routeFeedback, type HybridParts } from '../../domain/feedback';
 import { callerOf } from './authenticate';
 
 /**
- * `POST /api/v1/spam/feedback` (DESIGN.md §6.1): validated here, then handed to the detector(s) concerned
- * (`POST /v1/feedback` with the caller's client id), which learn from it at once. Hybrid check ids are
- * resolved to their parts from `hybrids`. Each accepted report is counted once in the client's stats (`usage`).
+ * `POST /api/v1/spam/feedback` (docs/design.md, Learning from reports): validated here, then handed to the
+ * detector(s) concerned (`POST /v1/feedback` with the caller's client id), which learn from it at once.
+ * Hybrid check ids are resolved to their parts from `hybrids`. Each accepted report is counted once in the
+ * client's stats (`usage`).
  */
 export function feedback(options: {
   detectors: Record<FeedbackPart, HttpDetector>;
