@@ -5,7 +5,10 @@ import { FeatureExtractor, type FeatureSpace } from '../../src/domain/model/extr
 import { normaliseText } from '../../src/domain/normalise';
 import { runRules } from '../../src/domain/rules';
 
-/** One labelled text in the training format of ../shared/data/text/ (also what `feedback export` writes). */
+/**
+ * One labelled text of the training corpus (read by default from ../shared/data/text/; also what `feedback
+ * export` writes).
+ */
 export interface Row {
   id: string;
   source: string;
@@ -52,8 +55,8 @@ export function readRows(path: string): Row[] {
 
 /**
  * The mail-like ham of extra2.jsonl.gz: newsletters, and the transactional mails that forums, shops and SaaS
- * products send (sign-up, password reset, order, shipment, notification). The figures name them apart (issue
- * #31 asks for their own limits), and each gets a model trained without it.
+ * products send (sign-up, password reset, order, shipment, notification). The figures name them apart (each
+ * has limits of its own), and each gets a model trained without it.
  */
 export const MAIL_LIKE_HAM = new Set([
   'bitcoinops-newsletter',
