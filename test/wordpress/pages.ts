@@ -107,6 +107,8 @@ export interface PluginSettings {
   language?: 'site' | 'de' | 'fr' | 'en';
   mode?: 'enforce' | 'dry-run';
   on_unreachable?: 'hold' | 'allow';
+  allowed_languages?: string;
+  max_links?: string;
 }
 
 /** Fills Settings → Spam Check with the given values, saves, and returns the page as saved. */

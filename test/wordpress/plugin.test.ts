@@ -163,6 +163,22 @@ describe('the spam-check WordPress plugin on a real site', () => {
     );
   });
 
+  it("sends a comment's author name and website as a comment form's context: a name that is a web address holds it", async () => {
+    const posted = await postComment(
+      visitors,
+      site.url,
+      {
+        name: 'https://cheap-loans.example',
+        email: 'loans@example.com',
+        url: 'https://cheap-loans.example/apply',
+      },
+      'Lovely photos of the lake, we walked around it last summer too.',
+    );
+    const stored = await comment(posted.id);
+    expect(stored).toMatchObject({ status: 'unapproved', meta: { _spam_check_verdict: 'suspicious' } });
+    expect(reasonCodes(stored.meta)).toContain('FORM_AUTHOR_NAME_LINK');
+  });
+
   it('holds a comment whose render timestamp was forged (counted as sent at once)', async () => {
     const posted = await postComment(
       visitors,
@@ -242,6 +258,34 @@ describe('the spam-check WordPress plugin on a real site', () => {
     expect(error).toContain('Diese Registrierung wurde als Spam abgelehnt.');
     expect(error).toContain('Testadresse');
     expect(await site.php('user', 'spam@spam-check.test')).toEqual({ exists: false });
+  });
+
+  it('sets the site rules from its settings page at the deployment: a comment in another language is held, a bad value is refused there', async () => {
+    const saved = await saveSettings(admin, site.url, { allowed_languages: 'DE fr', max_links: '2' });
+    expect(saved).not.toContain('Die Regeln der Site wurden nicht geändert');
+    expect((await stack.settings()).text_rules).toEqual({ allowed_languages: ['de', 'fr'], max_links: 2 });
+    await expect(admin.locator('#spam-check-allowed_languages').inputValue()).resolves.toBe('de, fr');
+    // A change of settings holds on every process of the deployment within 1 s.
+    await admin.waitForTimeout(1100);
+    const posted = await postComment(
+      visitors,
+      site.url,
+      PERSON,
+      'Lovely pictures of the harbour, we sailed there in June and the children loved the boats.',
+    );
+    const stored = await comment(posted.id);
+    expect(stored.status).not.toBe('approved');
+    expect(reasonCodes(stored.meta)).toContain('TEXT_LANGUAGE_NOT_ALLOWED');
+
+    const refused = await saveSettings(admin, site.url, { max_links: '-1' });
+    expect(refused).toContain('Die Regeln der Site wurden nicht geändert');
+    expect(refused).toContain('max_links');
+    expect((await stack.settings()).text_rules).toEqual({ allowed_languages: ['de', 'fr'], max_links: 2 });
+    await expect(admin.locator('#spam-check-max_links').inputValue()).resolves.toBe('2');
+
+    await saveSettings(admin, site.url, { allowed_languages: '', max_links: '' });
+    expect((await stack.settings()).text_rules).toEqual({ allowed_languages: null, max_links: null });
+    await admin.waitForTimeout(1100);
   });
 
   it('dry-run changes nothing but logs the verdict', async () => {

@@ -2,8 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  clientSettingsSchema,
   clientStatsSchema,
   recentFeedbackSchema,
+  type ClientSettings,
   type ClientStats,
   type RecentFeedback,
 } from '@spam-check/contracts';
@@ -20,6 +22,8 @@ export interface WordPressStack {
   recentFeedback: () => Promise<RecentFeedback>;
   /** The client's stats of today as the admin API shows them (reason counts among them). */
   stats: () => Promise<ClientStats>;
+  /** The client's settings as the admin API shows them (the site rules the plugin set among them). */
+  settings: () => Promise<ClientSettings>;
   stop: () => Promise<void>;
 }
 
@@ -61,6 +65,9 @@ export async function startWordPressStack(): Promise<WordPressStack> {
       EMAIL_RPC_QUEUE: `wp-${run}.email`,
       TEXT_RPC_QUEUE: `wp-${run}.text`,
       ...runEnv,
+      // The site rules the plugin sets live with the run's other keys.
+      CLIENT_SETTINGS_PREFIX: `${prefix}settings:`,
+      CLIENT_SETTINGS_CHANNEL: `${prefix}settings`,
       EMAIL_DNS_CHECK: 'off',
       OPENAI_API_KEY: undefined,
       // A person in this test takes a little over a second to fill the form (below, a bot).
@@ -71,10 +78,18 @@ export async function startWordPressStack(): Promise<WordPressStack> {
     await removeRun();
     throw error;
   });
+  // One token for the whole run: a new password grant per poll would run into auth's brute-force limit.
+  let operatorToken: string | undefined;
+  const signIn = async () => {
+    const issued = await obtainToken(stack.gateway, '/', operator);
+    if (issued.status !== 200)
+      throw new Error(`operator token: ${issued.status} ${JSON.stringify(issued.body)}`);
+    return issued.body.access_token as string;
+  };
   const admin = async (path: string) => {
-    const token = await obtainToken(stack.gateway, '/', operator);
+    operatorToken ??= await signIn();
     const answer = await request(`${stack.gateway}/api/v1/admin/clients/${client.id}/${path}`, {
-      headers: { authorization: `Bearer ${token.body.access_token}` },
+      headers: { authorization: `Bearer ${operatorToken}` },
     });
     if (answer.status !== 200)
       throw new Error(`admin ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -82,9 +97,10 @@ export async function startWordPressStack(): Promise<WordPressStack> {
   };
   const recentFeedback = async () => recentFeedbackSchema.parse(await admin('feedback'));
   const stats = async () => clientStatsSchema.parse(await admin('stats'));
+  const settings = async () => clientSettingsSchema.parse(await admin('settings'));
   const stop = async () => {
     await stack.stop();
     await removeRun();
   };
-  return { stack, client, recentFeedback, stats, stop };
+  return { stack, client, recentFeedback, stats, settings, stop };
 }

@@ -30,30 +30,39 @@ type Response_ = globalThis.Response;
 export function createSite(options: SpamCheckOptions): Express {
   const app = express();
   const hidden = () => formFields({ secret: options.secret });
-  const guard = spamCheck({
-    ...options,
-    onRefused: (_req, res, outcome) => {
-      res.statusCode = outcome.status === 'unavailable' ? 503 : 422;
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.end(refusedPage('Your submission', outcome));
-    },
+  // One guard per form: each says what kind of form it is, and the comment form who wrote the comment.
+  const guard = (own: Pick<SpamCheckOptions, 'formType' | 'fields'>) =>
+    spamCheck({
+      ...options,
+      ...own,
+      onRefused: (_req, res, outcome) => {
+        res.statusCode = outcome.status === 'unavailable' ? 503 : 422;
+        res.setHeader('Content-Type', 'text/html; charset=utf-8');
+        res.end(refusedPage('Your submission', outcome));
+      },
+    });
+  const commentGuard = guard({
+    formType: 'comment',
+    fields: { ...options.fields, authorName: 'name', authorUrl: 'website' },
   });
   const form = express.urlencoded({ extended: false, limit: '200kb' });
 
   app.get('/', (_req, res) => res.redirect('/comments'));
   app.get('/comments', (_req, res) => {
-    res.send(formPage('Leave a comment', '/comments', ['email', 'title', 'body'], hidden()));
+    res.send(
+      formPage('Leave a comment', '/comments', ['name', 'website', 'email', 'title', 'body'], hidden()),
+    );
   });
-  app.post('/comments', form, guard, (_req, res) => {
+  app.post('/comments', form, commentGuard, (_req, res) => {
     res.send(outcomePage('your comment', res.locals.spamCheck as SubmissionOutcome | undefined));
   });
   app.get('/signup', (_req, res) => res.send(formPage('Sign up', '/signup', ['email'], hidden())));
-  app.post('/signup', form, guard, (_req, res) => {
+  app.post('/signup', form, guard({ formType: 'signup' }), (_req, res) => {
     res.send(outcomePage('your sign-up', res.locals.spamCheck as SubmissionOutcome | undefined));
   });
   app.get('/contact', (_req, res) => {
     res.send(formPage('Contact us', '/api/contact', ['email', 'body'], hidden()));
   });
-  app.post('/api/contact', fetchHandler(contactRoute(options)));
+  app.post('/api/contact', fetchHandler(contactRoute({ ...options, formType: 'contact' })));
   return app;
 }

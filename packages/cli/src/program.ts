@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { SpamCheckClient, type Language } from '@spam-check/client';
+import {
+  FORM_TYPES,
+  SpamCheckClient,
+  type FormContext,
+  type FormType,
+  type Language,
+} from '@spam-check/client';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { checkFile } from './check-file';
 import { configPath, readConfig, removeConfig, writeConfig, type CliConfig } from './config-file';
@@ -27,6 +33,32 @@ function withCommon(command: Command): Command {
     .option('--json', 'print the answer as JSON')
     .addOption(new Option('--lang <language>', 'language of messages').choices(LANGUAGES))
     .option('--url <url>', 'gateway URL (default: the one of spam-check login)');
+}
+
+/**
+ * The options of what the form was and who wrote it, and the context of a check from them
+ * (absent when none was given).
+ */
+interface FormOptions {
+  formType?: FormType;
+  authorName?: string;
+  authorUrl?: string;
+}
+function withForm(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--form-type <type>', 'the kind of form the submission came from').choices([...FORM_TYPES]),
+    )
+    .option('--author-name <name>', 'the name the author gave (at most 200 characters)')
+    .option('--author-url <url>', 'the website the author gave (at most 2,000 characters)');
+}
+function contextOf(options: FormOptions): { context?: FormContext } {
+  const context: FormContext = {
+    ...(options.formType === undefined ? {} : { form_type: options.formType }),
+    ...(options.authorName === undefined ? {} : { author_name: options.authorName }),
+    ...(options.authorUrl === undefined ? {} : { author_url: options.authorUrl }),
+  };
+  return Object.keys(context).length > 0 ? { context } : {};
 }
 
 function readText(path: string): string {
@@ -143,7 +175,7 @@ function logoutCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: nu
 
 /** `spam-check mail`: one address, or a CSV file of them. */
 function mailCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: number) => void): void {
-  withCommon(program.command('mail'))
+  withForm(withCommon(program.command('mail')))
     .description('check one address, or a CSV file of addresses (--input, --output)')
     .argument('[address]', 'the address to check')
     .option('--input <file.csv>', 'a CSV file with a header row')
@@ -155,11 +187,15 @@ function mailCommand(program: Command, env: NodeJS.ProcessEnv, done: (code: numb
     .option('--batch-size <n>', 'addresses per batch (1 to 1000)', positiveInt(1000), 1000)
     .option('--concurrency <n>', 'batches in flight at once (1 to 16)', positiveInt(16), 4)
     .action(
-      async (address: string | undefined, options: Common & Record<string, string | number | undefined>) => {
+      async (
+        address: string | undefined,
+        options: Common & FormOptions & Record<string, string | number | undefined>,
+      ) => {
         if (options.input === undefined) {
           if (address === undefined)
             throw new CliError('give an address, or --input and --output', EXIT.USAGE);
-          done(print(options, 'mail', await signedInClient(options, env).checkMail(address)));
+          const request = { email: address, ...contextOf(options) };
+          done(print(options, 'mail', await signedInClient(options, env).checkMail(request)));
           return;
         }
         if (address !== undefined || options.output === undefined)
@@ -185,16 +221,17 @@ interface TextOptions {
   subTitle?: string;
 }
 function withText(command: Command): Command {
-  return command
+  return withForm(command)
     .requiredOption('--title <title>', 'title or subject')
     .requiredOption('--body-file <path>', 'file holding the body (- for standard input)')
     .option('--sub-title <subtitle>', 'optional subtitle');
 }
-function textOf(options: TextOptions) {
+function textOf(options: TextOptions & FormOptions) {
   return {
     title: options.title,
     body: readText(options.bodyFile),
     ...(options.subTitle === undefined ? {} : { sub_title: options.subTitle }),
+    ...contextOf(options),
   };
 }
 

@@ -15,11 +15,14 @@ export {
   type StoredTokens,
   type UserCredentials,
 } from './tokens';
+/** The kinds of form a submission can come from (`context.form_type`). */
+export { FORM_TYPES } from '@spam-check/contracts';
 export type {
   FeedbackLabel,
   FeedbackRequest,
   FeedbackResult,
   FormContext,
+  FormType,
   HybridCheckRequest,
   HybridResult,
   Language,

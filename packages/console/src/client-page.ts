@@ -168,12 +168,12 @@ function feedbackSection(ctx: PageContext, state: ClientPageState): Html {
 /** The settings form's inputs, each with its label and, after a refused change, the API's message. */
 function settingsFields(ctx: PageContext, values: SettingsFormValues, errors: FieldErrors | undefined) {
   const id = (name: string) => `s-${name.replace('.', '-')}`;
-  const input = (name: SettingsField, label: ConsoleMessageKey) =>
+  const input = (name: SettingsField, label: ConsoleMessageKey, mode: 'decimal' | 'text' = 'decimal') =>
     html`<label for="${id(name)}">${t(ctx, label)}</label>
       <input
         id="${id(name)}"
         name="${name}"
-        inputmode="decimal"
+        inputmode="${mode}"
         value="${values[name] ?? ''}"
         ${described(errors, name, id(name))}
       />
@@ -251,6 +251,10 @@ function settingsSection(ctx: PageContext, state: ClientPageState): Html {
             ['band', 'band'],
             ['always', 'always'],
           ])}
+        </fieldset>
+        <fieldset>
+          <legend>${t(ctx, 'siteRules')}</legend>
+          ${input('text_rules.allowed_languages', 'allowedLanguages', 'text')}${input('text_rules.max_links', 'maxLinks')}
         </fieldset>
         <fieldset>
           <legend>${t(ctx, 'hybrid')}</legend>

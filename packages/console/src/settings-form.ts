@@ -2,11 +2,11 @@ import type { ClientSettings } from '@spam-check/contracts';
 import { z } from 'zod';
 
 /**
- * The settings form and the settings document (docs/design.md, Administration) of the admin API, both ways.
- * The form only reshapes: every value goes to the API as typed, so the API's validation (and its messages)
- * decides. Rules: an empty field is absent (the operator default); lists take one entry per line; a number
- * may be written with a decimal comma; a value that is not a number is sent as the text it is, so the API
- * names it.
+ * The settings form and the settings document (DESIGN.md §6.3) of the admin API, both ways. The form only
+ * reshapes: every value goes to the API as typed, so the API's validation (and its messages) decides.
+ * Rules: an empty field is absent (the operator default, or no site rule); lists take one entry per line,
+ * language codes may also be separated by commas or spaces; a number may be written with a decimal comma; a
+ * value that is not a number is sent as the text it is, so the API names it.
  */
 const SETTINGS_FIELDS = {
   'mail.spam_threshold': 'number',
@@ -20,6 +20,8 @@ const SETTINGS_FIELDS = {
   'hybrid.step_by_step': 'boolean',
   'campaigns.share': 'boolean',
   'campaigns.protect': 'boolean',
+  'text_rules.allowed_languages': 'codes',
+  'text_rules.max_links': 'number',
 } as const;
 export type SettingsField = keyof typeof SETTINGS_FIELDS;
 export type SettingsFormValues = Partial<Record<SettingsField, string>>;
@@ -47,6 +49,10 @@ function valueOf(kind: (typeof SETTINGS_FIELDS)[SettingsField], raw: string): un
         .filter(Boolean);
       return entries.length > 0 ? entries : undefined;
     }
+    case 'codes': {
+      const codes = text.split(/[\s,;]+/).filter(Boolean);
+      return codes.length > 0 ? codes : undefined;
+    }
     case 'choice':
       return text;
     case 'boolean':
@@ -73,9 +79,9 @@ export function formFromSettings(settings: ClientSettings): SettingsFormValues {
   for (const name of Object.keys(SETTINGS_FIELDS) as SettingsField[]) {
     const [group, field] = name.split('.') as [keyof ClientSettings, string];
     const value = (settings[group] as Record<string, unknown> | undefined)?.[field];
-    if (value === undefined) continue;
+    if (value === undefined || value === null) continue;
     form[name] = Array.isArray(value)
-      ? value.join('\n')
+      ? value.join(SETTINGS_FIELDS[name] === 'codes' ? ', ' : '\n')
       : typeof value === 'string'
         ? value
         : JSON.stringify(value);

@@ -16,6 +16,9 @@ export const DEFAULT_CLIENT_GRANTS: (typeof CLIENT_GRANTS)[number][] = ['passwor
 const probability = z.number().min(0).max(1);
 const LIST_MAX = 1000;
 
+/** Bounds of a client's site rules (`text_rules`). */
+export const SITE_RULE_LIMITS = { languages: 60, maxLinks: 1000 } as const;
+
 const listEntry = z
   .string()
   .trim()
@@ -44,6 +47,33 @@ const orderedThresholds: [
   // The message comes from VALIDATION_RULE_MESSAGES, in the request's language.
   { path: ['suspicious_threshold'], params: { rule: 'thresholds_ordered' } },
 ];
+
+/** A client's site rules (`text_rules`): they only ever make its verdicts stricter. */
+export const textRulesSchema = z
+  .strictObject({
+    allowed_languages: z
+      .array(z.string().regex(/^[a-z]{2}$/, 'an ISO 639-1 code in lower case (de, fr, en, …)'))
+      .min(1)
+      .max(SITE_RULE_LIMITS.languages)
+      .nullable()
+      .optional()
+      .describe(
+        'The languages texts may be written in (ISO 639-1); a text detected in another is at least suspicious (TEXT_LANGUAGE_NOT_ALLOWED). A text whose language cannot be told passes. null or absent: any language.',
+      ),
+    max_links: z
+      .number()
+      .int()
+      .min(0)
+      .max(SITE_RULE_LIMITS.maxLinks)
+      .nullable()
+      .optional()
+      .describe(
+        'The most links a text may hold; more is at least suspicious, twice as many (or any link when 0) spam (TEXT_TOO_MANY_LINKS). null or absent: no limit.',
+      ),
+  })
+  .describe(
+    "The site's own rules for texts, applied to text checks and the text part of hybrid checks; set by the admin API or by the client itself (`/api/v1/settings/text-rules`).",
+  );
 
 /**
  * A client's own settings (docs/design.md, Administration). Every field is optional: an absent one means the
@@ -104,11 +134,13 @@ export const clientSettingsSchema = z
       })
       .optional()
       .describe('Campaigns shared between clients (opt-in); absent fields are the operator defaults.'),
+    text_rules: textRulesSchema.optional(),
   })
   .describe('Per-client settings; an absent field is the operator default.');
 export type ClientSettings = z.infer<typeof clientSettingsSchema>;
 export type MailSettings = NonNullable<ClientSettings['mail']>;
 export type TextSettings = NonNullable<ClientSettings['text']>;
+export type TextRules = NonNullable<ClientSettings['text_rules']>;
 
 export const clientIdSchema = z
   .string()

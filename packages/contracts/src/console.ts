@@ -142,6 +142,21 @@ export const CONSOLE_MESSAGES = {
     de: 'Durch gemeldete Kampagnen schützen',
     fr: 'Protéger par les campagnes signalées',
   },
+  siteRules: {
+    en: 'Site rules for texts',
+    de: 'Regeln der Site für Texte',
+    fr: 'Règles du site pour les textes',
+  },
+  allowedLanguages: {
+    en: 'Allowed languages (ISO codes such as de, fr; empty: any)',
+    de: 'Erlaubte Sprachen (ISO-Codes wie de, fr; leer: alle)',
+    fr: 'Langues acceptées (codes ISO comme de, fr ; vide : toutes)',
+  },
+  maxLinks: {
+    en: 'Most links in a text (empty: no limit)',
+    de: 'Höchstens so viele Links pro Text (leer: unbegrenzt)',
+    fr: 'Nombre maximal de liens par texte (vide : sans limite)',
+  },
   operatorDefault: { en: 'Operator default', de: 'Voreinstellung', fr: 'Valeur par défaut' },
   never: { en: 'never', de: 'nie', fr: 'jamais' },
   band: { en: 'when unsure', de: 'wenn unsicher', fr: 'en cas de doute' },

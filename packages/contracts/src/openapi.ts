@@ -2,6 +2,7 @@ import { SUPPORTED_LANGUAGES } from './languages';
 import { REASON_CATALOGUE } from './reasons';
 import { adminPaths } from './openapi/admin-paths';
 import { publicPaths } from './openapi/public-paths';
+import { siteRulesPaths } from './openapi/site-rules-paths';
 import { componentSchemas } from './openapi/schemas';
 
 function apiInfo(version: string) {
@@ -13,10 +14,11 @@ function apiInfo(version: string) {
       'Every path may be preceded by a language code: `/deapi/v1/spam/mail` or `/de/api/v1/spam/mail`;',
       'the language picks the language of human-readable messages. Unknown prefixes are 404.',
       "A site's server gets its token with `grant_type=client_credentials` (no user, no refresh token).",
-      'Checks may carry the form `context` (`honeypot`, `seconds_to_submit`, `user_agent`): a filled honeypot',
-      'is spam (`FORM_HONEYPOT_FILLED`), a submission faster than the configured minimum',
-      '(`FORM_SUBMITTED_TOO_FAST`) or from an automation user agent (`FORM_BOT_USER_AGENT`) at least',
-      'suspicious; the context is never stored.',
+      'Checks may carry the form `context` (`honeypot`, `seconds_to_submit`, `user_agent`, `form_type`,',
+      '`author_name`, `author_url`): a filled honeypot is spam (`FORM_HONEYPOT_FILLED`), a submission faster',
+      'than the configured minimum (`FORM_SUBMITTED_TOO_FAST`), from an automation user agent',
+      '(`FORM_BOT_USER_AGENT`) or with a web address as the author name (`FORM_AUTHOR_NAME_LINK`) at least',
+      'suspicious; an unknown context field is a 400; the context is never stored.',
       `Reason codes: ${Object.keys(REASON_CATALOGUE).join(', ')}.`,
     ].join(' '),
   };
@@ -35,6 +37,11 @@ function apiTags() {
       description:
         'OAuth 2.0 password and refresh_token grants (form-encoded) for confidential first-party clients; ' +
         'revocation (RFC 7009). "Authorize" on this page uses the password grant.',
+    },
+    {
+      name: 'Site rules',
+      description:
+        "The calling client's own rules for its texts (scope `spam:check`): they only make its verdicts stricter.",
     },
     { name: 'Administration', description: 'Clients, their settings and usage (scope `spam:admin`).' },
   ];
@@ -85,7 +92,7 @@ export function buildOpenApiDocument(version = '1.0.0') {
     info: apiInfo(version),
     tags: apiTags(),
     servers: [{ url: '/' }, ...SUPPORTED_LANGUAGES.map((language) => ({ url: `/${language}` }))],
-    paths: { ...publicPaths(), ...adminPaths() },
+    paths: { ...publicPaths(), ...siteRulesPaths(), ...adminPaths() },
     components: apiComponents(),
   };
 }

@@ -21,7 +21,11 @@ const WEIGHTS: Record<FormReasonCode, number> = {
   FORM_HONEYPOT_FILLED: 1,
   FORM_SUBMITTED_TOO_FAST: 0.5,
   FORM_BOT_USER_AGENT: 0.5,
+  FORM_AUTHOR_NAME_LINK: 0.5,
 };
+
+/** A web address where a person's name belongs: people's names never hold a scheme or a `www.` host. */
+const LINK_IN_NAME = /https?:\/\/|\bwww\./i;
 
 export interface FormJudgement {
   findings: { code: FormReasonCode; params?: ReasonParams }[];
@@ -35,7 +39,10 @@ export interface FormJudgement {
  * - a non-empty `honeypot`: spam with score 1 (FORM_HONEYPOT_FILLED);
  * - `seconds_to_submit` below `minSeconds` (FORM_MIN_SECONDS): at least suspicious (FORM_SUBMITTED_TOO_FAST);
  * - a `user_agent` of an automation tool or crawler, as the maintained `isbot` pattern list knows them: at
- *   least suspicious (FORM_BOT_USER_AGENT).
+ *   least suspicious (FORM_BOT_USER_AGENT);
+ * - an `author_name` that holds a web address (`http://`, `https://`, `www.`): at least suspicious
+ *   (FORM_AUTHOR_NAME_LINK); comment forms show the name as the anchor of the author's link, so link droppers
+ *   put an address there.
  * Only the findings leave this function: nothing of the context is kept or logged.
  */
 export function judgeFormContext(context: FormContext | undefined, minSeconds: number): FormJudgement {
@@ -50,6 +57,8 @@ export function judgeFormContext(context: FormContext | undefined, minSeconds: n
     });
   if (context.user_agent !== undefined && isbot(context.user_agent))
     judgement.findings.push({ code: 'FORM_BOT_USER_AGENT' });
+  if (context.author_name !== undefined && LINK_IN_NAME.test(context.author_name))
+    judgement.findings.push({ code: 'FORM_AUTHOR_NAME_LINK' });
   if (judgement.findings.some((finding) => finding.code === 'FORM_HONEYPOT_FILLED')) judgement.floor = 'spam';
   else if (judgement.findings.length > 0) judgement.floor = 'suspicious';
   return judgement;

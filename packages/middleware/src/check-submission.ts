@@ -2,6 +2,7 @@ import {
   SpamCheckClient,
   isSpamCheckError,
   type FormContext,
+  type FormType,
   type Language,
   type Reason,
 } from '@spam-check/client';
@@ -28,8 +29,20 @@ export interface SpamCheckOptions extends FieldNames {
   onUnavailable?: 'allow' | 'reject';
   /** The verdicts refused in `enforce` mode (default `["spam"]`). */
   refuse?: Verdict[];
-  /** The form's fields that go to the check (defaults: `email`, `title`, `body`, `sub_title`; absent: not sent). */
-  fields?: { email?: string; title?: string; body?: string; subTitle?: string };
+  /**
+   * The form's fields that go to the check (defaults: `email`, `title`, `body`, `sub_title`; absent: not sent).
+   * `authorName` and `authorUrl` name the fields with the author's name and website (no default: not sent).
+   */
+  fields?: {
+    email?: string;
+    title?: string;
+    body?: string;
+    subTitle?: string;
+    authorName?: string;
+    authorUrl?: string;
+  };
+  /** What kind of form this is (`comment`, `contact`, `signup`, …): the API judges a text as what it is. */
+  formType?: FormType;
   /** Where each decision is logged (default: one JSON line on stdout); never a field's content. */
   log?: (entry: SubmissionLog) => void;
   /** A client of your own (tests, a shared instance); `api` is then used for nothing else. */
@@ -57,6 +70,8 @@ export type SubmissionLog = Omit<SubmissionOutcome, 'reasons'> & { reasons: stri
 export interface Submission {
   fields: FormData | URLSearchParams | Record<string, unknown>;
   userAgent?: string | null | undefined;
+  /** The kind of form, when one handler serves several; else `formType` of the options. */
+  formType?: FormType | undefined;
 }
 
 const DEFAULT_FIELDS = { email: 'email', title: 'title', body: 'body', subTitle: 'sub_title' };
@@ -99,6 +114,23 @@ function contextOf(submission: Submission, options: SpamCheckOptions): FormConte
     honeypot: honeypot.slice(0, 1000),
     seconds_to_submit: Math.min(seconds, 10_000_000),
     ...(submission.userAgent ? { user_agent: submission.userAgent.slice(0, 512) } : {}),
+    ...authorOf(submission, options),
+  };
+}
+
+/** What the form was and who wrote it, cut to the API's limits; an empty field is not sent. */
+function authorOf(submission: Submission, options: SpamCheckOptions): Partial<FormContext> {
+  const formType = submission.formType ?? options.formType;
+  const field = (name: string | undefined, max: number) => {
+    const value = name === undefined ? undefined : fieldOf(submission.fields, name)?.trim();
+    return value ? value.slice(0, max) : undefined;
+  };
+  const authorName = field(options.fields?.authorName, 200);
+  const authorUrl = field(options.fields?.authorUrl, 2000);
+  return {
+    ...(formType ? { form_type: formType } : {}),
+    ...(authorName ? { author_name: authorName } : {}),
+    ...(authorUrl ? { author_url: authorUrl } : {}),
   };
 }
 

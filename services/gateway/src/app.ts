@@ -28,6 +28,7 @@ export function createApp(deps: AppDeps): ServiceApp {
       postRoute(app, '/oauth/token', h.oauth);
       postRoute(app, '/oauth/revoke', h.oauth);
       app.use(ADMIN_PREFIX, h.admin);
+      app.use(h.siteRules);
       if (h.console) app.use(h.console);
       app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
     },

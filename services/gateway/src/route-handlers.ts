@@ -32,6 +32,7 @@ import { feedback } from './entry-points/http/feedback';
 import { hybridCheck } from './entry-points/http/hybrid-check';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
 import { clientRateLimit, rateLimit } from './entry-points/http/rate-limit';
+import { siteRulesRouter } from './entry-points/http/site-rules';
 
 type Counted = { verdict: Verdict; reasons: { code: string }[] };
 
@@ -192,6 +193,8 @@ export interface RouteHandlers {
   feedback: RequestHandler;
   oauth: RequestHandler;
   admin: Router;
+  /** The calling client's own site rules. */
+  siteRules: Router;
   /** The operator console's router, absent when it has no OAuth client (switched off). */
   console: Router | undefined;
 }
@@ -240,6 +243,11 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
       }),
       maxBodyBytes: config.MAX_BODY_BYTES,
       trials: { limits: config.limits, transports: deps.transports, settings: deps.settings },
+    }),
+    siteRules: siteRulesRouter({
+      guards: [guard.authenticated, guard.limited],
+      jsonBody: jsonBodyParser(config.MAX_BODY_BYTES),
+      settings: deps.settings,
     }),
     console: operatorConsole(deps),
   };

@@ -119,6 +119,7 @@ export async function composeTextCheck(
     checkText: createTextChecker({ model, detectLanguage, askLlm, config: cascadeConfig, feedback }),
     formMinSeconds: config.FORM_MIN_SECONDS,
     suspiciousThreshold: config.TEXT_SUSPICIOUS_THRESHOLD,
+    spamThreshold: config.TEXT_SPAM_THRESHOLD,
     share: fairShare(config.TEXT_CLIENT_CHARS_IN_FLIGHT),
   });
   const learnText = createTextLearner({ model, detectLanguage, config: cascadeConfig });

@@ -106,6 +106,22 @@ describe('the example site with @spam-check/middleware, against the real stack, 
     ]);
   });
 
+  it('when the comment form names its author with a web address, the API judges the name and refuses the comment', async () => {
+    const site = await startSite({ mode: 'enforce' });
+    const page = await openForm(`${site.url}/comments`);
+    await fillComment(page);
+    await page.fill('#name', 'https://cheap-pills.example');
+    await page.fill('#website', 'https://cheap-pills.example/shop');
+    await waitLikeAPerson();
+    const answer = await submit(page);
+    expect(answer.status).toBe(422);
+    expect(answer.text).toContain('FORM_AUTHOR_NAME_LINK');
+    expect(site.logs[0]).toMatchObject({
+      allowed: false,
+      reasons: expect.arrayContaining(['FORM_AUTHOR_NAME_LINK']),
+    });
+  });
+
   it('when a bot fills the honeypot in enforce mode, the comment is refused with FORM_HONEYPOT_FILLED', async () => {
     const site = await startSite({ mode: 'enforce' });
     const page = await openForm(`${site.url}/comments`);

@@ -95,21 +95,34 @@ final class Spam_Check_Api {
 	}
 
 	/**
-	 * A JSON POST with the bearer token; a refused token is dropped and fetched again once.
+	 * Sets the site rules of the plugin's client at the deployment: the languages comments may be in, the most
+	 * links they may hold (null: no such rule). The deployment applies them to every check of this client.
 	 *
-	 * @param string               $path The path after the language prefix.
-	 * @param array<string, mixed> $body The JSON body.
-	 * @param bool                 $retry Whether a refused token may be renewed.
+	 * @param array<string, mixed> $rules `allowed_languages` (codes or null), `max_links` (a number or null).
+	 * @return array<string, mixed>|WP_Error The rules as stored.
+	 */
+	public function put_text_rules( array $rules ) {
+		return $this->post( 'api/v1/settings/text-rules', $rules, true, 'PUT' );
+	}
+
+	/**
+	 * A JSON request (POST unless told) with the bearer token; a refused token is dropped and fetched again once.
+	 *
+	 * @param string               $path   The path after the language prefix.
+	 * @param array<string, mixed> $body   The JSON body.
+	 * @param bool                 $retry  Whether a refused token may be renewed.
+	 * @param string               $method The HTTP method.
 	 * @return array<string, mixed>|WP_Error
 	 */
-	private function post( $path, array $body, $retry = true ) {
+	private function post( $path, array $body, $retry = true, $method = 'POST' ) {
 		$token = $this->token();
 		if ( is_wp_error( $token ) ) {
 			return $token;
 		}
-		$response = wp_remote_post(
+		$response = wp_remote_request(
 			$this->url( $path ),
 			array(
+				'method'  => $method,
 				'timeout' => self::timeout(),
 				'headers' => array(
 					'Authorization' => 'Bearer ' . $token,
@@ -121,7 +134,7 @@ final class Spam_Check_Api {
 		);
 		if ( $retry && 401 === wp_remote_retrieve_response_code( $response ) ) {
 			self::forget_token();
-			return $this->post( $path, $body, false );
+			return $this->post( $path, $body, false, $method );
 		}
 		return self::decode( $response );
 	}
@@ -255,6 +268,14 @@ final class Spam_Check_Api {
 		if ( isset( $body['error'] ) ) {
 			return trim( $body['error'] . ' ' . ( isset( $body['error_description'] ) ? $body['error_description'] : '' ) );
 		}
-		return trim( ( isset( $body['code'] ) ? $body['code'] . ' ' : '' ) . ( isset( $body['detail'] ) ? $body['detail'] : '' ) );
+		$text = trim( ( isset( $body['code'] ) ? $body['code'] . ' ' : '' ) . ( isset( $body['detail'] ) ? $body['detail'] : '' ) );
+		if ( isset( $body['errors'] ) && is_array( $body['errors'] ) ) {
+			foreach ( $body['errors'] as $error ) {
+				if ( is_array( $error ) && isset( $error['path'], $error['message'] ) ) {
+					$text .= ' ' . $error['path'] . ': ' . $error['message'];
+				}
+			}
+		}
+		return $text;
 	}
 }

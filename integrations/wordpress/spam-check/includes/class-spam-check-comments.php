@@ -89,21 +89,24 @@ final class Spam_Check_Comments {
 	}
 
 	/**
-	 * The verdict on a comment: its text and the author's URL, with the author's e-mail as a hybrid check.
+	 * The verdict on a comment: its text, with the author's e-mail as a hybrid check, and the author's name and
+	 * website in the context of a `comment` form (the website is not part of the text, so it does not count
+	 * among the text's links).
 	 *
 	 * @param array<string, mixed>  $commentdata The comment.
 	 * @param array<string, string> $settings    The settings.
 	 * @return Spam_Check_Verdict|WP_Error
 	 */
 	private function check( array $commentdata, array $settings ) {
-		$body = trim( (string) ( isset( $commentdata['comment_content'] ) ? $commentdata['comment_content'] : '' ) );
-		$url  = isset( $commentdata['comment_author_url'] ) ? trim( (string) $commentdata['comment_author_url'] ) : '';
-		if ( '' !== $url ) {
-			$body .= "\n" . $url;
-		}
+		$body    = trim( (string) ( isset( $commentdata['comment_content'] ) ? $commentdata['comment_content'] : '' ) );
+		$name    = isset( $commentdata['comment_author'] ) ? (string) $commentdata['comment_author'] : '';
+		$url     = isset( $commentdata['comment_author_url'] ) ? (string) $commentdata['comment_author_url'] : '';
 		$email   = isset( $commentdata['comment_author_email'] ) ? trim( (string) $commentdata['comment_author_email'] ) : '';
 		$agent   = isset( $commentdata['comment_agent'] ) ? (string) $commentdata['comment_agent'] : '';
-		$context = Spam_Check_Form::submitted_context( $agent );
+		$context = array_merge(
+			Spam_Check_Form::submitted_context( $agent ),
+			Spam_Check_Form::author_context( 'comment', $name, $url )
+		);
 		$result  = ( new Spam_Check_Api( $settings ) )->check_text(
 			array(
 				'title' => '',

@@ -61,6 +61,28 @@ final class Spam_Check_Form {
 	}
 
 	/**
+	 * What the form was and who wrote it, for the check's context: the kind of form, and the author's name and
+	 * website as given (cut to the API's limits; an empty one is left out). Never stored by the deployment.
+	 *
+	 * @param string $form_type   The kind of form: `comment`, `signup`, `contact`, ….
+	 * @param string $author_name The name the author gave.
+	 * @param string $author_url  The website the author gave.
+	 * @return array<string, string>
+	 */
+	public static function author_context( $form_type, $author_name = '', $author_url = '' ) {
+		$context     = array( 'form_type' => $form_type );
+		$author_name = trim( $author_name );
+		$author_url  = trim( $author_url );
+		if ( '' !== $author_name ) {
+			$context['author_name'] = mb_substr( $author_name, 0, 200 );
+		}
+		if ( '' !== $author_url ) {
+			$context['author_url'] = mb_substr( $author_url, 0, 2000 );
+		}
+		return $context;
+	}
+
+	/**
 	 * Whether the submitted form's honeypot holds anything (only a bot fills a field no person sees).
 	 *
 	 * @return bool

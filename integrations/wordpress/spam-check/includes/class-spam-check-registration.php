@@ -38,7 +38,12 @@ final class Spam_Check_Registration {
 		}
 		$settings = Spam_Check_Settings::get();
 		$agent    = isset( $_SERVER['HTTP_USER_AGENT'] ) ? sanitize_text_field( wp_unslash( $_SERVER['HTTP_USER_AGENT'] ) ) : '';
-		$result   = ( new Spam_Check_Api( $settings ) )->check_mail( (string) $email, Spam_Check_Form::submitted_context( $agent ) );
+		// The user name the newcomer chose is the name they gave.
+		$context  = array_merge(
+			Spam_Check_Form::submitted_context( $agent ),
+			Spam_Check_Form::author_context( 'signup', (string) $login )
+		);
+		$result   = ( new Spam_Check_Api( $settings ) )->check_mail( (string) $email, $context );
 		$verdict  = is_wp_error( $result ) ? $result : Spam_Check_Verdict::from_result( $result );
 		if ( is_wp_error( $verdict ) ) {
 			// phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log -- operators read it in the PHP log.

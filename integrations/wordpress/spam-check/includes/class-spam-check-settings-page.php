@@ -1,7 +1,7 @@
 <?php
 /**
- * Settings → Spam Check: the deployment's address, the client's credentials, language, mode and what to do
- * when the deployment cannot be reached.
+ * Settings → Spam Check: the deployment's address, the client's credentials, language, mode, what to do
+ * when the deployment cannot be reached, and the site rules (allowed languages, most links).
  *
  * @package SpamCheck
  */
@@ -113,7 +113,10 @@ final class Spam_Check_Settings_Page {
 				'allow' => __( 'Follow the site\'s own rules', 'spam-check' ),
 			)
 		);
+		self::text_row( 'allowed_languages', __( 'Allowed languages', 'spam-check' ), $settings['allowed_languages'], 'text', __( 'Language codes separated by commas, for example de, fr. A comment in another language is held for moderation. Empty: any language.', 'spam-check' ) );
+		self::text_row( 'max_links', __( 'Most links in a comment', 'spam-check' ), $settings['max_links'], 'text', __( 'More links hold a comment for moderation, twice as many send it to spam. Empty: no limit.', 'spam-check' ) );
 		echo '</table>';
+		echo '<p class="description">' . esc_html__( 'The allowed languages and the most links are site rules of your client at the deployment: saving sends them there, and they apply to every check of this client.', 'spam-check' ) . '</p>';
 		submit_button();
 		echo '</form></div>';
 	}

@@ -30,12 +30,14 @@ final class Spam_Check_Settings {
 	 */
 	public static function defaults() {
 		return array(
-			'api_url'        => '',
-			'client_id'      => '',
-			'client_secret'  => '',
-			'language'       => 'site',
-			'mode'           => 'enforce',
-			'on_unreachable' => 'hold',
+			'api_url'           => '',
+			'client_id'         => '',
+			'client_secret'     => '',
+			'language'          => 'site',
+			'mode'              => 'enforce',
+			'on_unreachable'    => 'hold',
+			'allowed_languages' => '',
+			'max_links'         => '',
 		);
 	}
 
@@ -87,6 +89,45 @@ final class Spam_Check_Settings {
 		$clean['on_unreachable'] = self::one_of( $input, 'on_unreachable', self::ON_UNREACHABLE );
 
 		Spam_Check_Api::forget_token();
+		return self::with_text_rules( $clean, $input, $current );
+	}
+
+	/**
+	 * The site rules from the form, kept only once the deployment took them: they live with the plugin's client
+	 * there (the deployment applies them to every check), and here only to show them. A change the deployment
+	 * refuses (a bad value, or it cannot be reached) keeps the rules there were, with the reason on the page.
+	 *
+	 * @param array<string, string> $clean   The settings being saved.
+	 * @param array<string, mixed>  $input   The submitted values.
+	 * @param array<string, string> $current The stored settings.
+	 * @return array<string, string>
+	 */
+	private static function with_text_rules( array $clean, array $input, array $current ) {
+		$languages = isset( $input['allowed_languages'] ) ? (string) $input['allowed_languages'] : '';
+		$codes     = array_values( array_unique( array_filter( preg_split( '/[\s,;]+/', strtolower( $languages ) ) ) ) );
+		$languages = implode( ', ', $codes );
+		$max_links = isset( $input['max_links'] ) ? trim( (string) $input['max_links'] ) : '';
+		if ( $languages === $current['allowed_languages'] && $max_links === $current['max_links'] ) {
+			return $clean;
+		}
+		$stored = ( new Spam_Check_Api( $clean ) )->put_text_rules(
+			array(
+				'allowed_languages' => array() === $codes ? null : $codes,
+				// A value that is not a whole number goes as typed, for the deployment to name what is wrong.
+				'max_links'         => '' === $max_links ? null : ( ctype_digit( $max_links ) ? (int) $max_links : $max_links ),
+			)
+		);
+		if ( is_wp_error( $stored ) ) {
+			add_settings_error(
+				self::OPTION,
+				'text_rules',
+				/* translators: %s: why the deployment did not take the rules. */
+				sprintf( __( 'The site rules were not changed: %s', 'spam-check' ), $stored->get_error_message() )
+			);
+			return $clean;
+		}
+		$clean['allowed_languages'] = $languages;
+		$clean['max_links']         = $max_links;
 		return $clean;
 	}
 

@@ -123,6 +123,34 @@ describe('the spam-check command against the real stack', () => {
     const text = await run(['text', '--title', 'Frage', '--body-file', body, '--json']);
     expect(text.code).toBe(0);
     expect(textResultSchema.parse(JSON.parse(text.stdout)).verdict).toBe('ham');
+    const comment = await run([
+      'text',
+      '--title',
+      'Frage',
+      '--body-file',
+      body,
+      '--form-type',
+      'comment',
+      '--author-name',
+      'www.billig-kredit.example',
+      '--json',
+    ]);
+    const judged = textResultSchema.parse(JSON.parse(comment.stdout));
+    expect(judged.signals.form_type).toBe('comment');
+    expect(judged.reasons.map((reason) => reason.code)).toContain('FORM_AUTHOR_NAME_LINK');
+    const mail = await run([
+      'mail',
+      'anna.schmidt@example.org',
+      '--author-name',
+      'https://x.example',
+      '--json',
+    ]);
+    expect(mailResultSchema.parse(JSON.parse(mail.stdout)).reasons.map((r) => r.code)).toContain(
+      'FORM_AUTHOR_NAME_LINK',
+    );
+    expect((await run(['text', '--title', 'x', '--body-file', body, '--form-type', 'guestbook'])).code).toBe(
+      64,
+    );
     const hybrid = await run([
       'hybrid',
       '--email',

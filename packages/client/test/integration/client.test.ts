@@ -139,6 +139,17 @@ describe('@spam-check/client against the real stack', () => {
       context: { seconds_to_submit: 20 },
     });
     expect(person.reasons.map((r) => r.code)).not.toContain('FORM_SUBMITTED_TOO_FAST');
+    const comment = await api.checkText({
+      title: 'Merci',
+      body: 'Merci pour cet article, très utile pour mon jardin.',
+      context: {
+        form_type: 'comment',
+        author_name: 'https://jardin.example',
+        author_url: 'https://jardin.example',
+      },
+    });
+    expect(comment.signals.form_type).toBe('comment');
+    expect(comment.reasons.map((r) => r.code)).toContain('FORM_AUTHOR_NAME_LINK');
     const tokenCalls = recorded.calls.filter((call) => call.url.endsWith('/froauth/token'));
     expect(tokenCalls).toHaveLength(2);
     expect(tokenCalls.every((call) => call.body?.includes('grant_type=client_credentials'))).toBe(true);

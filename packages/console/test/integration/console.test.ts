@@ -112,6 +112,8 @@ describe('the operator console, in a browser, with Redis', () => {
     await page.fill('#s-text-suspicious_threshold', '0');
     await page.fill('#s-mail-deny', ' spam.example \n\nx@junk.example');
     await page.selectOption('#s-campaigns-protect', 'true');
+    await page.fill('#s-text_rules-allowed_languages', 'de, fr');
+    await page.fill('#s-text_rules-max_links', '3');
     await submit(page, '#settings-form button[type=submit]');
     await page.waitForSelector('p.ok[role=status]');
     await expect(page.locator('#s-text-spam_threshold').inputValue()).resolves.toBe('0');
@@ -120,8 +122,10 @@ describe('the operator console, in a browser, with Redis', () => {
       mail: { deny: ['spam.example', 'x@junk.example'] },
       text: { spam_threshold: 0, suspicious_threshold: 0 },
       campaigns: { protect: true },
+      text_rules: { allowed_languages: ['de', 'fr'], max_links: 3 },
     });
     await expect(page.locator('#s-campaigns-protect').inputValue()).resolves.toBe('true');
+    await expect(page.locator('#s-text_rules-allowed_languages').inputValue()).resolves.toBe('de, fr');
     await page.fill('#t-title', HAM_TEXT.title);
     await page.fill('#t-body', HAM_TEXT.body);
     await submit(page, '#try-form button[type=submit]');

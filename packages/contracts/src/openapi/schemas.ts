@@ -9,6 +9,7 @@ import {
   clientStatsSchema,
   clientWithSecretSchema,
   createClientRequestSchema,
+  textRulesSchema,
 } from '../admin';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors';
 import { oauthErrorSchema, revokeRequestSchema, tokenRequestSchema, tokenResponseSchema } from '../oauth';
@@ -39,6 +40,7 @@ const NAMED_SCHEMAS = {
   RevokeRequest: revokeRequestSchema,
   OAuthError: oauthErrorSchema,
   ClientSettings: clientSettingsSchema,
+  TextRules: textRulesSchema,
   CreateClientRequest: createClientRequestSchema,
   AdminClient: adminClientSchema,
   ClientList: clientListSchema,

@@ -17,6 +17,11 @@ export const FORM_REASONS = {
     de: 'Das Formular wurde von einem Automatisierungswerkzeug oder Crawler abgeschickt (User-Agent).',
     fr: "Le formulaire a été envoyé par un outil d'automatisation ou un robot d'indexation (user agent).",
   },
+  FORM_AUTHOR_NAME_LINK: {
+    en: 'The name the author gave is a web address, as link droppers write it.',
+    de: 'Der angegebene Name des Verfassers ist eine Webadresse, wie Linkspammer sie eintragen.',
+    fr: "Le nom donné par l'auteur est une adresse web, comme l'écrivent les semeurs de liens.",
+  },
 } as const satisfies Record<string, Messages>;
 
 export type FormReasonCode = keyof typeof FORM_REASONS;

@@ -107,6 +107,16 @@ export const TEXT_REASONS = {
     de: 'Eine Kampagne fast gleicher Texte wurde von {clients} Sites dieses Dienstes als Spam gemeldet.',
     fr: 'Une campagne de textes presque identiques a été signalée comme spam par {clients} sites de ce service.',
   },
+  TEXT_LANGUAGE_NOT_ALLOWED: {
+    en: 'The text is written in a language this site does not take ({language}; allowed: {allowed}).',
+    de: 'Der Text ist in einer Sprache geschrieben, die diese Site nicht annimmt ({language}; erlaubt: {allowed}).',
+    fr: "Le texte est écrit dans une langue que ce site n'accepte pas ({language} ; acceptées : {allowed}).",
+  },
+  TEXT_TOO_MANY_LINKS: {
+    en: 'The text holds {count} link(s), more than the {max} this site allows.',
+    de: 'Der Text enthält {count} Link(s), mehr als die {max}, die diese Site erlaubt.',
+    fr: 'Le texte contient {count} lien(s), plus que les {max} que ce site autorise.',
+  },
 } as const satisfies Record<string, Messages>;
 
 export type TextReasonCode = keyof typeof TEXT_REASONS;

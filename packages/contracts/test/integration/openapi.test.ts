@@ -24,6 +24,7 @@ describe('the OpenAPI document', () => {
         '/api/v1/spam/mail/batch',
         '/api/v1/spam/text',
         '/api/v1/spam/text/batch',
+        '/api/v1/settings/text-rules',
         '/oauth/revoke',
         '/oauth/token',
         '/api/v1/admin/clients',
@@ -54,7 +55,13 @@ describe('the OpenAPI document', () => {
       for (const operation of Object.values(item as Record<string, { security: unknown }>))
         expect(operation.security).toEqual([{ oauth2: ['spam:admin'] }]);
     const settings = document.components.schemas.ClientSettings as { properties: Record<string, unknown> };
-    expect(Object.keys(settings.properties).sort()).toEqual(['campaigns', 'hybrid', 'mail', 'text']);
+    expect(Object.keys(settings.properties).sort()).toEqual([
+      'campaigns',
+      'hybrid',
+      'mail',
+      'text',
+      'text_rules',
+    ]);
   });
 
   it('starts "try it" on every check from an example its own request schema accepts', () => {

@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import type { FormContext, FormType } from '@spam-check/contracts';
 import { modelInput } from '../../src/domain/check-text';
 import { FeatureExtractor, type FeatureSpace } from '../../src/domain/model/extractor';
 import { normaliseText } from '../../src/domain/normalise';
 import { runRules } from '../../src/domain/rules';
 
-/**
- * One labelled text of the training corpus (read by default from ../shared/data/text/; also what `feedback
- * export` writes).
- */
+/** One labelled text in the training format of ../shared/data/text/ (also what `feedback export` writes). */
 export interface Row {
   id: string;
   source: string;
@@ -18,6 +16,10 @@ export interface Row {
   /** ISO 639-1 code; absent in train.jsonl.gz (English) and possibly in extra files (then: detected). */
   lang?: string;
   translated?: boolean;
+  /** The form of the check (the made-up set of model/handmade has them; corpus rows get FORM_OF_SOURCE). */
+  form_type?: FormType;
+  author_name?: string;
+  author_url?: string;
 }
 
 /** The rows with their feature vectors, flat (CSR) so that 50,000 texts fit in a few arrays. */
@@ -54,19 +56,38 @@ export function readRows(path: string): Row[] {
 }
 
 /**
- * The mail-like ham of extra2.jsonl.gz: newsletters, and the transactional mails that forums, shops and SaaS
- * products send (sign-up, password reset, order, shipment, notification). The figures name them apart (each
- * has limits of its own), and each gets a model trained without it.
+ * The product mails: each product's own templates and translations, filled with invented values (extra2 and
+ * extra3). Each gets a model trained without it (leave-one-product-out), the honest test of how the mails
+ * of a product the model never saw are judged.
  */
-export const MAIL_LIKE_HAM = new Set([
-  'bitcoinops-newsletter',
-  'dataisplural-newsletter',
+export const PRODUCT_MAIL = new Set([
   'discourse-mail',
   'prestashop-mail',
   'phpbb-de-mail',
   'lemmy-mail',
   'postmark-mail',
+  'aimeos-mail',
+  'bookstack-mail',
+  'devise-mail',
+  'fider-mail',
+  'firefly-mail',
+  'friendica-mail',
+  'hievents-mail',
+  'kanboard-mail',
+  'leantime-mail',
+  'mastodon-mail',
+  'openfoodnetwork-mail',
+  'oscar-mail',
+  'pkp-mail',
+  'pretalx-mail',
+  'snipeit-mail',
+  'sympa-mail',
+  'taiga-mail',
+  'vikunja-mail',
 ]);
+
+/** Mail-like ham: the product mails and the two newsletters; the figures name them apart. */
+export const MAIL_LIKE_HAM = new Set([...PRODUCT_MAIL, 'bitcoinops-newsletter', 'dataisplural-newsletter']);
 
 /** The phishing and scam sources (real e-mail spam) whose recall the card reports on its own line. */
 export const SCAM_MAIL = new Set([
@@ -77,23 +98,116 @@ export const SCAM_MAIL = new Set([
   'blacklisted-emails',
 ]);
 
-/**
- * Filled templates (extra2.jsonl.gz): the products' own wording with values (forum, shop and person names,
- * products) invented from small pools shared by all of them. One group together, so a value of the pools
- * is one group's artefact and gets no weight (see RECIPE.vocabGroups), and their rows share one cell of the
- * sample weights per language: together they weigh as one small source.
- */
-const FILLED_TEMPLATES = new Set([
-  'discourse-mail',
-  'prestashop-mail',
-  'phpbb-de-mail',
-  'lemmy-mail',
-  'postmark-mail',
-]);
+/** The short-message sources, reported one by one. */
+export const SMS_SOURCES = new Set(['sms', 'supersms', 'smstrans-train']);
 
-/** The corpus a source belongs to: `spamassassin/easy-ham-1` → `spamassassin`; filled templates → `templates`. */
+/** The made-up labelled set of this repository (model/handmade), its own source group. */
+export const HANDMADE = 'handmade';
+
+/**
+ * The corpus a source belongs to: `spamassassin/easy-ham-1` → `spamassassin`; product mails → `templates`.
+ * The product mails share pools of invented names, companies and amounts: as one group, a value of the pools
+ * is one group's artefact and gets no weight (see RECIPE.vocabGroups).
+ */
 export const groupOf = (source: string): string =>
-  FILLED_TEMPLATES.has(source) ? 'templates' : (source.split('/')[0] ?? source);
+  PRODUCT_MAIL.has(source)
+    ? 'templates'
+    : source.startsWith(`${HANDMADE}/`)
+      ? HANDMADE
+      : (source.split('/')[0] ?? source);
+
+/**
+ * The genre of the corpus sources, as a site would name its form: what the model's genre tokens are learnt
+ * from. Mail has no form (the API's checks without a context).
+ */
+const FORM_OF_SOURCE: Record<string, FormType> = {
+  youtube: 'comment',
+  'comment-templates': 'comment',
+  germeval2017: 'comment',
+  sb10k: 'comment',
+  deft2017: 'comment',
+  'stackexchange-spam': 'forum_post',
+  cimt: 'forum_post',
+  forumconstruire: 'forum_post',
+  hotelreviews: 'review',
+  'cls-books-fr': 'review',
+  allocine: 'review',
+  sms: 'message',
+  supersms: 'message',
+  'smstrans-train': 'message',
+};
+
+/** The form type a row is scored with: its own, or its source's. */
+export function formTypeOf(row: Row): FormType | undefined {
+  return row.form_type ?? FORM_OF_SOURCE[row.source.split('/')[0] ?? row.source];
+}
+
+/** The check context of a row, as a site would send it (scoring). */
+export function contextOf(row: Row): FormContext | undefined {
+  const formType = formTypeOf(row);
+  if (formType === undefined && row.author_name === undefined && row.author_url === undefined)
+    return undefined;
+  return {
+    ...(formType === undefined ? {} : { form_type: formType }),
+    ...(row.author_name === undefined ? {} : { author_name: row.author_name }),
+    ...(row.author_url === undefined ? {} : { author_url: row.author_url }),
+  };
+}
+
+/**
+ * The context a row is trained with: the made-up rows always carry theirs; corpus rows carry their source's
+ * genre in a fixed half of them, so the model learns each genre and also judges a text sent without one.
+ */
+function trainingContext(row: Row): FormContext | undefined {
+  if (row.source.startsWith(`${HANDMADE}/`)) return contextOf(row);
+  return idHash(row.id) % 2 === 0 ? contextOf(row) : undefined;
+}
+
+function idHash(id: string): number {
+  return Array.from(id).reduce((hash, c) => Math.imul(hash ^ c.charCodeAt(0), 16777619), 2166136261) >>> 0;
+}
+
+/**
+ * How many rows of a large, uneven source are kept (by source, language and label; a fixed choice by id):
+ * supersms is larger than every other short-message source together, and stackexchange-spam, all spam, would
+ * otherwise outweigh every comment ham source.
+ */
+const KEEP: Record<string, number> = {
+  'supersms:en:ham': 4000,
+  'supersms:en:spam': 2500,
+  'stackexchange-spam:en:spam': 2500,
+};
+
+/** The rows of the large sources cut to KEEP, the others as they are. */
+export function sampleLarge(rows: Row[]): Row[] {
+  const sizes = new Map<string, number>();
+  for (const row of rows) sizes.set(keyOf(row), (sizes.get(keyOf(row)) ?? 0) + 1);
+  return rows.filter((row) => {
+    const keep = KEEP[keyOf(row)];
+    const size = sizes.get(keyOf(row)) ?? 0;
+    return keep === undefined || keep >= size || idHash(`keep:${row.id}`) % size < keep;
+  });
+}
+
+const keyOf = (row: Row) => `${row.source}:${row.lang ?? 'en'}:${row.label}`;
+
+/**
+ * Stack Exchange spam is Markdown and HTML from one site; sites' comment forms get plain text. The Markdown
+ * syntax is taken out (link text and URL kept, emphasis, headings and quotes dropped) and the post cut to a
+ * comment's length, so that neither the syntax nor the length marks spam.
+ */
+const MARKDOWN_SOURCES = new Set(['stackexchange-spam']);
+const MARKDOWN_LIMIT = 1500;
+
+export function plainMarkdown(body: string): string {
+  return body
+    .replace(/!?\[([^\]\n]{0,300})\]\(([^)\s]{1,500})[^)\n]{0,200}\)/g, '$1 $2')
+    .replace(/\[([^\]\n]{0,300})\]\[\d{1,3}\]/g, '$1')
+    .replace(/^ {0,3}\[\d{1,3}\]: */gm, '')
+    .replace(/\*\*|__|`/g, '')
+    .replace(/^ {0,3}(?:#{1,6}|>) ?/gm, '')
+    .slice(0, MARKDOWN_LIMIT);
+}
 
 /**
  * The tweet corpora's publishers replaced every link with a bare `http`. On Twitter every link is a t.co
@@ -105,6 +219,7 @@ const LINKS_REPLACED_BY_HTTP = new Set(['sb10k', 'deft2017']);
 const BARE_HTTP = /(^|\s)http(?=\s|$)/g;
 
 function restoreLinks(row: Row): Row {
+  if (MARKDOWN_SOURCES.has(row.source)) return { ...row, body: plainMarkdown(row.body) };
   if (!LINKS_REPLACED_BY_HTTP.has(row.source)) return row;
   const random = mulberry32(
     Array.from(row.id).reduce((hash, c) => Math.imul(hash ^ c.charCodeAt(0), 16777619), 2166136261),
@@ -135,7 +250,7 @@ export function buildDataset(
     const normalised = normaliseText({ title: row.title, body: row.body });
     const { text, findings } = runRules(normalised);
     detected.push(detect(text));
-    const { vector } = extractor.extract(modelInput(normalised, findings));
+    const { vector } = extractor.extract(modelInput(normalised, findings, trainingContext(row)));
     chunksI.push(vector.indices);
     chunksV.push(vector.values);
     total += vector.indices.length;

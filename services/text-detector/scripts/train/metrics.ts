@@ -1,5 +1,5 @@
 import type { CheckText } from '../../src/domain/check-text';
-import type { Dataset } from './data';
+import { contextOf, type Dataset } from './data';
 
 /** What the service answered for one test row (LLM off: the local stages only). */
 export interface Answer {
@@ -17,7 +17,14 @@ export async function answer(data: Dataset, docs: number[], checkText: CheckText
   for (const doc of docs) {
     const row = data.rows[doc];
     if (!row) continue;
-    const result = await checkText({ title: row.title, body: row.body, language: 'en', requestId: 'train' });
+    const context = contextOf(row);
+    const result = await checkText({
+      title: row.title,
+      body: row.body,
+      language: 'en',
+      requestId: 'train',
+      ...(context === undefined ? {} : { context }),
+    });
     answers.push({
       doc,
       verdict: result.verdict,

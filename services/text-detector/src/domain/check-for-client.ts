@@ -3,6 +3,7 @@ import type { ClientSettings } from '@spam-check/contracts';
 import { applyFormJudgement, judgeFormContext } from '@spam-check/form-signals';
 import type { FairShare } from '@spam-check/service-kit';
 import type { CheckText, CheckTextInput, TextCheck } from './check-text';
+import { applySiteRules } from './rules';
 
 /**
  * One text check for the client the gateway named (`X-Client-Id`), as every entry point runs it (HTTP, RPC,
@@ -10,7 +11,8 @@ import type { CheckText, CheckTextInput, TextCheck } from './check-text';
  * 1. the client's settings: its thresholds, LLM mode and deny terms over the operator's;
  * 2. its campaign policy: whether its checks are judged against the campaigns sharing clients reported;
  * 3. the cascade (./check-text.ts), with the client's reports;
- * 4. the form judgement (`@spam-check/form-signals`), which never reaches the record kept for feedback.
+ * 4. the client's site rules (./rules/site-rules.ts) over the cascade's verdict;
+ * 5. the form judgement (`@spam-check/form-signals`), which never reaches the record kept for feedback.
  * A check costs the characters it reads in its client's fair share.
  */
 
@@ -27,6 +29,8 @@ export interface ClientCheckDeps {
   formMinSeconds: number;
   /** The operator's TEXT_SUSPICIOUS_THRESHOLD: the form judgement's floor unless the client sets its own. */
   suspiciousThreshold: number;
+  /** The operator's TEXT_SPAM_THRESHOLD: the site rules' spam floor unless the client sets its own. */
+  spamThreshold: number;
   /** Each client's share of the characters being checked at once (TEXT_CLIENT_CHARS_IN_FLIGHT). */
   share: FairShare;
 }
@@ -36,9 +40,15 @@ export function createClientCheck(deps: ClientCheckDeps): CheckClientText {
     const own = deps.settingsOf && input.clientId ? await deps.settingsOf(input.clientId) : {};
     const { protect } = campaignPolicy(own, deps.campaignDefaults);
     const result = await deps.checkText(Object.assign({}, input, { settings: own.text, protect }));
-    return applyFormJudgement(result, judgeFormContext(input.context, deps.formMinSeconds), {
+    const suspiciousThreshold = own.text?.suspicious_threshold ?? deps.suspiciousThreshold;
+    const ruled = applySiteRules(result, own.text_rules, {
       language: input.language,
-      suspiciousThreshold: own.text?.suspicious_threshold ?? deps.suspiciousThreshold,
+      spamThreshold: own.text?.spam_threshold ?? deps.spamThreshold,
+      suspiciousThreshold,
+    });
+    return applyFormJudgement(ruled, judgeFormContext(input.context, deps.formMinSeconds), {
+      language: input.language,
+      suspiciousThreshold,
     });
   };
   return (input) =>

@@ -87,7 +87,7 @@ describe("the correction a client's reports teach (Redis)", () => {
     expect(codes(again)).toContain('TEXT_REPORTED_SPAM');
   });
 
-  it("when a client reported a scam's words as spam, a new variant is spam for it; when it also reported ham with those words, they no longer carry it to spam", async () => {
+  it("when a client reported a scam's words as spam, a new variant is spam for it, also when it reported its shop's own survey mails as ham", async () => {
     const variant = {
       title: '',
       body: 'Congratulations! You were selected: take our customer survey, answer three questions to get your voucher now',
@@ -105,6 +105,6 @@ describe("the correction a client's reports teach (Redis)", () => {
     expect(taught.verdict).toBe('spam');
     expect(codes(taught)).toEqual(expect.arrayContaining(['TEXT_CLIENT_MODEL']));
     expect(codes(taught)).not.toContain('TEXT_REPORTED_SPAM');
-    expect(doubted.verdict).toBe('suspicious');
+    expect(doubted.verdict).toBe('spam');
   });
 });

@@ -7,9 +7,10 @@ import { check, startDetector, type StartedDetector } from './helpers';
 // The text detector's side of docs/design.md, Privacy and erasure: what a client's reports taught expires
 // after FEEDBACK_REPORT_RETENTION_DAYS, and `POST /v1/erasure` erases a client's records, reports and texts.
 
+// A text the model calls ham, so that a report of it as spam teaches the client's weights something.
 const TEXT = {
   title: 'Weekly pay',
-  body: 'Earn 450 EUR a week from home, no experience needed, write to us today and start on Monday.',
+  body: 'Weekly pay for the youth team coaches is transferred on Fridays; write to us if yours is missing.',
 };
 
 async function post(url: string, path: string, client: string, body: unknown) {

@@ -36,6 +36,7 @@ describe('the training pipeline on the shipped sample', () => {
         SAMPLE,
         '--out',
         modelPath,
+        '--no-handmade',
       ].concat(['--only', 'held,sample-shop-mail']),
       { cwd: PACKAGE, maxBuffer: 16 * 1024 * 1024 },
     );
@@ -53,6 +54,7 @@ describe('the training pipeline on the shipped sample', () => {
       'held-out 20%',
       'calibration',
       'without sample-shop-mail',
+      'out of fold',
     ]);
   });
 

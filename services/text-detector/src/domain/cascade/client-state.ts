@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TextSettings } from '@spam-check/contracts';
+import type { FormContext, TextSettings } from '@spam-check/contracts';
 import { cutsOf, withLearntCuts } from '../client-cuts';
 import { EXPORTED_CHARACTERS, strongestFeatures, type Learnable } from '../client-feedback';
 import { normaliseForModel } from '../model/canonical';
@@ -18,17 +18,23 @@ import { round } from './verdict';
 const NO_VIEW: ClientView = { reported: undefined, weights: new Map(), campaign: 0 };
 
 /**
- * What the model reads of a normalised text: title and subtitle as its title, the body as its body, and the
- * rule findings.
+ * What the model reads of a normalised text: title and subtitle as its title, the body as its body, the
+ * rule findings, and the genre and author of the form it came with (when the check names them).
  */
 export function modelInput(
   normalised: { title: string; subTitle: string; body: string },
   findings: readonly RuleFinding[],
+  context?: FormContext,
 ): ModelInput {
+  const form =
+    context && (context.form_type ?? context.author_name ?? context.author_url) !== undefined
+      ? { type: context.form_type, authorName: context.author_name, authorUrl: context.author_url }
+      : undefined;
   return {
     title: [normalised.title, normalised.subTitle].filter(Boolean).join(' '),
     body: normalised.body,
     findings,
+    form,
   };
 }
 
@@ -83,6 +89,7 @@ export function startCheck(
       length: normalised.text.length,
       html_tags: normalised.htmlTags,
       ...rules.signals,
+      ...(input.context?.form_type === undefined ? {} : { form_type: input.context.form_type }),
     },
     modelled: undefined,
     view: NO_VIEW,
@@ -103,7 +110,7 @@ export async function readClientState(
 ): Promise<void> {
   const { input, normalised, rules, language } = check;
   if (!decided) {
-    const view = modelInput(normalised, rules.findings);
+    const view = modelInput(normalised, rules.findings, input.context);
     check.modelled = { view, prediction: deps.model.predict(view, language), language };
     check.signals.rule_score = round(rules.score);
   }

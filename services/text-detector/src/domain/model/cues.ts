@@ -4,6 +4,8 @@
  * words are written in that form. A cue is the family, not the language: a German and an English
  * promotion light up the same feature, which is how English evidence carries over to German and French.
  */
+import type { PhraseList } from './triggers';
+
 type CueWords = Record<'en' | 'de' | 'fr', readonly string[]>;
 
 const FAMILIES: Record<string, CueWords> = {
@@ -85,7 +87,16 @@ const FAMILIES: Record<string, CueWords> = {
       'gift card',
       'overdue',
     ],
-    de: ['rechnung', 'zahlung', 'ü?berweisung', 'rückerstattung', 'bankverbindung', 'kreditkarte', 'mahnung'],
+    de: [
+      'rechnung',
+      'zahlung',
+      'überweisung',
+      'berweisung',
+      'rückerstattung',
+      'bankverbindung',
+      'kreditkarte',
+      'mahnung',
+    ],
     fr: [
       'facture',
       'paiement',
@@ -163,15 +174,7 @@ function pattern(family: string, words: readonly string[]): RegExp {
   return new RegExp([...symbols, `\\b(?:${plain.join('|')})${end}`].join('|'));
 }
 
-export const CUES: readonly (readonly [string, RegExp])[] = Object.entries(FAMILIES).map(
-  ([family, byLanguage]) =>
-    [
-      family,
-      pattern(family, [
-        ...byLanguage.en,
-        ...byLanguage.de,
-        ...byLanguage.fr,
-        ...(SHARED_WORDS[family] ?? []),
-      ]),
-    ] as const,
-);
+export const CUES: readonly PhraseList[] = Object.entries(FAMILIES).map(([family, byLanguage]) => {
+  const phrases = [...byLanguage.en, ...byLanguage.de, ...byLanguage.fr, ...(SHARED_WORDS[family] ?? [])];
+  return { name: family, phrases, pattern: pattern(family, phrases) };
+});

@@ -1,8 +1,12 @@
 import { Accumulator } from './accumulator';
 import { MODEL_TEXT_LIMIT, normaliseForModel, words } from './canonical';
+import { SUPPORT_LIST, praiseTokens, supportTokens } from './comment-patterns';
 import { CUES } from './cues';
+import { authorTokens, genreTokens, type FormView } from './form';
 import * as hashing from './hashing';
 import { linkNaming } from './link-names';
+import { OFFER_LISTS, OFFER_PREFIX } from './offers';
+import { PhraseMatcher } from './triggers';
 
 // Read once: under a module loader that exports through getters (tsx, jest) each use in the loops below
 // would otherwise be a getter call (a tenth of a check's time).
@@ -14,13 +18,14 @@ const { CHAR_SEED, FNV_OFFSET, FNV_PRIME, SEED, hashString, mix } = hashing;
  * service does before): a model file records the version it was trained with, and the service refuses a
  * model made for another (./provenance.ts).
  */
-export const EXTRACTOR_VERSION = 1;
+export const EXTRACTOR_VERSION = 2;
 
 /**
  * The model's features, shared by the training script and the service so both see exactly the same
  * numbers: hashed word unigrams and bigrams plus title words, character 3..charMax-grams of the first
  * charLimit characters, a few coarse shape tokens (with whether the linked sites are named in the text,
- * ./link-names.ts) and the cue tokens (./cues.ts). Each block is counted with
+ * ./link-names.ts), the cue tokens (./cues.ts, ./offers.ts, ./comment-patterns.ts) and, when the check
+ * names its form, the genre and author tokens (./form.ts). Each block is counted with
  * log(1 + count) and L2-normalised to its norm, so long and short texts are comparable. The rule findings
  * come last, one feature per reason code with the finding's weight as its value, so the model learns how
  * much each rule is worth next to the words (a t.co link in a tweet is not what it is in an SMS).
@@ -32,6 +37,8 @@ export interface FeatureSpace {
   charNorm: number;
   shapeNorm: number;
   cueNorm: number;
+  /** Norm of the genre and author tokens (./form.ts). */
+  formNorm: number;
   charMax: number;
   charLimit: number;
   /** Canonical characters (title and body) the model reads, at most MODEL_TEXT_LIMIT. */
@@ -48,6 +55,8 @@ export interface ModelInput {
   body: string;
   /** The rule findings (../rules): each is a feature whose value is the finding's weight. */
   findings?: readonly { code: string; weight: number }[];
+  /** The form the text came with, when the check names it. */
+  form?: FormView | undefined;
 }
 
 export interface Extracted {
@@ -107,8 +116,16 @@ export class FeatureExtractor {
     if (naming !== undefined) this.addHashed(hashString(`links-named:${naming}`, SEED.shape));
     this.flushBlock(this.space.shapeNorm);
 
-    for (const cue of cueTokens(text, tokens)) this.addHashed(hashString(cue, SEED.cue));
+    const cues = cueTokens(text, tokens);
+    for (const cue of cues) this.addHashed(hashString(cue, SEED.cue));
     this.flushBlock(this.space.cueNorm);
+
+    if (input.form !== undefined) {
+      const evidence = [...cues, ...(input.findings ?? []).map((finding) => finding.code)];
+      for (const token of genreTokens(input.form, evidence)) this.addHashed(hashString(token, SEED.form));
+      for (const token of authorTokens(input.form)) this.addHashed(hashString(token, SEED.form));
+      this.flushBlock(this.space.formNorm);
+    }
 
     for (const finding of input.findings ?? [])
       this.counts.add(mix(hashString(finding.code, SEED.rule)) & this.mask, finding.weight);
@@ -192,16 +209,25 @@ function shapeTokens(text: string, tokens: string[]): string[] {
   ];
 }
 
+/** Every phrase list the cue tokens come from, matched in one pass over the words (./triggers.ts). */
+const PHRASES = new PhraseMatcher([...CUES, ...OFFER_LISTS, SUPPORT_LIST]);
+
 function cueTokens(text: string, tokens: string[]): string[] {
   const found: string[] = [];
   const links = tokens.includes('urltok');
-  for (const [name, pattern] of CUES) {
-    if (!pattern.test(text)) continue;
-    found.push(`cue:${name}`);
-    if (links) found.push(`cue:${name}+link`);
+  const offers: string[] = [];
+  let support = false;
+  for (const name of PHRASES.matches(text, tokens)) {
+    if (name.startsWith(OFFER_PREFIX)) offers.push(name);
+    else if (name === SUPPORT_LIST.name) support = true;
+    else {
+      found.push(`cue:${name}`);
+      if (links) found.push(`cue:${name}+link`);
+    }
   }
   if (found.length === 0) found.push(links ? 'cue:none+link' : 'cue:none');
   else if (found.length >= 4) found.push('cue:many');
+  found.push(...offers, ...supportTokens(text, tokens, support), ...praiseTokens(text, offers));
   return found;
 }
 

@@ -21,6 +21,6 @@ export function mix(hash: number): number {
 }
 
 /** One seed per feature family, so a word, a title word and a shape token never share a bucket by design. */
-export const SEED = { word: 1, bigram: 2, title: 3, shape: 4, cue: 5, rule: 7 } as const;
+export const SEED = { word: 1, bigram: 2, title: 3, shape: 4, cue: 5, rule: 7, form: 8 } as const;
 /** Seeds of the character n-grams, by length. */
 export const CHAR_SEED = [0, 0, 0, 0x3000, 0x4000, 0x5000, 0x6000] as const;

@@ -11,6 +11,7 @@ export { type RuleFinding, type RuleInput } from './types';
 export { createDenyList, type DenyList } from './deny-list';
 export { fixtureVerdict } from './fixtures';
 export { REASON_WEIGHTS } from './weights';
+export { applySiteRules } from './site-rules';
 
 const RULES: readonly Rule[] = [linksRule, obfuscationRule, contactRule, shoutingRule, repetitionRule];
 

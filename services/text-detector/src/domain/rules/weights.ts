@@ -43,6 +43,9 @@ export const REASON_WEIGHTS = {
   TEXT_REPORTED_HAM: 1,
   // A floor on the score (at least suspicious), not a score of its own.
   TEXT_CAMPAIGN: 0.5,
+  // A client's site rules (./site-rules.ts): floors too.
+  TEXT_LANGUAGE_NOT_ALLOWED: 0.5,
+  TEXT_TOO_MANY_LINKS: 0.5,
   // Notes that change no score.
   TEXT_MODEL_UNFAMILIAR: 0,
   TEXT_LLM_UNAVAILABLE: 0,
