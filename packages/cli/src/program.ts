@@ -1,40 +1,13 @@
-import { readFileSync } from 'node:fs';
-import {
-  FORM_TYPES,
-  SpamCheckClient,
-  type FormContext,
-  type FormType,
-  type Language,
-} from '@spam-check/client';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { FORM_TYPES, SpamCheckClient, type FormContext, type FormType } from '@spam-check/client';
+import { Command, CommanderError, Option } from 'commander';
 import { checkFile } from './check-file';
-import { configPath, readConfig, removeConfig, writeConfig, type CliConfig } from './config-file';
+import { configPath, readConfig, removeConfig, writeConfig } from './config-file';
 import { CliError, EXIT, exitCodeOf } from './exit-codes';
 import { formatResult, formatSummary } from './output';
+import { checksCommand, feedbackCommand } from './review-commands';
+import { positiveInt, readText, signedInClient, withCommon, type Common } from './session';
 
 const DEFAULT_URL = 'http://127.0.0.1:8080';
-const LANGUAGES = ['de', 'fr', 'en'];
-
-interface Common {
-  json?: boolean;
-  lang?: Language;
-  url?: string;
-}
-
-const positiveInt = (max: number) => (value: string) => {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > max)
-    throw new InvalidArgumentError(`expected a whole number from 1 to ${max}`);
-  return parsed;
-};
-
-function withCommon(command: Command): Command {
-  return command
-    .option('--json', 'print the answer as JSON')
-    .addOption(new Option('--lang <language>', 'language of messages').choices(LANGUAGES))
-    .option('--url <url>', 'gateway URL (default: the one of spam-check login)');
-}
-
 /**
  * The options of what the form was and who wrote it, and the context of a check from them
  * (absent when none was given).
@@ -59,34 +32,6 @@ function contextOf(options: FormOptions): { context?: FormContext } {
     ...(options.authorUrl === undefined ? {} : { author_url: options.authorUrl }),
   };
   return Object.keys(context).length > 0 ? { context } : {};
-}
-
-function readText(path: string): string {
-  try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
-  } catch (error) {
-    throw new CliError(`cannot read ${path}: ${(error as Error).message}`, EXIT.DATA);
-  }
-}
-
-/** The client of the signed-in user; rotated tokens are written back to the config file at once. */
-function signedInClient(options: Common, env: NodeJS.ProcessEnv): SpamCheckClient {
-  const path = configPath(env);
-  const config = readConfig(path);
-  if (!config?.tokens) throw new CliError('not signed in: run spam-check login', EXIT.NOT_SIGNED_IN);
-  let current: CliConfig = config;
-  const language = options.lang ?? config.language;
-  return new SpamCheckClient({
-    baseUrl: options.url ?? config.url,
-    client: { clientId: config.client_id, clientSecret: config.client_secret },
-    ...(config.grant ? { grant: config.grant } : {}),
-    tokens: config.tokens,
-    ...(language ? { language } : {}),
-    onTokens: (tokens) => {
-      current = { ...current, tokens };
-      writeConfig(path, current);
-    },
-  });
 }
 
 function print(
@@ -267,7 +212,15 @@ export function buildProgram(env: NodeJS.ProcessEnv, setExitCode: (code: number)
     .description('Check e-mail addresses and texts for spam with the spam check API')
     .showHelpAfterError()
     .exitOverride();
-  for (const add of [loginCommand, logoutCommand, mailCommand, textCommand, hybridCommand])
+  for (const add of [
+    loginCommand,
+    logoutCommand,
+    mailCommand,
+    textCommand,
+    hybridCommand,
+    checksCommand,
+    feedbackCommand,
+  ])
     add(program, env, setExitCode);
   return program;
 }

@@ -2,13 +2,15 @@ import type { ClientSettings } from '@spam-check/contracts';
 import { env } from '@spam-check/service-kit';
 
 /**
- * Campaigns shared between clients (docs/design.md, Campaigns): the operator defaults of the `campaigns`
- * setting, and how many distinct sharing clients must have reported a signature before it counts for anyone.
+ * Campaigns shared between clients (DESIGN.md §7.1): the operator defaults of the `campaigns` setting, and
+ * how many distinct sharing clients must have reported a signature before it counts for anyone, and how many
+ * signatures one client's contribution keeps at most.
  */
 export const campaignConfigShape = {
   CAMPAIGN_SHARE_DEFAULT: env.flag(false),
   CAMPAIGN_PROTECT_DEFAULT: env.flag(false),
   CAMPAIGN_MIN_CLIENTS: env.positiveInt(2),
+  CAMPAIGN_MAX_SIGNATURES_PER_CLIENT: env.positiveInt(20_000),
 };
 
 export interface CampaignPolicy {

@@ -2,16 +2,19 @@ import type { Redis } from 'ioredis';
 import { keyedHash } from './keyed-hash';
 
 /**
- * The deployment's campaign memory (docs/design.md, Campaigns), shared by the replicas of a detector: for
- * each signature (what a detector derives from a reported text or address), the set of distinct sharing
- * clients that reported it as spam. The rules:
- * - only keyed hashes are kept: of the signature (the key) and of the client (the field), under the
- *   deployment's PRIVACY_HASH_KEY; never a text, an address, a domain or a client id in clear;
- * - a spam report adds the client to each of its signatures, a ham report removes it again (a client withdraws
- *   only its own contribution), so replaying the same reports gives the same memory;
- * - a signature's set expires `ttlSeconds` after its last spam report;
- * - every command touches one key (one signature), so the memory runs on Redis Cluster too: a signature's key
- *   carries its hash as the hash tag, and a check reads one HLEN per signature, never a cross-key command.
+ * The deployment's campaign memory (DESIGN.md §7.1), shared by the replicas of a detector: for each
+ * signature (what a detector derives from a reported text or address), the distinct sharing clients that
+ * reported it as spam, each with the time of its last such report. The rules:
+ * - only keyed hashes are kept: of the signature and of the client, under the deployment's PRIVACY_HASH_KEY;
+ *   never a text, an address, a domain or a client id in clear;
+ * - a spam report adds the client to each of its signatures; a ham report removes it again (a client
+ *   withdraws only its own contribution, whether it shares or not), so replaying reports gives the same memory;
+ * - a client counts for a signature for `ttlSeconds` after its own last spam report of it: another client's
+ *   report keeps nobody else's alive;
+ * - a client's contribution is bounded: its newest `maxPerClient` signatures count, older ones are withdrawn;
+ * - each client has an index of its signatures, so erasing it costs its own contribution, not the memory;
+ * - every command touches one key, so the memory runs on Redis Cluster too: a signature's key carries the
+ *   signature's hash as hash tag, a client's index the client's.
  */
 export interface CampaignMemory {
   report(client: string, signatures: readonly string[], label: 'spam' | 'ham'): Promise<void>;
@@ -27,40 +30,130 @@ export interface CampaignMemoryOptions {
   /** The deployment's secret for keyed hashes (PRIVACY_HASH_KEY). */
   key: string;
   ttlSeconds: number;
+  /** The signatures one client's contribution keeps at most (CAMPAIGN_MAX_SIGNATURES_PER_CLIENT). */
+  maxPerClient: number;
 }
 
+const clientField = (key: string, client: string) => keyedHash(key, `client\n${client}`);
+
+/**
+ * Redis layout: `<prefix>campaign:{<signature hash>}`, a hash of client hash → time of its last spam report
+ * (the layout of earlier releases, read the same way), and `<prefix>campaign-client:{<client hash>}`, a sorted
+ * set of the client's signature hashes by that time. Fields written before the index existed have no index
+ * entry: they count while their time is recent, and erasing a client scans the memory for them until
+ * `<prefix>campaign-indexed-since` is `ttlSeconds` old (then none can count any more; a deployment that had
+ * none never scans).
+ */
+function redisCampaignKeys(redis: Redis, prefix: string, options: CampaignMemoryOptions) {
+  const ttlMs = options.ttlSeconds * 1000;
+  const signatureKey = (hash: string) => `${prefix}campaign:{${hash}}`;
+  const indexKey = (field: string) => `${prefix}campaign-client:{${field}}`;
+  const indexedSince = `${prefix}campaign-indexed-since`;
+
+  /** Withdraws the client's signatures past their time and beyond its bound, from both sides. */
+  async function prune(field: string, now: number): Promise<void> {
+    const index = indexKey(field);
+    const [expired, count] = await Promise.all([
+      redis.zrangebyscore(index, '-inf', now - ttlMs),
+      redis.zcard(index),
+    ]);
+    const excess = count - expired.length - options.maxPerClient;
+    const oldest = excess > 0 ? await redis.zrange(index, expired.length, expired.length + excess - 1) : [];
+    await withdraw(field, [...expired, ...oldest]);
+  }
+
+  async function withdraw(field: string, hashes: readonly string[]): Promise<number> {
+    if (hashes.length === 0) return 0;
+    const removed = await Promise.all(hashes.map((hash) => redis.hdel(signatureKey(hash), field)));
+    await redis.zrem(indexKey(field), ...hashes);
+    return removed.reduce((sum, one) => sum + one, 0);
+  }
+
+  /**
+   * Notes when indexing began, once per deployment: the time if fields of earlier releases exist (erasure
+   * scans for them until they are too old to count), else 1 (nothing to scan for, ever).
+   */
+  async function markIndexed(): Promise<void> {
+    if (await redis.exists(indexedSince)) return;
+    let unindexed = false;
+    const stream = redis.scanStream({ match: `${prefix}campaign:{*}`, count: 1000 });
+    for await (const batch of stream as AsyncIterable<string[]>)
+      if (batch.length > 0) {
+        unindexed = true;
+        stream.destroy();
+        break;
+      }
+    await redis.set(indexedSince, unindexed ? Date.now() : 1, 'NX');
+  }
+
+  async function eraseUnindexed(field: string): Promise<number> {
+    const since = Number(await redis.get(indexedSince));
+    if (since > 0 && Date.now() - since > ttlMs) return 0;
+    let erased = 0;
+    const stream = redis.scanStream({ match: `${prefix}campaign:{*}`, count: 1000 });
+    for await (const batch of stream as AsyncIterable<string[]>)
+      for (const key of batch) erased += await redis.hdel(key, field);
+    return erased;
+  }
+  return { signatureKey, indexKey, withdraw, prune, markIndexed, eraseUnindexed };
+}
+
+/** The campaign memory in Redis, shared by a detector's replicas (layout: `redisCampaignKeys`). */
 export function redisCampaignMemory(
   redis: Redis,
   prefix: string,
   options: CampaignMemoryOptions,
 ): CampaignMemory {
-  const keyOf = (signature: string) => `${prefix}campaign:{${keyedHash(options.key, signature)}}`;
-  const member = (client: string) => keyedHash(options.key, `client\n${client}`);
+  const ttlMs = options.ttlSeconds * 1000;
+  const { signatureKey, indexKey, withdraw, prune, markIndexed, eraseUnindexed } = redisCampaignKeys(
+    redis,
+    prefix,
+    options,
+  );
+  let indexing: Promise<unknown> | undefined;
   return {
     async report(client, signatures, label) {
-      const field = member(client);
-      await Promise.all(
-        signatures.map((signature) => {
-          const key = keyOf(signature);
-          return label === 'spam'
-            ? redis.multi().hset(key, field, Date.now()).expire(key, options.ttlSeconds).exec()
-            : redis.hdel(key, field);
-        }),
-      );
+      const field = clientField(options.key, client);
+      const hashes = signatures.map((signature) => keyedHash(options.key, signature));
+      if (label === 'ham') {
+        await withdraw(field, hashes);
+        return;
+      }
+      indexing ??= markIndexed();
+      await indexing;
+      const now = Date.now();
+      const index = indexKey(field);
+      await Promise.all([
+        ...hashes.map((hash) =>
+          redis.multi().hset(signatureKey(hash), field, now).pexpire(signatureKey(hash), ttlMs).exec(),
+        ),
+        hashes.length > 0
+          ? redis
+              .multi()
+              .zadd(index, ...hashes.flatMap((hash) => [now, hash]))
+              .pexpire(index, ttlMs)
+              .exec()
+          : undefined,
+      ]);
+      await prune(field, now);
     },
-    reporters: (signatures) => Promise.all(signatures.map((signature) => redis.hlen(keyOf(signature)))),
+    async reporters(signatures) {
+      const cutoff = Date.now() - ttlMs;
+      const times = await Promise.all(
+        signatures.map((signature) => redis.hvals(signatureKey(keyedHash(options.key, signature)))),
+      );
+      return times.map((values) => values.filter((time) => Number(time) > cutoff).length);
+    },
     async eraseClient(client) {
-      const field = member(client);
-      let erased = 0;
-      const stream = redis.scanStream({ match: `${prefix}campaign:{*}`, count: 1000 });
-      for await (const batch of stream as AsyncIterable<string[]>)
-        for (const key of batch) erased += await redis.hdel(key, field);
-      return erased;
+      const field = clientField(options.key, client);
+      const indexed = await withdraw(field, await redis.zrange(indexKey(field), 0, -1));
+      await redis.del(indexKey(field));
+      return indexed + (await eraseUnindexed(field));
     },
     async eraseSignatures(signatures) {
       let erased = 0;
       for (const signature of signatures) {
-        const key = keyOf(signature);
+        const key = signatureKey(keyedHash(options.key, signature));
         const results = await redis.multi().hlen(key).del(key).exec();
         erased += Number(results?.[0]?.[1] ?? 0);
       }
@@ -71,42 +164,67 @@ export function redisCampaignMemory(
 
 /** Embedded mode: the same memory in this process (one replica; nothing is shared beyond it). */
 export function memoryCampaignMemory(options: CampaignMemoryOptions, now = () => Date.now()): CampaignMemory {
-  const sets = new Map<string, { clients: Set<string>; expires: number }>();
-  const keyOf = (signature: string) => keyedHash(options.key, signature);
+  const ttlMs = options.ttlSeconds * 1000;
+  /** Signature hash → client hash → time of its last spam report. */
+  const signatures = new Map<string, Map<string, number>>();
+  /** Client hash → its signature hashes, oldest report first. */
+  const indexes = new Map<string, Map<string, number>>();
+  const withdraw = (field: string, hashes: Iterable<string>) => {
+    let removed = 0;
+    const index = indexes.get(field);
+    for (const hash of [...hashes]) {
+      const reporters = signatures.get(hash);
+      if (reporters?.delete(field)) removed++;
+      if (reporters?.size === 0) signatures.delete(hash);
+      index?.delete(hash);
+    }
+    if (index?.size === 0) indexes.delete(field);
+    return removed;
+  };
   return {
-    report(client, signatures, label) {
-      const field = keyedHash(options.key, `client\n${client}`);
-      for (const signature of signatures) {
-        const key = keyOf(signature);
-        const entry = sets.get(key);
-        if (label === 'ham') entry?.clients.delete(field);
-        else if (entry) {
-          entry.clients.add(field);
-          entry.expires = now() + options.ttlSeconds * 1000;
-        } else sets.set(key, { clients: new Set([field]), expires: now() + options.ttlSeconds * 1000 });
+    report(client, reported, label) {
+      const field = clientField(options.key, client);
+      const hashes = reported.map((signature) => keyedHash(options.key, signature));
+      if (label === 'ham') {
+        withdraw(field, hashes);
+        return Promise.resolve();
       }
+      const at = now();
+      const index = indexes.get(field) ?? new Map<string, number>();
+      indexes.set(field, index);
+      for (const hash of hashes) {
+        const reporters = signatures.get(hash) ?? new Map<string, number>();
+        signatures.set(hash, reporters.set(field, at));
+        index.delete(hash);
+        index.set(hash, at);
+      }
+      const stale = [...index].filter(([, time]) => time <= at - ttlMs).map(([hash]) => hash);
+      const excess = index.size - stale.length - options.maxPerClient;
+      const oldest = [...index.keys()].filter((hash) => !stale.includes(hash)).slice(0, Math.max(0, excess));
+      withdraw(field, [...stale, ...oldest]);
       return Promise.resolve();
     },
-    reporters(signatures) {
+    reporters(reported) {
+      const cutoff = now() - ttlMs;
       return Promise.resolve(
-        signatures.map((signature) => {
-          const entry = sets.get(keyOf(signature));
-          return entry && entry.expires > now() ? entry.clients.size : 0;
+        reported.map((signature) => {
+          const reporters = signatures.get(keyedHash(options.key, signature));
+          return [...(reporters?.values() ?? [])].filter((time) => time > cutoff).length;
         }),
       );
     },
     eraseClient(client) {
-      const field = keyedHash(options.key, `client\n${client}`);
-      let erased = 0;
-      for (const entry of sets.values()) if (entry.clients.delete(field)) erased++;
-      return Promise.resolve(erased);
+      const field = clientField(options.key, client);
+      return Promise.resolve(withdraw(field, indexes.get(field)?.keys() ?? []));
     },
-    eraseSignatures(signatures) {
+    eraseSignatures(reported) {
       let erased = 0;
-      for (const signature of signatures) {
-        const key = keyOf(signature);
-        erased += sets.get(key)?.clients.size ?? 0;
-        sets.delete(key);
+      for (const signature of reported) {
+        const hash = keyedHash(options.key, signature);
+        const reporters = signatures.get(hash);
+        for (const field of reporters?.keys() ?? []) indexes.get(field)?.delete(hash);
+        erased += reporters?.size ?? 0;
+        signatures.delete(hash);
       }
       return Promise.resolve(erased);
     },

@@ -1,4 +1,7 @@
 import type {
+  CheckList,
+  FeedbackByCheck,
+  FeedbackReportsResult,
   FeedbackRequest,
   FeedbackResult,
   HybridCheckRequest,
@@ -12,6 +15,8 @@ import type {
   TextCheckRequest,
   TextBatchResult,
   TextResult,
+  Verdict,
+  ReviewKind,
 } from '@spam-check/contracts';
 import { DEFAULT_RETRY, answerError, send, type CallOptions, type RetryPolicy } from './http';
 import {
@@ -58,6 +63,35 @@ export interface CheckOptions extends CallOptions {
 export interface HybridOptions extends CheckOptions {
   /** `X-Internal-Step-By-Step`: the e-mail first, the text only if the e-mail is not spam. */
   stepByStep?: boolean;
+}
+
+/** The filters of `checks.list` (all optional); dates as `Date` or RFC 3339 strings. */
+export interface CheckListQuery {
+  verdict?: Verdict | Verdict[];
+  kind?: ReviewKind;
+  reason?: string;
+  reported?: boolean;
+  since?: Date | string;
+  until?: Date | string;
+  /** Items per page, 1 to 100 (default 50). */
+  limit?: number;
+}
+
+/** The query string of a list request: repeated `verdict`, dates in RFC 3339. */
+function listQuery(query: CheckListQuery, cursor: string | null): string {
+  const params = new URLSearchParams();
+  const verdicts = query.verdict === undefined ? [] : [query.verdict].flat();
+  for (const verdict of verdicts) params.append('verdict', verdict);
+  const date = (value: Date | string) => (value instanceof Date ? value.toISOString() : value);
+  if (query.kind !== undefined) params.set('kind', query.kind);
+  if (query.reason !== undefined) params.set('reason', query.reason);
+  if (query.reported !== undefined) params.set('reported', String(query.reported));
+  if (query.since !== undefined) params.set('since', date(query.since));
+  if (query.until !== undefined) params.set('until', date(query.until));
+  if (query.limit !== undefined) params.set('limit', String(query.limit));
+  if (cursor !== null) params.set('cursor', cursor);
+  const encoded = params.toString();
+  return encoded === '' ? '' : `?${encoded}`;
 }
 
 /**
@@ -131,6 +165,37 @@ export class SpamCheckClient {
     return this.call('api/v1/spam/feedback', request, options);
   }
 
+  /**
+   * Many reports by check id at once (1 to 100): each is applied or refused on its own, and the answer lists
+   * each one's result or `{error}` in order.
+   */
+  sendReports(reports: FeedbackByCheck[], options: CheckOptions = {}): Promise<FeedbackReportsResult> {
+    return this.call('api/v1/spam/feedback', { reports }, options);
+  }
+
+  /** The client's recent checks (`GET /api/v1/checks`), newest first. */
+  readonly checks = {
+    /**
+     * The pages of the list, one per iteration, following `next_cursor` until the end; stop iterating to stop
+     * reading. A page may hold fewer items than `limit` (even none) when the filters are narrow.
+     */
+    list: (query: CheckListQuery = {}, options: CheckOptions = {}): AsyncIterableIterator<CheckList> => {
+      const pages = async function* (this: SpamCheckClient): AsyncGenerator<CheckList> {
+        let cursor: string | null = null;
+        do {
+          const page: CheckList = await this.call(
+            `api/v1/checks${listQuery(query, cursor)}`,
+            undefined,
+            options,
+          );
+          yield page;
+          cursor = page.next_cursor;
+        } while (cursor !== null);
+      };
+      return pages.call(this);
+    },
+  };
+
   /** Signs in now with the configured grant (otherwise the first call does). */
   signIn(options: CallOptions = {}): Promise<StoredTokens> {
     return this.session.signIn(options);
@@ -159,7 +224,7 @@ export class SpamCheckClient {
   }
 
   /**
-   * A JSON POST with a bearer token. A 401 `INVALID_TOKEN` (the token was revoked, or expired early) drops
+   * A JSON POST (a GET without `body`) with a bearer token. A 401 `INVALID_TOKEN` (the token was revoked, or expired early) drops
    * the token and tries once more with a renewed one.
    */
   private async call<T>(
@@ -173,11 +238,13 @@ export class SpamCheckClient {
       let token = '';
       const answer = await send(
         url,
-        {
-          method: 'POST',
-          headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' },
-          body: JSON.stringify(body),
-        },
+        body === undefined
+          ? { method: 'GET', headers: { ...headers, Accept: 'application/json' } }
+          : {
+              method: 'POST',
+              headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' },
+              body: JSON.stringify(body),
+            },
         {
           ...options,
           fetch: this.fetch,

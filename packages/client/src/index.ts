@@ -3,6 +3,7 @@ export {
   type SpamCheckClientOptions,
   type CheckOptions,
   type HybridOptions,
+  type CheckListQuery,
 } from './client';
 export { SpamCheckError, isSpamCheckError, type TransportErrorCode } from './errors';
 export { DEFAULT_RETRY, retryAfterSeconds, type Answer, type CallOptions, type RetryPolicy } from './http';
@@ -18,6 +19,10 @@ export {
 /** The kinds of form a submission can come from (`context.form_type`). */
 export { FORM_TYPES } from '@spam-check/contracts';
 export type {
+  CheckList,
+  FeedbackByCheck,
+  FeedbackReportsResult,
+  ReviewItem,
   FeedbackLabel,
   FeedbackRequest,
   FeedbackResult,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reviewSettingsSchema } from './review';
 import type { ValidationRule } from './validation-messages';
 
 /** The scope of the administration API (docs/design.md, Administration). */
@@ -135,6 +136,7 @@ export const clientSettingsSchema = z
       .optional()
       .describe('Campaigns shared between clients (opt-in); absent fields are the operator defaults.'),
     text_rules: textRulesSchema.optional(),
+    review: reviewSettingsSchema.optional(),
   })
   .describe('Per-client settings; an absent field is the operator default.');
 export type ClientSettings = z.infer<typeof clientSettingsSchema>;

@@ -15,3 +15,4 @@ export * from './revocation';
 export * from './detector-rpc';
 export * from './validation-messages';
 export * from './erasure';
+export * from './review';

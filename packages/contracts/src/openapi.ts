@@ -33,6 +33,11 @@ function apiTags() {
       description: 'Report a wrong verdict; learnt at once, for the reporting client only.',
     },
     {
+      name: 'Review',
+      description:
+        "The client's recent checks, to review and correct them (with Feedback, one or many at once).",
+    },
+    {
       name: 'Tokens',
       description:
         'OAuth 2.0 password and refresh_token grants (form-encoded) for confidential first-party clients; ' +
@@ -46,6 +51,11 @@ function apiTags() {
     { name: 'Administration', description: 'Clients, their settings and usage (scope `spam:admin`).' },
   ];
 }
+
+const OAUTH_SCOPES = {
+  'spam:check': 'Run checks.',
+  'spam:admin': 'Manage clients, their settings, and read their usage (the admin API).',
+};
 
 function apiComponents() {
   return {
@@ -70,15 +80,11 @@ function apiComponents() {
     securitySchemes: {
       oauth2: {
         type: 'oauth2',
+        // Both grants the token endpoint serves to a client that holds a secret: a user's (password) and a
+        // site's server's (client credentials), so /docs "try it" works for either.
         flows: {
-          password: {
-            tokenUrl: '/oauth/token',
-            refreshUrl: '/oauth/token',
-            scopes: {
-              'spam:check': 'Run checks.',
-              'spam:admin': 'Manage clients, their settings, and read their usage (the admin API).',
-            },
-          },
+          password: { tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: OAUTH_SCOPES },
+          clientCredentials: { tokenUrl: '/oauth/token', scopes: OAUTH_SCOPES },
         },
       },
     },

@@ -7,8 +7,9 @@ type FormResponse = ServerResponse & { locals?: Record<string, unknown> };
 
 export interface MiddlewareOptions extends SpamCheckOptions {
   /**
-   * Answers a refused submission. Default: 422 "looks like spam", or 503 with `Retry-After` when the API could
-   * not answer and `onUnavailable` is `reject`, as plain text.
+   * Answers a refused submission. Default: 422 "looks like spam" (or "could not be checked" when the API
+   * refused the call), or 503 with `Retry-After` when the API could not answer and `onUnavailable` is
+   * `reject`, as plain text.
    */
   onRefused?: (req: FormRequest, res: FormResponse, outcome: SubmissionOutcome) => void;
 }
@@ -21,7 +22,9 @@ function refuse(_req: FormRequest, res: FormResponse, outcome: SubmissionOutcome
   res.end(
     unavailable
       ? 'The spam check is unavailable, so the submission was not accepted. Please try again later.'
-      : 'The submission looks like spam and was not accepted.',
+      : outcome.status === 'rejected'
+        ? 'The submission could not be checked and was not accepted.'
+        : 'The submission looks like spam and was not accepted.',
   );
 }
 

@@ -83,15 +83,22 @@ export interface ReadyOptions {
   ignoreChecks?: readonly string[];
 }
 
-async function isReady(service: ServiceProcess, ignoreChecks: readonly string[]): Promise<boolean> {
+async function isReady(
+  service: ServiceProcess,
+  ignoreChecks: readonly string[],
+  timeoutMs: number,
+): Promise<boolean> {
   try {
-    const response = await fetch(`${service.managementUrl}/readyz`);
+    // A probe has a deadline of its own: a stalled service accepts the connection and never answers.
+    const response = await fetch(`${service.managementUrl}/readyz`, {
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     if (response.ok) return true;
     if (ignoreChecks.length === 0) return false;
     const { checks = {} } = (await response.json()) as { checks?: Record<string, string> };
     return Object.entries(checks).every(([name, state]) => ignoreChecks.includes(name) || state === 'up');
   } catch {
-    return false; // not listening yet
+    return false; // not listening yet, or no answer in time
   }
 }
 
@@ -103,7 +110,8 @@ export async function waitForReady(service: ServiceProcess, options: ReadyOption
     if (service.child.exitCode !== null) {
       throw new Error(`${service.name} exited with ${service.child.exitCode}:\n${service.output()}`);
     }
-    if (await isReady(service, options.ignoreChecks ?? [])) return;
+    const probeMs = Math.max(1, Math.min(1000, deadline - Date.now()));
+    if (await isReady(service, options.ignoreChecks ?? [], probeMs)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${service.name} was not ready within ${timeoutMs} ms:\n${service.output()}`);

@@ -173,8 +173,8 @@ const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
 
 /**
  * The passwords inside the Redis and RabbitMQ URLs, in production: one published in this repository (in any
- * case) is refused, and so is RabbitMQ's default user `guest` (named, or implied by a URL without user, which
- * the AMQP client fills with guest:guest). Redis without a password is the operator's choice (a network
+ * case) is refused, and so is RabbitMQ's default user `guest` (named, also percent-encoded, or implied by a
+ * URL without user, which the AMQP client fills with guest:guest). Redis without a password is the operator's choice (a network
  * policy may be what protects it), so it is not refused. Never shows the value.
  */
 function urlSecretProblems(nodeEnv: string, urls: Record<string, string | undefined>): string[] {
@@ -182,13 +182,24 @@ function urlSecretProblems(nodeEnv: string, urls: Record<string, string | undefi
   return Object.entries(urls).flatMap(([name, value]) => {
     if (value === undefined) return [];
     const url = new URL(value);
-    const password = decodeURIComponent(url.password);
+    // Compared as the client sends them: `%67uest` is `guest` to RabbitMQ.
+    const username = safeDecode(url.username);
+    const password = safeDecode(url.password);
     if (PUBLISHED_SECRETS.has(password.trim().toLowerCase()))
       return [`${name}: its password is published in this repository; choose your own`];
-    if (url.protocol.startsWith('amqp') && (url.username === '' || url.username === 'guest'))
+    if (url.protocol.startsWith('amqp') && (username === '' || username === 'guest'))
       return [`${name}: RabbitMQ's default user guest (published password); use a user of your own`];
     return [];
   });
+}
+
+/** A URL part decoded; one that is no valid percent-encoding is compared as written. */
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 const MIN_SECRET_LENGTH = 16;

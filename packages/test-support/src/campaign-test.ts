@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { keysUnder, type ScanningClient } from './redis-keys';
 
 /**
- * A campaign test's names (docs/design.md, Campaigns), unique to this run: its Redis prefix, the client ids,
- * and the environment both detectors take for campaigns (the privacy key, where client settings live).
+ * A campaign test's names (DESIGN.md §7.1), unique to this run: its Redis prefix, the client ids, and the
+ * environment both detectors take for campaigns (the privacy key, where client settings live).
  */
 export function campaignTest(detector: 'email' | 'text') {
   const run = randomUUID().slice(0, 8);
@@ -47,13 +47,16 @@ export async function storeCampaignSettings(
 const KEYED_HASH = /^[0-9a-f]{64}$/;
 
 /**
- * What the campaign memory under `prefix` holds, by SCAN: its keys; the keys and fields that are not keyed
- * hashes (`<prefix>campaign:{<64 hex digits>}`, fields of 64 hex digits), of which there must be none
- * (docs/design.md, Campaigns: only keyed hashes are shared);
+ * What the campaign memory under `prefix` holds, by SCAN: its keys; the keys, fields and index members that
+ * are not keyed hashes (`<prefix>campaign:{<64 hex digits>}`, `<prefix>campaign-client:{<64 hex digits>}`,
+ * fields and members of 64 hex digits), which §7.1 says there are none of;
  * and all of it as one text, to search for what must not be there.
  */
 export async function campaignMemory(
-  redis: ScanningClient & { hgetall(key: string): Promise<Record<string, string>> },
+  redis: ScanningClient & {
+    hgetall(key: string): Promise<Record<string, string>>;
+    zrange(key: string, start: number, stop: number): Promise<string[]>;
+  },
   prefix: string,
 ): Promise<{ keys: string[]; notHashed: string[]; stored: string }> {
   const keys = await keysUnder(redis, `${prefix}campaign:`);
@@ -65,6 +68,14 @@ export async function campaignMemory(
     if (!hashedKey.test(key)) notHashed.push(key);
     notHashed.push(...Object.keys(fields).filter((field) => !KEYED_HASH.test(field)));
     stored.push(`${key} ${JSON.stringify(fields)}`);
+  }
+  // Each client's index of its signatures: a keyed hash of the client, members keyed hashes of signatures.
+  const hashedIndex = new RegExp(`^${prefix}campaign-client:\\{[0-9a-f]{64}\\}$`);
+  for (const key of await keysUnder(redis, `${prefix}campaign-client:`)) {
+    const members = await redis.zrange(key, 0, -1);
+    if (!hashedIndex.test(key)) notHashed.push(key);
+    notHashed.push(...members.filter((member) => !KEYED_HASH.test(member)));
+    stored.push(`${key} ${JSON.stringify(members)}`);
   }
   return { keys, notHashed, stored: stored.join('\n') };
 }

@@ -35,6 +35,7 @@ const feedbackOptions = (config: ServiceConfig): EmailFeedbackOptions => ({
   hashKey: config.privacyHashKey,
   retentionSeconds: config.FEEDBACK_RETENTION_SECONDS,
   maxReports: config.FEEDBACK_MAX_REPORTS,
+  maxCampaignSignatures: config.CAMPAIGN_MAX_SIGNATURES_PER_CLIENT,
   reportRetentionSeconds: config.reportRetentionSeconds,
 });
 

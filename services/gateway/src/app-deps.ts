@@ -8,6 +8,7 @@ import type { AuthAdmin } from './data-access/auth-admin';
 import type { HttpDetector } from './data-access/detector-client';
 import type { Upstream } from './data-access/http-post';
 import type { TokenIntrospector } from './data-access/introspection';
+import type { Review } from './data-access/review';
 import type { UsageStore } from './data-access/usage-store';
 import type { BatchTransport } from './domain/batch-check';
 import type { FailedTokenLimit } from './domain/failed-token-limit';
@@ -35,6 +36,8 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   hybrids: CheckMemory;
   /** Batch checks: each detector's `POST /v1/check/batch` over HTTP. */
   batches: BatchTransport;
+  /** The client's recent checks for review (`GET /api/v1/checks`): Redis, or memory in embedded mode. */
+  review: Review;
   /** Where console sessions live: Redis, or memory in embedded mode. */
   consoleSessions: ConsoleSessionStore;
 }

@@ -23,6 +23,11 @@ export function createApp(deps: AppDeps): ServiceApp {
       mountDocs(app);
       postRoute(app, '/api/v1/spam/hybrid-check', h.authenticated, h.limited, h.jsonBody, ...h.hybrid);
       postRoute(app, '/api/v1/spam/feedback', h.authenticated, h.limited, h.jsonBody, h.feedback);
+      app.get('/api/v1/checks', h.authenticated, h.limited, h.checkList);
+      app.all('/api/v1/checks', (_req, res, next) => {
+        res.setHeader('Allow', 'GET, HEAD');
+        next(new AppError('METHOD_NOT_ALLOWED'));
+      });
       postRoute(app, '/api/v1/spam/mail/batch', h.authenticated, h.batchBody, h.batches.mail);
       postRoute(app, '/api/v1/spam/text/batch', h.authenticated, h.batchBody, h.batches.text);
       postRoute(app, '/oauth/token', h.oauth);

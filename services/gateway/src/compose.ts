@@ -13,6 +13,8 @@ import {
 } from '@spam-check/service-kit';
 import { createApp } from './app';
 import { createAuthAdmin } from './data-access/auth-admin';
+import { createReview } from './data-access/review';
+import { memoryReviewStore, redisReviewStore, type ReviewStore } from './data-access/review-store';
 import { redisUsageStore, type UsageStore } from './data-access/usage-store';
 import type { ServiceConfig } from './config';
 import { httpDetectors } from './data-access/detector-client';
@@ -53,6 +55,10 @@ function warnAboutDefaults({ config, logger }: Context): void {
       'REDIS_URL not set: rate limits in memory, no revocation channel (token cache kept short)',
     );
   if (config.embedded.amqp) logger.warn('AMQP_URL not set: step-by-step hybrid checks run over HTTP');
+  if (config.review.contentKeyDefault === 'generated')
+    logger.warn('REVIEW_CONTENT_KEY not set: content kept for review uses a key generated for this process');
+  if (config.review.contentKeyDefault === 'development')
+    logger.warn('REVIEW_CONTENT_KEY not set: content kept for review uses the published development key');
   if (config.console.demoClient)
     logger.warn('CONSOLE_CLIENT_ID / CONSOLE_CLIENT_SECRET not set: the console signs in with demo-admin');
 }
@@ -100,8 +106,13 @@ interface Stores {
   failedTokens: RateLimitStore;
   hybrids: CheckMemory;
   consoleSessions: ConsoleSessionStore;
+  reviews: ReviewStore;
   settings?: ClientSettingsStore;
   usage?: UsageStore;
+}
+
+function reviewLimits(config: ServiceConfig) {
+  return { retentionSeconds: config.FEEDBACK_RETENTION_SECONDS, maxPerClient: config.review.maxPerClient };
 }
 
 function memoryStores(config: ServiceConfig): Stores {
@@ -110,6 +121,7 @@ function memoryStores(config: ServiceConfig): Stores {
     failedTokens: memoryRateLimitStore(config.FAILED_TOKEN_LIMIT),
     hybrids: memoryCheckMemory(config.FEEDBACK_RETENTION_SECONDS),
     consoleSessions: memoryConsoleSessions(),
+    reviews: memoryReviewStore(reviewLimits(config)),
   };
 }
 
@@ -164,6 +176,7 @@ async function redisStores(
     failedTokens: redisRateLimitStore(redis, `${prefix}failed-tokens:`, config.FAILED_TOKEN_LIMIT),
     hybrids: redisCheckMemory(redis, `${prefix}hybrid:`, config.FEEDBACK_RETENTION_SECONDS),
     consoleSessions: redisConsoleSessions(redis, prefix),
+    reviews: redisReviewStore(redis, `${prefix}review:`, reviewLimits(config)),
     settings,
     usage,
   };
@@ -222,10 +235,15 @@ export async function compose(context: Context): Promise<StartedService> {
   const closers: Closer[] = [];
   const { agents, proxyAgent } = httpAgents(closers);
   const introspector = tokenIntrospector(context, agents.auth);
+  const health = detectorHealth(context, agents, closers);
+  // A detector whose readiness check answers is up for the watch too: a gateway that reports ready never
+  // refuses a detector that answers (at start-up the watch saw it down until it listened).
   const checks: Checks = {
     auth: () => reachable(agents.auth, config.AUTH_URL),
-    'email-detector': () => reachable(agents.email, config.EMAIL_DETECTOR_URL),
-    'text-detector': () => reachable(agents.text, config.TEXT_DETECTOR_URL),
+    'email-detector': () =>
+      reachable(agents.email, config.EMAIL_DETECTOR_URL).then(() => health.email.answered()),
+    'text-detector': () =>
+      reachable(agents.text, config.TEXT_DETECTOR_URL).then(() => health.text.answered()),
   };
   const stores = config.REDIS_URL
     ? await redisStores(context, config.REDIS_URL, introspector, closers, checks)
@@ -233,7 +251,7 @@ export async function compose(context: Context): Promise<StartedService> {
   const detectors = httpDetectors(
     { email: config.EMAIL_DETECTOR_URL, text: config.TEXT_DETECTOR_URL },
     agents,
-    detectorHealth(context, agents, closers),
+    health,
   );
   const overHttp = httpTransport({ ...detectors, timeoutMs: config.DETECTOR_TIMEOUT_MS });
   const stepByStep = config.AMQP_URL ? rpcStepByStep(context, config.AMQP_URL, closers, checks) : overHttp;
@@ -267,6 +285,14 @@ export async function compose(context: Context): Promise<StartedService> {
     hybrids: stores.hybrids,
     batches: httpBatchTransport({ ...detectors, timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS }),
     consoleSessions: stores.consoleSessions,
+    review: createReview({
+      store: stores.reviews,
+      config: config.review,
+      retentionSeconds: config.FEEDBACK_RETENTION_SECONDS,
+      settings: stores.settings,
+      logger,
+      metrics,
+    }),
   });
   return { app, readiness, closers };
 }

@@ -1,4 +1,5 @@
-import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
+import { randomBytes } from 'node:crypto';
+import { DETECTOR_RPC_QUEUES, REVIEW_MAX_KEEP_CONTENT_DAYS } from '@spam-check/contracts';
 import { feedbackConfigShape } from '@spam-check/client-state';
 import {
   ConfigError,
@@ -18,6 +19,64 @@ const EMBEDDED_CLIENT_ID = 'gateway';
 const EMBEDDED_CLIENT_SECRET = 'gateway-secret';
 /** The auth service's demo admin client, which exists outside production (docs/admin.md). */
 const DEMO_CONSOLE_CLIENT = { id: 'demo-admin', secret: 'demo-admin-secret' };
+
+/** What the review list (`GET /api/v1/checks`) reads from the environment (README, "Configuration"). */
+const reviewConfigShape = {
+  REVIEW_CONTENT_KEY: z.string().optional(),
+  REVIEW_KEEP_CONTENT_DAYS_DEFAULT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(REVIEW_MAX_KEEP_CONTENT_DAYS)
+    .default(0),
+  REVIEW_MAX_CHECKS_PER_CLIENT: env.positiveInt(100_000),
+};
+
+const MIN_KEY_LENGTH = 32;
+
+/** Outside production with Redis and without REVIEW_CONTENT_KEY: published here, so production refuses it. */
+const DEVELOPMENT_CONTENT_KEY = 'development-review-content-key-not-for-production';
+
+/**
+ * The rules of REVIEW_CONTENT_KEY: in production it is required, at least MIN_KEY_LENGTH characters and not
+ * published in this repository. Elsewhere a missing key is generated for this process without Redis (nothing
+ * outlives it anyway), and is DEVELOPMENT_CONTENT_KEY with Redis, so that kept content survives a restart.
+ */
+function reviewConfigOf(config: {
+  NODE_ENV: string;
+  REDIS_URL?: string | undefined;
+  REVIEW_CONTENT_KEY?: string | undefined;
+  REVIEW_KEEP_CONTENT_DAYS_DEFAULT: number;
+  REVIEW_MAX_CHECKS_PER_CLIENT: number;
+}) {
+  const key = config.REVIEW_CONTENT_KEY === '' ? undefined : config.REVIEW_CONTENT_KEY;
+  if (config.NODE_ENV === 'production') {
+    const problems =
+      key === undefined
+        ? ['REVIEW_CONTENT_KEY: required in production (the key of the content kept for review)']
+        : [
+            ...(key === DEVELOPMENT_CONTENT_KEY
+              ? [
+                  'REVIEW_CONTENT_KEY: is published in this repository (an example or demo value); choose your own',
+                ]
+              : secretProblems(config.NODE_ENV, { REVIEW_CONTENT_KEY: key })),
+          ];
+    if (problems.length === 0 && key !== undefined && key.length < MIN_KEY_LENGTH)
+      problems.push(
+        `REVIEW_CONTENT_KEY: shorter than ${MIN_KEY_LENGTH} characters; use a random one (openssl rand -hex 32)`,
+      );
+    if (problems.length > 0) throw new ConfigError(problems);
+  }
+  const keyDefault: 'development' | 'generated' | null =
+    key !== undefined ? null : config.REDIS_URL ? 'development' : 'generated';
+  return {
+    contentKey: key ?? (config.REDIS_URL ? DEVELOPMENT_CONTENT_KEY : randomBytes(32).toString('hex')),
+    contentKeyDefault: keyDefault,
+    keepContentDaysDefault: config.REVIEW_KEEP_CONTENT_DAYS_DEFAULT,
+    maxPerClient: config.REVIEW_MAX_CHECKS_PER_CLIENT,
+  };
+}
+export type ReviewConfig = ReturnType<typeof reviewConfigOf>;
 
 /** Every variable the gateway service reads (documented in the README's configuration table). */
 export const configSchema = z.object({
@@ -53,6 +112,7 @@ export const configSchema = z.object({
   FAILED_TOKEN_WINDOW_SECONDS: env.positiveInt(60),
   ...checkLimitsShape,
   FEEDBACK_RETENTION_SECONDS: feedbackConfigShape.FEEDBACK_RETENTION_SECONDS,
+  ...reviewConfigShape,
   /** The console's OAuth client (password and refresh_token grants, scope spam:admin). */
   CONSOLE_CLIENT_ID: z.string().min(1).optional(),
   CONSOLE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -96,6 +156,7 @@ export function loadServiceConfig(source: Env = process.env) {
       secret: config.GATEWAY_CLIENT_SECRET ?? EMBEDDED_CLIENT_SECRET,
     },
     console: consoleConfigOf(config),
+    review: reviewConfigOf(config),
     // Without Redis there is no revocation channel, so a cached token stays usable until its entry expires:
     // the short default bounds that window to one second.
     tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS ?? (config.REDIS_URL ? 30_000 : 1000),

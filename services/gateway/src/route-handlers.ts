@@ -4,7 +4,10 @@ import {
   createRequestSchemas,
   mailResultSchema,
   textResultSchema,
-  type Verdict,
+  type MailCheckRequest,
+  type MailResult,
+  type TextCheckRequest,
+  type TextResult,
 } from '@spam-check/contracts';
 import {
   Counter,
@@ -24,17 +27,18 @@ import type { HttpDetector } from './data-access/detector-client';
 import { createDataEraser } from './data-access/erasure';
 import { llmEndpointReader } from './data-access/llm-endpoint';
 import type { Caller } from './domain/authorization';
+import { submittedOf } from './domain/submitted';
+import type { Submitted } from './domain/review-item';
 import { adminRouter } from './entry-points/http/admin-routes';
 import { authenticate, bearerAuthentication, callerOf } from './entry-points/http/authenticate';
 import { batchCheck } from './entry-points/http/batch-check';
 import { detectorCheck } from './entry-points/http/detector-check';
+import { checkList } from './entry-points/http/check-list';
 import { feedback } from './entry-points/http/feedback';
 import { hybridCheck } from './entry-points/http/hybrid-check';
 import { oauthProxy } from './entry-points/http/oauth-proxy';
 import { clientRateLimit, rateLimit } from './entry-points/http/rate-limit';
 import { siteRulesRouter } from './entry-points/http/site-rules';
-
-type Counted = { verdict: Verdict; reasons: { code: string }[] };
 
 function validate(schema: z.ZodType): RequestHandler {
   return (req, res, next) => {
@@ -69,9 +73,17 @@ function guards(deps: AppDeps) {
   };
 }
 
-/** Usage counting: a check counts once, a batch once per checked item with the item's own duration. */
-function usageCounters(deps: AppDeps) {
-  const record = (clientId: string, kind: 'mail' | 'text', result: Counted, durationMs: number) =>
+/**
+ * What each check leaves behind once answered: its usage count (a batch counts once per checked item, with
+ * the item's own duration) and its review item.
+ */
+function checkRecorders(deps: AppDeps) {
+  const count = (
+    clientId: string,
+    kind: 'mail' | 'text',
+    result: MailResult | TextResult,
+    durationMs: number,
+  ) =>
     deps.usage?.recordCheck({
       clientId,
       kind,
@@ -79,11 +91,41 @@ function usageCounters(deps: AppDeps) {
       reasons: result.reasons.map((reason) => reason.code),
       durationMs,
     });
+  const mail = (result: MailResult, submitted: Submitted) => ({
+    checked: { kind: 'mail' as const, result },
+    submitted,
+  });
+  const text = (result: TextResult, submitted: Submitted) => ({
+    checked: { kind: 'text' as const, result },
+    submitted,
+  });
   return {
-    check: (kind: 'mail' | 'text') => (caller: Caller, context: RequestContext, result: Counted) =>
-      record(caller.clientId, kind, result, elapsedMs(context)),
-    items: (kind: 'mail' | 'text') => (res: Response, results: (Counted & { duration_ms: number })[]) => {
-      for (const result of results) record(callerOf(res).clientId, kind, result, result.duration_ms);
+    mail: (caller: Caller, context: RequestContext, result: MailResult, body: Buffer) => {
+      count(caller.clientId, 'mail', result, elapsedMs(context));
+      deps.review.recorder.record(caller.clientId, [mail(result, submittedOf(body))]);
+    },
+    text: (caller: Caller, context: RequestContext, result: TextResult, body: Buffer) => {
+      count(caller.clientId, 'text', result, elapsedMs(context));
+      deps.review.recorder.record(caller.clientId, [text(result, submittedOf(body))]);
+    },
+    mailItems: (res: Response, results: MailResult[], items: (string | MailCheckRequest)[]) => {
+      const clientId = callerOf(res).clientId;
+      for (const result of results) count(clientId, 'mail', result, result.duration_ms);
+      deps.review.recorder.record(
+        clientId,
+        results.map((result, index) => {
+          const item = items[index];
+          return mail(result, { email: typeof item === 'string' ? item : item?.email });
+        }),
+      );
+    },
+    textItems: (res: Response, results: TextResult[], items: TextCheckRequest[]) => {
+      const clientId = callerOf(res).clientId;
+      for (const result of results) count(clientId, 'text', result, result.duration_ms);
+      deps.review.recorder.record(
+        clientId,
+        results.map((result, index) => text(result, items[index] ?? {})),
+      );
     },
   };
 }
@@ -92,13 +134,13 @@ function usageCounters(deps: AppDeps) {
 function detectorChecks(
   deps: AppDeps,
   guard: ReturnType<typeof guards>,
-  count: ReturnType<typeof usageCounters>,
+  recorded: ReturnType<typeof checkRecorders>,
 ) {
-  const check = <S extends z.ZodType<Counted>>(
+  const check = <S extends z.ZodType>(
     path: string,
     detector: HttpDetector,
     schema: S,
-    kind: 'mail' | 'text',
+    onResult: (caller: Caller, context: RequestContext, result: z.output<S>, body: Buffer) => void,
   ) =>
     detectorCheck({
       path,
@@ -108,16 +150,16 @@ function detectorChecks(
       maxBodyBytes: deps.config.MAX_BODY_BYTES,
       authenticate: guard.checkCaller,
       rateLimit: guard.limitClient,
-      onResult: count.check(kind),
+      onResult,
     });
   return {
-    mail: (path: string) => check(path, deps.detectors.email, mailResultSchema, 'mail'),
-    text: (path: string) => check(path, deps.detectors.text, textResultSchema, 'text'),
+    mail: (path: string) => check(path, deps.detectors.email, mailResultSchema, recorded.mail),
+    text: (path: string) => check(path, deps.detectors.text, textResultSchema, recorded.text),
   };
 }
 
 /** The batch checks: rate limited by their number of items, so after the body is read. */
-function batchChecks(deps: AppDeps, count: ReturnType<typeof usageCounters>) {
+function batchChecks(deps: AppDeps, recorded: ReturnType<typeof checkRecorders>) {
   const schemas = createBatchSchemas(deps.config.limits);
   const limit = {
     store: deps.rateLimits,
@@ -135,7 +177,7 @@ function batchChecks(deps: AppDeps, count: ReturnType<typeof usageCounters>) {
             emails.map((item) => (typeof item === 'string' ? { email: item } : item)),
             meta,
           ),
-        onResults: count.items('mail'),
+        onResults: recorded.mailItems,
       },
       limit,
     ),
@@ -145,7 +187,7 @@ function batchChecks(deps: AppDeps, count: ReturnType<typeof usageCounters>) {
         envelope: schemas.text.envelope,
         item: schemas.text.item,
         check: (items, meta) => deps.batches.checkTexts(items, meta),
-        onResults: count.items('text'),
+        onResults: recorded.textItems,
       },
       limit,
     ),
@@ -191,6 +233,8 @@ export interface RouteHandlers {
   /** The hybrid check's body validated, then the check. */
   hybrid: [RequestHandler, RequestHandler];
   feedback: RequestHandler;
+  /** `GET /api/v1/checks`, the client's review list. */
+  checkList: RequestHandler;
   oauth: RequestHandler;
   admin: Router;
   /** The calling client's own site rules. */
@@ -203,25 +247,27 @@ export interface RouteHandlers {
 export function routeHandlers(deps: AppDeps): RouteHandlers {
   const { config } = deps;
   const guard = guards(deps);
-  const count = usageCounters(deps);
+  const recorded = checkRecorders(deps);
   return {
     authenticated: guard.authenticated,
     limited: guard.limited,
-    checks: detectorChecks(deps, guard, count),
-    batches: batchChecks(deps, count),
+    checks: detectorChecks(deps, guard, recorded),
+    batches: batchChecks(deps, recorded),
     jsonBody: jsonBodyParser(config.MAX_BODY_BYTES),
     batchBody: jsonBodyParser(config.MAX_BATCH_BODY_BYTES),
     hybrid: [
       validate(createRequestSchemas(config.limits).hybrid),
-      hybridCheck(deps.transports, deps.hybrids, deps.settings, deps.usage),
+      hybridCheck(deps.transports, deps.hybrids, deps.settings, deps.usage, deps.review.recorder),
     ],
     feedback: feedback({
       detectors: deps.detectors,
       hybrids: deps.hybrids,
       usage: deps.usage,
+      onReported: deps.review.reported,
       limits: config.limits,
       timeoutMs: config.DETECTOR_TIMEOUT_MS,
     }),
+    checkList: checkList(deps.review),
     oauth: oauthProxy({
       authUrl: config.AUTH_URL,
       agent: deps.proxyAgent,
@@ -239,6 +285,7 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
         hybrids: deps.hybrids,
         usage: deps.usage,
         settings: deps.settings,
+        review: deps.review,
         timeoutMs: config.DETECTOR_BATCH_TIMEOUT_MS,
       }),
       maxBodyBytes: config.MAX_BODY_BYTES,

@@ -140,7 +140,11 @@ function feedbackStores(config: ServiceConfig, redis: Redis | undefined) {
   const prefix = config.TEXT_FEEDBACK_PREFIX;
   const map = (name: string, cap: number) =>
     redis ? redisClientMap(redis, `${prefix}${name}:`, cap, kept) : memoryClientMap(cap, kept);
-  const campaignOptions = { key: config.privacyHashKey, ttlSeconds: kept };
+  const campaignOptions = {
+    key: config.privacyHashKey,
+    ttlSeconds: kept,
+    maxPerClient: config.CAMPAIGN_MAX_SIGNATURES_PER_CLIENT,
+  };
   return {
     checks: redis ? redisCheckMemory(redis, prefix, retention) : memoryCheckMemory(retention),
     reports: map('reports', maxReports),

@@ -25,6 +25,7 @@ function operatorEnv(): Record<string, string> {
     RABBITMQ_PASSWORD: secret(),
     GATEWAY_CLIENT_SECRET: secret(),
     PRIVACY_HASH_KEY: secret(),
+    REVIEW_CONTENT_KEY: secret(),
     AUTH_BOOTSTRAP_SOURCE: bootstrap,
   };
 }
@@ -194,6 +195,7 @@ describe('docker-compose.yml', () => {
       'PRIVACY_HASH_KEY',
       'RABBITMQ_PASSWORD',
       'REDIS_PASSWORD',
+      'REVIEW_CONTENT_KEY',
     ];
     expect(missing({})).toEqual(secrets);
     expect(missing(parseEnvFile('deploy/compose.env.example'))).toEqual(secrets);

@@ -7,9 +7,9 @@ import { removeRunKeys } from './redis-keys';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// A detector that stopped answering (SIGSTOP: the process lives, its socket accepts, nothing
-// answers) costs a client a fast 503 with Retry-After, not the detector timeout; feedback on a hybrid check
-// goes to both parts or to none. The four services as separate processes over the shared Redis.
+// Issue #29 E: a detector that stopped answering (SIGSTOP: the process lives, its socket accepts, nothing
+// answers) costs a client a fast 503 with Retry-After, not the detector timeout, also a client already waiting
+// on it when it stopped; feedback on a hybrid check goes to both parts or to none. The four services as separate processes over the shared Redis.
 describe('a stalled detector, end to end', () => {
   const run = randomUUID().slice(0, 8);
   const credentials = runAccount(`down-${run}`);
@@ -83,6 +83,27 @@ describe('a stalled detector, end to end', () => {
     expect(answer.body.code).toBe('SERVICE_UNAVAILABLE');
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(ms).toBeLessThan(1000);
+    // Back: checks are answered again.
+    expect((await answering()).status).toBe(200);
+  }, 60_000);
+
+  it('when checks are already waiting on the text detector as it stalls, they get 503 with Retry-After once the gateway marks it down, not the 504 of the timeout', async () => {
+    expect((await answering()).status).toBe(200);
+    const detector = stack.services['text-detector'].child;
+    detector.kill('SIGSTOP');
+    let waiting: HttpResult[];
+    try {
+      // Sent at once, before the probes can have marked it down: these wait on a detector that does not answer.
+      waiting = await Promise.all(Array.from({ length: 4 }, textCheck));
+    } finally {
+      detector.kill('SIGCONT');
+    }
+    for (const answer of waiting) {
+      expect(answer.status).toBe(503);
+      expect(answer.body.code).toBe('SERVICE_UNAVAILABLE');
+      expect(answer.headers.get('retry-after')).toBe('1');
+    }
+    expect(stack.services.gateway.output()).toMatch(/detector down: its calls, waiting and new/);
     // Back: checks are answered again.
     expect((await answering()).status).toBe(200);
   }, 60_000);

@@ -102,7 +102,8 @@ describe('the API reference at /docs, in a real browser', () => {
 
   it('when the demo credentials are typed into "Authorize", Swagger UI gets a token with the password grant', async () => {
     await page.locator('.auth-wrapper button.authorize').click();
-    const dialog = page.locator('.modal-ux');
+    // The dialog offers both flows of the scheme; this is the user's.
+    const dialog = page.locator('.modal-ux .auth-container', { hasText: /Flow:\s*password/ });
     await dialog.locator('#oauth_username').fill('demo');
     await dialog.locator('#oauth_password').fill('demo-password');
     await dialog.locator('#client_id_password').fill('demo-client');
@@ -127,8 +128,28 @@ describe('the API reference at /docs, in a real browser', () => {
     });
     expect(tokenAnswer.status()).toBe(200);
     await dialog.locator('button[aria-label="Remove authorization"]').waitFor();
-    await dialog.locator('button.btn-done').click();
+    await page.locator('.modal-ux button.btn-done').first().click();
     await page.locator('.auth-wrapper button.authorize.locked').waitFor();
+  });
+
+  it('when only the demo client is typed into "Authorize", Swagger UI gets a token with the client_credentials grant', async () => {
+    const other = await context.newPage();
+    await other.goto(`${stack.gateway}/docs`);
+    await other.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    await other.locator('.auth-wrapper button.authorize').click();
+    const dialog = other.locator('.modal-ux');
+    const flow = dialog.locator('.auth-container', { hasText: /Flow:\s*clientCredentials/ });
+    await flow.locator('input[id^="client_id_"]').fill('demo-client');
+    await flow.locator('input[id^="client_secret_"]').fill('demo-secret');
+    await flow.locator('label[for^="spam:check-"]').click();
+    const [tokenAnswer] = await Promise.all([
+      other.waitForResponse((response) => new URL(response.url()).pathname === '/oauth/token'),
+      flow.locator('.auth-btn-wrapper button.authorize').click(),
+    ]);
+    const form = new URLSearchParams(tokenAnswer.request().postData() ?? '');
+    expect(form.get('grant_type')).toBe('client_credentials');
+    expect(tokenAnswer.status()).toBe(200);
+    await other.close();
   });
 
   it('"try it" with the examples shows a spam verdict on the mail check (a fixture) and ham on the text check', async () => {

@@ -283,12 +283,14 @@ describe('privacy, end to end', () => {
       text_reported_texts: await hashLength(`${prefix}text-feedback:texts:{${client}}:entries`),
       text_campaign_reports: 0,
       hybrid_check_records: await count(new RegExp(`gateway:hybrid:\\{${client}\\}:check:`)),
+      review_checks: await hashLength(`${prefix}gateway:review:{${client}}:items`),
       recent_feedback: await redis.llen(`${prefix}gateway:feedback-recent:${client}`),
       client_settings: 0,
     };
     expect(expected.email_check_records).toBeGreaterThan(0);
     expect(expected.text_learnt_state).toBeGreaterThan(0);
     expect(expected.hybrid_check_records).toBe(2);
+    expect(expected.review_checks).toBeGreaterThan(0);
 
     const erased = await adminCall('POST', '/api/v1/admin/erasure', { client_id: client });
     expect(erased.status).toBe(200);
@@ -363,5 +365,26 @@ describe('privacy, end to end', () => {
     expect((await kept()).sort()).toEqual(before.sort());
     const check = await post(second, '/api/v1/admin/erasure', { client_id: second.client });
     expect(check.status).toBe(403);
+  });
+
+  it('when an unknown or an invalid client id is erased, no admin log is kept under that id, only under the caller', async () => {
+    const actionsKey = (client: string) => `${prefix}gateway:admin-actions:${client}`;
+    const before = await redis.llen(actionsKey(admin.client));
+    const unknown = `nobody-${run}`;
+    const invalid = `${'x'.repeat(300)}-${run}`;
+    const erased = await adminCall('POST', '/api/v1/admin/erasure', { client_id: unknown });
+    expect(erased.status).toBe(200);
+    expect(Object.values(erased.body.erased as Record<string, number>).every((count) => count === 0)).toBe(
+      true,
+    );
+    expect((await adminCall('POST', '/api/v1/admin/erasure', { client_id: invalid })).status).toBe(400);
+    // Both actions are logged, under the caller, once their answers have gone out.
+    const logged = await within(
+      ADMIN_ACTION_KEPT_MS,
+      () => redis.llen(actionsKey(admin.client)),
+      (length) => length >= before + 2,
+    );
+    expect(logged).toBeGreaterThanOrEqual(before + 2);
+    expect(await redis.exists(actionsKey(unknown), actionsKey(invalid))).toBe(0);
   });
 });

@@ -49,6 +49,25 @@ describe('production mode refuses secrets published in this repository and short
   });
 
   it.each([
+    ['missing', undefined, /REVIEW_CONTENT_KEY: required in production/],
+    [
+      'published in this repository',
+      'development-review-content-key-not-for-production',
+      /REVIEW_CONTENT_KEY: is published/,
+    ],
+    ['shorter than 32 characters', 'a-key-of-twenty-one-c', /REVIEW_CONTENT_KEY: shorter than 32 characters/],
+  ])('the gateway exits at start when REVIEW_CONTENT_KEY is %s', async (_, key, message) => {
+    const { code, output } = await refusal('gateway', {
+      GATEWAY_CLIENT_ID: 'gateway',
+      GATEWAY_CLIENT_SECRET: 'a-gateway-secret-of-our-own-0123',
+      ...(key === undefined ? {} : { REVIEW_CONTENT_KEY: key }),
+    });
+    expect(code).not.toBe(0);
+    expect(output).toMatch(message);
+    if (key !== undefined) expect(output).not.toContain(key);
+  });
+
+  it.each([
     ['missing', undefined, /PRIVACY_HASH_KEY: required in production/],
     ['published in this repository', 'replace-me-with-openssl-rand-hex-32', /PRIVACY_HASH_KEY: is published/],
   ])('the e-mail detector exits at start when PRIVACY_HASH_KEY is %s', async (_, key, message) => {
@@ -100,6 +119,18 @@ describe('production mode refuses secrets published in this repository and short
       "RabbitMQ's guest:guest",
       { AMQP_URL: 'amqp://guest:guest@127.0.0.1:1' },
       /AMQP_URL: RabbitMQ's default user guest/,
+    ],
+    [
+      'text-detector',
+      "RabbitMQ's guest, percent-encoded",
+      { AMQP_URL: 'amqp://%67uest:an-own-long-rabbitmq-password@127.0.0.1:1' },
+      /AMQP_URL: RabbitMQ's default user guest/,
+    ],
+    [
+      'email-detector',
+      'a published RabbitMQ password, percent-encoded',
+      { AMQP_URL: 'amqp://spam-check:%64ev-rabbitmq-password@127.0.0.1:1' },
+      /AMQP_URL: its password is published/,
     ],
     [
       'gateway',

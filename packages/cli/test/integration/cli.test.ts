@@ -274,6 +274,49 @@ describe('the spam-check command against the real stack', () => {
     expect((await run(['mail', 'a@example.org', '--batch-size', '5000'])).code).toBe(64);
   });
 
+  it('when checks are listed and corrected from a file, the list is newest first and each report is applied or named', async () => {
+    const texts = await run(['checks', '--kind', 'text', '--since', '24h', '--csv']);
+    expect(texts.code).toBe(0);
+    const rows = parse<Record<string, string>>(texts.stdout, { columns: true });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.kind === 'text' && row.id !== '')).toBe(true);
+    const recent = await run(['checks', '--max', '3', '--json']);
+    expect(recent.code).toBe(0);
+    const items = recent.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; created_at: string });
+    expect(items).toHaveLength(3);
+    expect(items.map((item) => item.created_at)).toEqual(
+      items
+        .map((item) => item.created_at)
+        .sort()
+        .reverse(),
+    );
+
+    const file = join(work, 'reports.csv');
+    writeFileSync(file, `check_id,label\n${items[0]!.id},spam\n${items[1]!.id},ham\nno-such-check,spam\n`);
+    const sent = await run(['feedback', '--file', file]);
+    expect(sent.code).toBe(2);
+    expect(sent.stderr).toMatch(/reports: 3\/3/);
+    expect(sent.stdout).toMatch(/row 4 \(no-such-check\): CHECK_NOT_FOUND/);
+    expect(sent.stdout).toMatch(/applied 2 of 3/);
+    const reported = await run(['checks', '--reported', 'true', '--json']);
+    const labels = reported.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; report: { label: string } });
+    expect(labels.map((item) => [item.id, item.report.label])).toEqual([
+      [items[0]!.id, 'spam'],
+      [items[1]!.id, 'ham'],
+    ]);
+
+    expect((await run(['checks', '--since', 'yesterday'])).code).toBe(64);
+    writeFileSync(file, 'check_id,label\nabc,maybe\n');
+    const bad = await run(['feedback', '--file', file]);
+    expect([bad.code, bad.stderr]).toEqual([65, expect.stringMatching(/row 2: expected the columns/)]);
+  });
+
   it('when the user logs out, the tokens are revoked and the file is gone', async () => {
     const file = join(home, '.config', 'spam-check', 'config.json');
     const { tokens } = JSON.parse(readFileSync(file, 'utf8'));

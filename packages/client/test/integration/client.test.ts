@@ -15,12 +15,14 @@ import {
   SpamCheckClient,
   SpamCheckError,
   isSpamCheckError,
+  type CheckList,
+  type ReviewItem,
   type SpamCheckClientOptions,
   type StoredTokens,
 } from '../../src';
 
 const USER = { username: 'client-user', password: 'client-password' };
-const CLIENTS = ['app', 'rotating', 'throttled', 'capped'] as const;
+const CLIENTS = ['app', 'rotating', 'throttled', 'capped', 'reviewer'] as const;
 const credentials = (id: (typeof CLIENTS)[number]) => ({ clientId: id, clientSecret: `${id}-secret` });
 const RATE_LIMIT = 1000;
 
@@ -171,6 +173,34 @@ describe('@spam-check/client against the real stack', () => {
       .sendFeedback({ check_id: 'no-such-check', label: 'ham' })
       .catch((e: unknown) => e);
     expect(isSpamCheckError(unknown) && unknown.problem?.code).toBe('CHECK_NOT_FOUND');
+  });
+
+  it('when it lists its checks, the iterator follows the cursor page by page, and reports go in bulk', async () => {
+    const api = client('reviewer');
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index += 1)
+      ids.push((await api.checkMail(`reviewer-${index}@example.org`)).id);
+    // A check is kept for the list once it has been answered.
+    let pages: CheckList[] = [];
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      pages = [];
+      for await (const page of api.checks.list({ kind: 'mail', limit: 2 })) pages.push(page);
+      if (pages.flatMap((page) => page.items).length === ids.length) break;
+      await sleep(20);
+    }
+    expect(pages.map((page) => page.items.length)).toEqual([2, 2, 1]);
+    expect(pages.flatMap((page) => page.items.map((item) => item.id))).toEqual([...ids].reverse());
+
+    const answer = await api.sendReports([
+      { check_id: ids[0]!, label: 'spam' },
+      { check_id: 'no-such-check', label: 'ham' },
+    ]);
+    expect(answer.results[0]).toMatchObject({ check_id: ids[0], label: 'spam', applied_to: ['email'] });
+    expect(answer.results[1]).toMatchObject({ error: { code: 'CHECK_NOT_FOUND', status: 404 } });
+    const reported: ReviewItem[] = [];
+    for await (const page of api.checks.list({ reported: true, since: new Date(Date.now() - 3600_000) }))
+      reported.push(...page.items);
+    expect(reported.map((item) => [item.id, item.report?.label])).toEqual([[ids[0], 'spam']]);
   });
 
   it('when many calls find the token due, one refresh serves them all and the rotated tokens are reported', async () => {

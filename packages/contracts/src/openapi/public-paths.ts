@@ -1,6 +1,8 @@
 /** The checks, feedback and token paths of the OpenAPI document. */
 import type { ErrorCode } from '../errors';
 import { BATCH_LIMITS } from '../batch';
+import { REVIEW_LIMITS } from '../review';
+import { checkListOperation } from './review-paths';
 import { problemResponse, ref, type SchemaName } from './schemas';
 
 const CHECK_ERRORS: Record<string, ErrorCode[]> = {
@@ -49,9 +51,10 @@ function checkOperation(
   tag: string,
   summary: string,
   request: keyof typeof REQUEST_EXAMPLES,
-  result: SchemaName,
+  result: SchemaName | SchemaName[],
   extra: object = {},
 ) {
+  const schema = Array.isArray(result) ? { oneOf: result.map(ref) } : ref(result);
   return {
     post: {
       tags: [tag],
@@ -63,7 +66,7 @@ function checkOperation(
         content: { 'application/json': { schema: ref(request), example: REQUEST_EXAMPLES[request] } },
       },
       responses: {
-        '200': { description: 'The verdict.', content: { 'application/json': { schema: ref(result) } } },
+        '200': { description: 'The verdict.', content: { 'application/json': { schema } } },
         ...Object.fromEntries(
           Object.entries(CHECK_ERRORS).map(([status, codes]) => [status, problemResponse(codes)]),
         ),
@@ -128,15 +131,27 @@ export function publicPaths() {
       'Feedback',
       'Report a verdict as wrong (by check id, address or text); learnt at once, for this client only',
       'FeedbackRequest',
-      'FeedbackResult',
+      ['FeedbackResult', 'FeedbackReportsResult'],
       {
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { oneOf: [ref('FeedbackRequest'), ref('FeedbackReports')] },
+              example: REQUEST_EXAMPLES.FeedbackRequest,
+            },
+          },
+        },
         description:
+          `With \`reports\` (1 to ${REVIEW_LIMITS.reports} \`{check_id, label}\`), each report is applied or refused on ` +
+          'its own: the answer (200) lists, in request order, its result or `{error: <problem>}`. ' +
           '404 `CHECK_NOT_FOUND`: the check id is unknown, expired or of another client. 429 `RATE_LIMITED` ' +
           'also when the client has two seconds of text reports waiting (each text detector applies one ' +
           "client's text reports at `TEXT_FEEDBACK_REPORTS_PER_SECOND`, default 20 a second); nothing of a " +
           'refused report is stored: send it again after `Retry-After`.',
       },
     ),
+    '/api/v1/checks': checkListOperation(ref('CheckList'), problemResponse),
     '/api/v1/spam/mail/batch': checkOperation(
       'Batch checks',
       `Check 1 to ${BATCH_LIMITS.mailItems} e-mail addresses`,

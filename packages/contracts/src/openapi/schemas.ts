@@ -19,6 +19,12 @@ import { feedbackResultSchema, feedbackSchemas } from '../feedback';
 import { batchSchemas, mailBatchResultSchema, textBatchResultSchema } from '../batch';
 import { requestSchemas } from '../requests';
 import { hybridResultSchema, mailResultSchema, reasonSchema, textResultSchema } from '../results';
+import {
+  checkListSchema,
+  feedbackReportsResultSchema,
+  feedbackReportsSchema,
+  reviewItemSchema,
+} from '../review';
 
 const NAMED_SCHEMAS = {
   MailCheckRequest: requestSchemas.mail,
@@ -50,6 +56,10 @@ const NAMED_SCHEMAS = {
   RecentFeedback: recentFeedbackSchema,
   ErasureRequest: erasureSchemas.request,
   ErasureResult: erasureResultSchema,
+  ReviewItem: reviewItemSchema,
+  CheckList: checkListSchema,
+  FeedbackReports: feedbackReportsSchema,
+  FeedbackReportsResult: feedbackReportsResultSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type SchemaName = keyof typeof NAMED_SCHEMAS;

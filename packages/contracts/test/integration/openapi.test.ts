@@ -19,6 +19,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.paths).sort()).toEqual(
       [
         '/api/v1/spam/feedback',
+        '/api/v1/checks',
         '/api/v1/spam/hybrid-check',
         '/api/v1/spam/mail',
         '/api/v1/spam/mail/batch',
@@ -47,6 +48,26 @@ describe('the OpenAPI document', () => {
     expect(batch.properties.emails).toMatchObject({ minItems: 1, maxItems: 1000 });
     const texts = document.components.schemas.TextBatchRequest as any;
     expect(texts.properties.items).toMatchObject({ minItems: 1, maxItems: 100 });
+    const list = document.paths['/api/v1/checks'] as any;
+    expect(list.get.security).toEqual([{ oauth2: ['spam:check'] }]);
+    expect(list.get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CheckList',
+    });
+    const item = document.components.schemas.ReviewItem as { required: string[] };
+    expect([...item.required].sort()).toEqual([
+      'content',
+      'created_at',
+      'id',
+      'kind',
+      'language',
+      'preview',
+      'reasons',
+      'report',
+      'score',
+      'verdict',
+    ]);
+    const reports = document.components.schemas.FeedbackReports as any;
+    expect(reports.properties.reports).toMatchObject({ minItems: 1, maxItems: 100 });
   });
 
   it('guards every admin operation with the spam:admin scope and describes the settings document', () => {
@@ -59,6 +80,7 @@ describe('the OpenAPI document', () => {
       'campaigns',
       'hybrid',
       'mail',
+      'review',
       'text',
       'text_rules',
     ]);
@@ -81,9 +103,10 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it("declares the OAuth 2.0 password flow at the gateway's token endpoint, which /docs uses to get a token", () => {
+  it("declares the OAuth 2.0 password and client credentials flows at the gateway's token endpoint, which /docs uses to get a token", () => {
     expect(document.components.securitySchemes.oauth2.flows).toEqual({
       password: expect.objectContaining({ tokenUrl: '/oauth/token', refreshUrl: '/oauth/token' }),
+      clientCredentials: expect.objectContaining({ tokenUrl: '/oauth/token' }),
     });
     expect(Object.keys(document.components.securitySchemes.oauth2.flows.password.scopes)).toEqual([
       'spam:check',

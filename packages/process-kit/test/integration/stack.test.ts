@@ -30,6 +30,19 @@ describe('a stack of some of the services', () => {
     ).resolves.toBeUndefined();
   });
 
+  it('when a service stalls, waiting for it to be ready gives up at the deadline instead of hanging', async () => {
+    const { child } = stack.services.auth;
+    child.kill('SIGSTOP');
+    try {
+      await expect(waitForReady(stack.services.auth, { timeoutMs: 500 })).rejects.toThrow(
+        'auth was not ready within 500 ms',
+      );
+    } finally {
+      child.kill('SIGCONT');
+    }
+    await expect(waitForReady(stack.services.auth)).resolves.toBeUndefined();
+  });
+
   it('when a service is restarted, a new process answers on the same port', async () => {
     const before = stack.services.auth;
     const restarted = await stack.restart('auth');

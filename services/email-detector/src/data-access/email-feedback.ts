@@ -19,6 +19,8 @@ export interface EmailFeedbackOptions {
   hashKey: string;
   retentionSeconds: number;
   maxReports: number;
+  /** CAMPAIGN_MAX_SIGNATURES_PER_CLIENT: the signatures one client's campaign contribution keeps at most. */
+  maxCampaignSignatures: number;
   /** How long reports, and campaign signatures after their last spam report, are kept. */
   reportRetentionSeconds: number;
 }
@@ -35,11 +37,17 @@ export interface EmailFeedbackStores {
   campaigns: CampaignMemory;
 }
 
+const campaignMemoryOptions = (options: EmailFeedbackOptions) => ({
+  key: options.hashKey,
+  ttlSeconds: options.reportRetentionSeconds,
+  maxPerClient: options.maxCampaignSignatures,
+});
+
 export function memoryEmailFeedbackStores(options: EmailFeedbackOptions): EmailFeedbackStores {
   return {
     checks: memoryCheckMemory(options.retentionSeconds),
     reports: memoryClientMap(options.maxReports, options.reportRetentionSeconds),
-    campaigns: memoryCampaignMemory({ key: options.hashKey, ttlSeconds: options.reportRetentionSeconds }),
+    campaigns: memoryCampaignMemory(campaignMemoryOptions(options)),
   };
 }
 
@@ -51,9 +59,6 @@ export function redisEmailFeedbackStores(
   return {
     checks: redisCheckMemory(redis, prefix, options.retentionSeconds),
     reports: redisClientMap(redis, `${prefix}reports:`, options.maxReports, options.reportRetentionSeconds),
-    campaigns: redisCampaignMemory(redis, prefix, {
-      key: options.hashKey,
-      ttlSeconds: options.reportRetentionSeconds,
-    }),
+    campaigns: redisCampaignMemory(redis, prefix, campaignMemoryOptions(options)),
   };
 }

@@ -70,8 +70,9 @@ export function createEmailFeedback(
   const store = async (client: string, record: string | null, label: FeedbackLabel) => {
     if (record === null) return;
     const [mailbox, domain] = parseRecord(record);
+    // A ham report withdraws the client's own contribution whether it shares now or not.
     const shared = async () => {
-      if (await campaigns.shares(client))
+      if (label === 'ham' || (await campaigns.shares(client)))
         await stores.campaigns.report(client, campaignSignatures(mailbox, domain), label);
     };
     await Promise.all([reports.update(client, [[mailbox, label]]), shared()]).catch(unavailable);

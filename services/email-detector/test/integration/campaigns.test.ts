@@ -44,8 +44,8 @@ interface Replica {
   service: RunningService;
 }
 
-async function startReplica(): Promise<Replica> {
-  const config = loadServiceConfig(env);
+async function startReplica(overrides: Record<string, string> = {}): Promise<Replica> {
+  const config = loadServiceConfig({ ...env, ...overrides });
   const logger = createLogger({ service: 'email-detector-test', level: 'silent' });
   const started = await compose({ config, logger, metrics: createMetrics('email-detector') });
   const service = await serve(started.app, {
@@ -85,7 +85,12 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
       },
     );
     await storeCampaignSettings(settings, ids).finally(() => settings.close());
-    replicas = await Promise.all([startReplica(), startReplica()]);
+    // The third keeps two signatures per client (an address and its domain): its bound is reached at once.
+    replicas = await Promise.all([
+      startReplica(),
+      startReplica(),
+      startReplica({ CAMPAIGN_MAX_SIGNATURES_PER_CLIENT: '2' }),
+    ]);
     for (
       let attempt = 0;
       !replicas.every((replica) => replica.started.consumers?.amqp?.isConnected());
@@ -182,12 +187,59 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
     expect(codes(await checked(1, ids.poisoner, sample[0]!))).toContain('EMAIL_REPORTED_SPAM');
   }, 300_000);
 
+  const hash = (value: string) => keyedHash(env.PRIVACY_HASH_KEY, value);
+  const member = (client: string) => hash(`client\n${client}`);
+  const signatureKeys = (email: string) => {
+    const at = email.lastIndexOf('@');
+    return [
+      `${prefix}campaign:{${hash(`email-address:${hash(email)}`)}}`,
+      `${prefix}campaign:{${hash(`email-domain:${hash(email.slice(at + 1))}`)}}`,
+    ];
+  };
+  /** A contribution as an earlier release stored it: a field with the time of the report, no index entry. */
+  const storedEarlier = async (client: string, email: string, at: number) => {
+    for (const key of signatureKeys(email)) await redis.hset(key, member(client), at);
+  };
+  const DAY_MS = 86_400_000;
+
+  it('when a client that no longer shares reports ham, its earlier spam contribution is withdrawn', async () => {
+    const email = `quit@left-${run}.example`;
+    // `protectedOnly` shares nothing now; its contribution is from when it did.
+    await storedEarlier(ids.protectedOnly, email, Date.now());
+    expect(await report(0, ids.second, email, 'spam')).toBe(200);
+    expect(codes(await checked(1, ids.first, email))).toContain('EMAIL_CAMPAIGN');
+
+    expect(await report(1, ids.protectedOnly, email, 'ham')).toBe(200);
+    for (const key of signatureKeys(email))
+      expect(await redis.hexists(key, member(ids.protectedOnly))).toBe(0);
+    expect(codes(await checked(0, ids.first, email))).not.toContain('EMAIL_CAMPAIGN');
+  });
+
+  it('when a client report is older than the report retention, it no longer counts, though another client reported since', async () => {
+    const email = `old@expired-${run}.example`;
+    await storedEarlier(ids.first, email, Date.now() - 181 * DAY_MS);
+    expect(await report(0, ids.second, email, 'spam')).toBe(200);
+    expect(codes(await checked(1, ids.protectedOnly, email))).not.toContain('EMAIL_CAMPAIGN');
+  });
+
+  it('when a client reports past its bound of signatures, its oldest ones are withdrawn and no longer count', async () => {
+    const older = `first@bounded-${run}.example`;
+    const newer = `second@bounded-other-${run}.example`;
+    expect(await report(2, ids.poisoner, older, 'spam')).toBe(200);
+    expect(await report(2, ids.poisoner, newer, 'spam')).toBe(200);
+    const index = `${prefix}campaign-client:{${member(ids.poisoner)}}`;
+    for (const key of signatureKeys(older)) expect(await redis.hexists(key, member(ids.poisoner))).toBe(0);
+    for (const key of signatureKeys(newer)) expect(await redis.hexists(key, member(ids.poisoner))).toBe(1);
+    expect(await redis.zcard(index)).toBe(2);
+    expect(await report(0, ids.second, older, 'spam')).toBe(200);
+    expect(codes(await checked(1, ids.protectedOnly, older))).not.toContain('EMAIL_CAMPAIGN');
+  });
+
   it('stores only keyed hashes in the campaign memory: no address, domain or client id', async () => {
     const memory = await campaignMemory(redis, prefix);
     expect(memory.keys.length).toBeGreaterThan(0);
     expect(memory.notHashed).toEqual([]);
     // The first test's reported address: its key and the reporting client, as keyed hashes only.
-    const hash = (value: string) => keyedHash(env.PRIVACY_HASH_KEY, value);
     const key = `${prefix}campaign:{${hash(`email-address:${hash(`anna@${domain}`)}`)}}`;
     expect(Object.keys(await redis.hgetall(key))).toEqual([
       keyedHash(env.PRIVACY_HASH_KEY, `client\n${ids.first}`),
@@ -196,15 +248,15 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
   });
 
   it('when a client or an address is erased, the campaign memory forgets its reports, counted', async () => {
-    const hash = (value: string) => keyedHash(env.PRIVACY_HASH_KEY, value);
-    const member = hash(`client\n${ids.second}`);
+    const field = member(ids.second);
     const keys = await redis.keys(`${prefix}campaign:*`);
     let contributed = 0;
-    for (const key of keys) contributed += await redis.hexists(key, member);
+    for (const key of keys) contributed += await redis.hexists(key, field);
     expect(contributed).toBeGreaterThan(0);
     const byClient = await post(replicas[0]!.url, '/v1/erasure', 'gateway', { client_id: ids.second });
     expect(byClient.body).toMatchObject({ erased: { email_campaign_reports: contributed } });
-    for (const key of keys) expect(await redis.hexists(key, member)).toBe(0);
+    for (const key of keys) expect(await redis.hexists(key, field)).toBe(0);
+    expect(await redis.exists(`${prefix}campaign-client:{${field}}`)).toBe(0);
 
     const key = `${prefix}campaign:{${hash(`email-address:${hash(`anna@${domain}`)}`)}}`;
     const reporters = await redis.hlen(key);

@@ -19,7 +19,7 @@ import { UpstreamError, httpPost, type Upstream } from './http-post';
  *   headers on, but never its hop-by-hop headers (RFC 9110 §7.6.1), credentials, `Content-Encoding` or the
  *   client's own `X-Client-Id`;
  * - a detector its health watch knows to be down (`watchDetector`) is not called: 503 SERVICE_UNAVAILABLE
- *   with `Retry-After: 1` at once;
+ *   with `Retry-After: 1` at once; a call already waiting when the watch marks it down gets the same then;
  * - failures: the deadline passed is 504 DETECTOR_TIMEOUT, no connection or a broken one 503
  *   SERVICE_UNAVAILABLE, an answer too large 502 BAD_DETECTOR_RESPONSE (`upstreamFailure`); the answer itself
  *   is judged by `interpretHttpAnswer` (a result of the schema, a detector problem passed on, else 502).
@@ -29,6 +29,8 @@ export interface HttpDetector {
   agent: Upstream;
   /** Known down: calls are refused at once. */
   isDown(): boolean;
+  /** Ends a waiting call when the detector is marked down (see `DetectorHealth`). */
+  whileWaiting?: (fail: () => void) => () => void;
   /** The URL of `path` (`/v1/check`, ...) at the detector, parsed once per path rather than per call. */
   endpoint(path: string): URL;
 }
@@ -50,6 +52,7 @@ export function httpDetectors(
       name,
       agent,
       isDown: () => watch?.isDown() ?? false,
+      ...(watch ? { whileWaiting: (fail: () => void) => watch.whileWaiting(fail) } : {}),
       endpoint(path) {
         let url = endpoints.get(path);
         if (!url) endpoints.set(path, (url = new URL(path, base)));
@@ -89,6 +92,10 @@ function endToEndHeaders(incoming: http.IncomingHttpHeaders): Record<string, str
   return headers;
 }
 
+/** A detector the health watch knows to be down: come back in a second, the next probe may find it up. */
+const detectorDown = (internal: string, cause?: unknown) =>
+  new AppError('SERVICE_UNAVAILABLE', { headers: { 'Retry-After': '1' }, internal, cause });
+
 function upstreamFailure(error: unknown, detector: string): AppError {
   if (error instanceof UpstreamError) {
     const internal = `${detector}: ${error.message}`;
@@ -99,6 +106,8 @@ function upstreamFailure(error: unknown, detector: string): AppError {
         return new AppError('BAD_DETECTOR_RESPONSE', { cause: error, internal });
       case 'unavailable':
         return new AppError('SERVICE_UNAVAILABLE', { cause: error, internal });
+      case 'down':
+        return detectorDown(internal, error);
     }
   }
   return new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: `${detector} call failed` });
@@ -122,11 +131,7 @@ export async function callDetector<S extends z.ZodType>(
   detector: HttpDetector,
   call: DetectorCall<S>,
 ): Promise<{ result: z.output<S>; bytes: Buffer }> {
-  if (detector.isDown())
-    throw new AppError('SERVICE_UNAVAILABLE', {
-      headers: { 'Retry-After': '1' },
-      internal: `${detector.name} is down (health watch)`,
-    });
+  if (detector.isDown()) throw detectorDown(`${detector.name} is down (health watch)`);
   const from = 'bytes' in call.body ? call.body.from : undefined;
   const headers: Record<string, string | string[]> = from ? endToEndHeaders(from) : {};
   headers['X-Request-Id'] = call.meta.requestId;
@@ -137,6 +142,7 @@ export async function callDetector<S extends z.ZodType>(
   const answer = await httpPost(detector.endpoint(call.path), {
     agent: detector.agent,
     timeoutMs: call.timeoutMs,
+    ...(detector.whileWaiting ? { whileWaiting: detector.whileWaiting } : {}),
     headers,
     body: 'bytes' in call.body ? call.body.bytes : JSON.stringify(call.body.json),
   }).catch((error: unknown) => {

@@ -4,22 +4,26 @@ import type { CheckMemory } from '@spam-check/client-state';
 import { AppError } from '@spam-check/service-kit';
 import type { CallMeta } from '../domain/hybrid-check';
 import { callDetector, type HttpDetector } from './detector-client';
+import type { Review } from './review';
+import { addressHash } from './review-recorder';
 import type { UsageStore } from './usage-store';
 
 export type EraseData = (request: ErasureRequest, meta: CallMeta) => Promise<Record<string, number>>;
 
 /**
- * Erasure across the deployment (docs/design.md, Privacy and erasure): each detector erases what it keeps
- * (`POST /v1/erasure`), and for a client the gateway erases its own: hybrid check records, recent reports and
- * settings. Kept: the aggregate usage counts and the admin actions (the audit trail of who did what, which
- * also records this erasure). All stores are asked at once; when one cannot answer the whole erasure is a
- * 503, and repeating it is safe.
+ * Erasure across the deployment (DESIGN.md §7.5): each detector erases what it keeps (`POST /v1/erasure`),
+ * and the gateway erases its own: for an address the review list's checks of it, for a client its hybrid
+ * check records, review list (content included), recent reports and settings. Kept: the
+ * aggregate usage counts and the admin actions (the audit trail of who did what, which also records this
+ * erasure). All stores are asked at once; when one cannot answer the whole erasure is a 503, and repeating it
+ * is safe.
  */
 export function createDataEraser(deps: {
   detectors: Record<FeedbackPart, HttpDetector>;
   hybrids: CheckMemory;
   usage: UsageStore | undefined;
   settings: ClientSettingsStore | undefined;
+  review: Pick<Review, 'store' | 'addressKey'>;
   timeoutMs: number;
 }): EraseData {
   const inDetector = async (part: FeedbackPart, request: ErasureRequest, meta: CallMeta) =>
@@ -33,15 +37,20 @@ export function createDataEraser(deps: {
       })
     ).result.erased;
   const inGateway = async (request: ErasureRequest): Promise<Record<string, number>> => {
-    if (!('client_id' in request)) return {};
+    if (!('client_id' in request))
+      return {
+        review_checks: await deps.review.store.eraseEmail(addressHash(deps.review.addressKey, request.email)),
+      };
     const client = request.client_id;
-    const [hybrids, recent, settings] = await Promise.all([
+    const [hybrids, review, recent, settings] = await Promise.all([
       deps.hybrids.eraseClient(client),
+      deps.review.store.eraseClient(client),
       deps.usage?.eraseRecentFeedback(client),
       deps.settings?.remove(client),
     ]);
     return {
       hybrid_check_records: hybrids,
+      review_checks: review,
       ...(recent === undefined ? {} : { recent_feedback: recent }),
       ...(settings === undefined ? {} : { client_settings: settings }),
     };

@@ -10,7 +10,7 @@ export interface HttpAnswer {
 /** A failed exchange: no answer in time, or no connection / the connection broke. */
 export class UpstreamError extends Error {
   constructor(
-    readonly kind: 'timeout' | 'unavailable' | 'too_large',
+    readonly kind: 'timeout' | 'unavailable' | 'too_large' | 'down',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -56,6 +56,8 @@ class Exchange implements Dispatcher.DispatchHandler {
   private chunks: Buffer[] = [];
   private size = 0;
   private readonly timer: NodeJS.Timeout;
+  /** Forgets the exchange at the upstream's health watch once it settled. */
+  release: () => void = () => undefined;
 
   constructor(
     private readonly href: string,
@@ -75,6 +77,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
+    this.release();
     if (outcome instanceof UpstreamError) this.reject(outcome);
     else this.resolve(outcome);
   }
@@ -141,11 +144,17 @@ export function httpPost(
     body: string | Buffer;
     timeoutMs: number;
     method?: string;
+    /** Ends the exchange early (kind `down`) when the upstream's health watch marks it down meanwhile. */
+    whileWaiting?: (fail: () => void) => () => void;
   },
 ): Promise<HttpAnswer> {
   const method = options.method ?? 'POST';
   return new Promise((resolve, reject) => {
     const exchange = new Exchange(url.href, options.timeoutMs, resolve, reject);
+    if (options.whileWaiting)
+      exchange.release = options.whileWaiting(() =>
+        exchange.fail('down', `${url.href}: marked down while the call waited`),
+      );
     try {
       options.agent.dispatch(
         {

@@ -7,6 +7,7 @@ const production = {
   AMQP_URL: 'amqp://spam-check:an-own-long-password@rabbitmq:5672',
   GATEWAY_CLIENT_ID: 'gateway',
   GATEWAY_CLIENT_SECRET: 'a-gateway-secret-of-our-own-0123',
+  REVIEW_CONTENT_KEY: 'a-review-content-key-of-our-own-0123456789',
 };
 
 describe("the console's configuration", () => {

@@ -68,7 +68,10 @@ async function learn(
     maps.bands.update(client, indexedUnder(fingerprint, indexed)),
     step.length > 0 ? maps.weights.update(client, step) : undefined,
     maps.texts.update(client, [[key, JSON.stringify({ title, body, language: learnable.language, label })]]),
-    campaigns && shares ? campaigns.report(client, campaignSignatures(fingerprint), label) : undefined,
+    // A ham report withdraws the client's own contribution whether it shares now or not.
+    campaigns && (shares || label === 'ham')
+      ? campaigns.report(client, campaignSignatures(fingerprint), label)
+      : undefined,
   ]);
 }
 

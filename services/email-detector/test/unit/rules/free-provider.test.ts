@@ -1,7 +1,7 @@
 import { isFreeProvider } from '../../../src/domain/free-provider';
 import { FREE } from './support';
 
-describe('free providers (free-email-domains, without its throw-away domains, and our overlay)', () => {
+describe('free providers (free-email-domains and email-providers, without their throw-away domains, and our overlay)', () => {
   it.each(FREE)('%s is a free provider', (domain) => {
     expect(isFreeProvider(domain)).toBe(true);
   });
@@ -19,7 +19,8 @@ describe('free provider (an exact domain of the list)', () => {
     ['a subdomain of a free provider (below)', 'mail.gmx.de', false],
     ['the provider (at)', 'gmx.de', true],
     ['a throw-away domain the package also lists (not free: disposable)', 'mailinator.com', false],
-    ['a provider from our overlay', 'email.de', true],
+    ['a provider from our overlay', 'vodafone.de', true],
+    ['a provider that only email-providers lists', 'mailbox.org', true],
   ])('when the domain is %s, it is free: %s', (_name, domain, free) => {
     expect(isFreeProvider(domain)).toBe(free);
   });

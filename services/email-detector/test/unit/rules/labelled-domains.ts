@@ -77,13 +77,15 @@ export const FREE = [
   '163.com',
   'naver.com',
   'gmx.li',
+  'mailbox.org',
+  'vodafone.de',
+  '1und1.de',
+  'hey.com',
 ];
 
 export const WIDELY_USED = [
   ...FREE,
-  'mailbox.org',
   'posteo.de',
-  'vodafone.de',
   'numericable.fr',
   'club-internet.fr',
   'hispeed.ch',

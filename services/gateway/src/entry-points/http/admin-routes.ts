@@ -102,11 +102,16 @@ function audited(
   };
 }
 
-/** Whom an erasure concerns, for the admin action: the client erased, or for an address the caller. */
-function erasureTarget(req: Request): string {
+/**
+ * Whom an erasure concerns, for the admin action: the client erased when the erasure found its data, else
+ * the caller (an address concerns every client; an id that is invalid or has no data is no client to keep a
+ * log for, and a log under any id asked for would be a key per guess).
+ */
+function erasureTarget(req: Request, res: Response): string {
   const body = req.body as { client_id?: unknown; email?: unknown } | undefined;
-  if (typeof body?.client_id === 'string' && body.email === undefined) return body.client_id;
-  return callerOf(req.res as Response).clientId;
+  const erasedData = (res.locals as { erasedData?: boolean }).erasedData === true;
+  if (erasedData && typeof body?.client_id === 'string' && body.email === undefined) return body.client_id;
+  return callerOf(res).clientId;
 }
 
 function methods(router: Router, path: string, allowed: string) {
@@ -177,11 +182,12 @@ function erasureRoute(router: Router, deps: AdminDeps, json: RequestHandler) {
     '/erasure',
     json,
     // An address concerns every client: the action is kept under the calling client, never the address.
-    audited('data.erase', (req) => erasureTarget(req), deps.usage),
+    audited('data.erase', (req) => erasureTarget(req, req.res as Response), deps.usage),
     async (req: Request, res: Response) => {
       const { language, requestId } = requestContext(res);
       const request = parseBody(erasureSchemas.formOf(req.body), req.body, language);
       const erased = await deps.erase(request, callMetaOf(res));
+      res.locals.erasedData = Object.values(erased).some((count) => count > 0);
       res.set(NO_STORE).json({ erased, request_id: requestId });
     },
   );

@@ -15,8 +15,8 @@ export interface BatchKind<T, R extends { verdict: 'ham' | 'suspicious' | 'spam'
   envelope: z.ZodType<Record<string, unknown[]>>;
   item: z.ZodType<T>;
   check: (items: T[], meta: CallMeta) => Promise<R[]>;
-  /** Called with the checked items' results once the answer has gone (the usage counts). */
-  onResults?: (res: Response, results: R[]) => void;
+  /** Called with the checked items and their results once the answer has gone (usage, review list). */
+  onResults?: (res: Response, results: R[], items: T[]) => void;
 }
 
 /**
@@ -55,10 +55,8 @@ async function checkBatch<T, R extends { verdict: 'ham' | 'suspicious' | 'spam' 
   }
   const plan = planBatch(items, kind.item, granted, kind.field, context.language);
   const meta = { requestId: context.requestId, language: context.language, clientId };
-  const checked = await kind.check(
-    plan.checked.map(({ item }) => item),
-    meta,
-  );
+  const checkedItems = plan.checked.map(({ item }) => item);
+  const checked = await kind.check(checkedItems, meta);
   const results: (R | BatchItemError)[] = assembleResults(items.length, plan, checked, meta);
   res.json({
     results,
@@ -66,5 +64,5 @@ async function checkBatch<T, R extends { verdict: 'ham' | 'suspicious' | 'spam' 
     request_id: context.requestId,
     duration_ms: elapsedMs(context),
   });
-  kind.onResults?.(res, checked);
+  kind.onResults?.(res, checked, checkedItems);
 }

@@ -20,8 +20,8 @@ export function detectorCheck<S extends z.ZodType>(options: {
   maxBodyBytes: number;
   authenticate: (req: http.IncomingMessage) => Promise<Caller>;
   rateLimit: (caller: Caller, res: http.ServerResponse) => Promise<void>;
-  /** Called with each result passed on (usage counting); must not throw or wait. */
-  onResult?: (caller: Caller, context: RequestContext, result: z.output<S>) => void;
+  /** Called with each result passed on and the request's body (usage, review list); must not throw or wait. */
+  onResult?: (caller: Caller, context: RequestContext, result: z.output<S>, body: Buffer) => void;
 }): DirectRoute {
   return {
     path: options.path,
@@ -37,7 +37,7 @@ export function detectorCheck<S extends z.ZodType>(options: {
         timeoutMs: options.timeoutMs,
       });
       sendJson(res, 200, answer.bytes);
-      options.onResult?.(caller, context, answer.result);
+      options.onResult?.(caller, context, answer.result, bytes);
     },
   };
 }

@@ -4,6 +4,7 @@ import {
   detectorFeedbackAnswerSchema,
   type CheckLimits,
   type FeedbackPart,
+  type FeedbackRequest,
   type FeedbackResult,
 } from '@spam-check/contracts';
 import type { CheckMemory } from '@spam-check/client-state';
@@ -12,26 +13,28 @@ import type { RequestHandler } from 'express';
 import { callDetector, type HttpDetector } from '../../data-access/detector-client';
 import type { UsageStore } from '../../data-access/usage-store';
 import { routeFeedback, type HybridParts } from '../../domain/feedback';
+import type { CallMeta } from '../../domain/hybrid-check';
 import { callerOf } from './authenticate';
+import { feedbackReports } from './feedback-reports';
 
-/**
- * `POST /api/v1/spam/feedback` (docs/design.md, Learning from reports): validated here, then handed to the
- * detector(s) concerned (`POST /v1/feedback` with the caller's client id), which learn from it at once.
- * Hybrid check ids are resolved to their parts from `hybrids`. Each accepted report is counted once in the
- * client's stats (`usage`).
- */
-export function feedback(options: {
+export interface FeedbackOptions {
   detectors: Record<FeedbackPart, HttpDetector>;
   hybrids: CheckMemory;
   usage?: UsageStore | undefined;
+  /** Called with each report applied by check id (the review list shows it). Must not throw or wait. */
+  onReported?: ((clientId: string, checkId: string, label: FeedbackRequest['label']) => void) | undefined;
   limits: CheckLimits;
   timeoutMs: number;
-}): RequestHandler {
-  const schemas = createFeedbackSchemas(options.limits);
-  return async (req, res) => {
-    const context = requestContext(res);
-    const clientId = callerOf(res).clientId;
-    const meta = { requestId: context.requestId, language: context.language, clientId };
+}
+
+/** Applies one validated report for the caller of `meta`: the detectors learn from it, it is counted. */
+export type ApplyReport = (
+  request: FeedbackRequest,
+  meta: CallMeta,
+) => Promise<Omit<FeedbackResult, 'request_id'>>;
+
+function reportApplier(options: FeedbackOptions): ApplyReport {
+  return async (request, meta) => {
     const send = async (part: FeedbackPart, body: object): Promise<boolean> => {
       try {
         await callDetector(options.detectors[part], {
@@ -48,7 +51,7 @@ export function feedback(options: {
       }
     };
     const hybridParts = async (checkId: string) => {
-      const record = await options.hybrids.recall(clientId, checkId).catch((error: unknown) => {
+      const record = await options.hybrids.recall(meta.clientId, checkId).catch((error: unknown) => {
         throw new AppError('SERVICE_UNAVAILABLE', {
           cause: error,
           internal: 'hybrid check store unavailable',
@@ -56,24 +59,43 @@ export function feedback(options: {
       });
       return record === undefined ? undefined : (JSON.parse(record) as HybridParts);
     };
-    const request = parseBody(schemas.formOf(req.body), req.body, requestContext(res).language);
     const applied = await routeFeedback(request, hybridParts, send, (part) =>
       options.detectors[part].isDown(),
     );
-    const result: FeedbackResult = {
+    const result = {
       id: randomUUID(),
       check_id: 'check_id' in request ? request.check_id : null,
       label: request.label,
       applied_to: applied,
-      request_id: context.requestId,
     };
+    options.usage?.recordFeedback(meta.clientId, { at: new Date().toISOString(), ...result });
+    if (result.check_id !== null) options.onReported?.(meta.clientId, result.check_id, result.label);
+    return result;
+  };
+}
+
+/**
+ * `POST /api/v1/spam/feedback` (DESIGN.md §6.1): validated here, then handed to the detector(s) concerned
+ * (`POST /v1/feedback` with the caller's client id), which learn from it at once. Hybrid check ids are
+ * resolved to their parts from `hybrids`. Each accepted report is counted once in the client's stats (`usage`).
+ * A body with `reports` is many reports by check id, each applied or refused on its own (./feedback-reports.ts).
+ */
+export function feedback(options: FeedbackOptions): RequestHandler {
+  const schemas = createFeedbackSchemas(options.limits);
+  const apply = reportApplier(options);
+  const many = feedbackReports(schemas.byCheck, apply);
+  return async (req, res, next) => {
+    if (typeof req.body === 'object' && req.body !== null && 'reports' in req.body)
+      return many(req, res, next);
+    const context = requestContext(res);
+    const meta = {
+      requestId: context.requestId,
+      language: context.language,
+      clientId: callerOf(res).clientId,
+    };
+    const request = parseBody(schemas.formOf(req.body), req.body, context.language);
+    const applied = await apply(request, meta);
+    const result: FeedbackResult = Object.assign(applied, { request_id: context.requestId });
     res.json(result);
-    options.usage?.recordFeedback(clientId, {
-      at: new Date().toISOString(),
-      id: result.id,
-      check_id: result.check_id,
-      label: result.label,
-      applied_to: result.applied_to,
-    });
   };
 }

@@ -9,21 +9,24 @@ import type { ClientSettingsStore } from '@spam-check/client-settings';
 import type { CheckMemory } from '@spam-check/client-state';
 import { AppError, elapsedMs, requestContext } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
+import type { ReviewRecorder } from '../../data-access/review-recorder';
 import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
 import { callerOf } from './authenticate';
 
 /**
- * `POST /api/v1/spam/hybrid-check`: `X-Internal-Step-By-Step` picks the mode (docs/design.md, Check
- * requests); without it (or empty) the client's `hybrid.step_by_step` setting does, else parallel. Parallel
- * runs over HTTP, step-by-step over RabbitMQ RPC when configured (else over HTTP, one after the other).
- * The ids of the parts are kept under the hybrid id in `hybrids`, for feedback on the hybrid id.
+ * `POST /api/v1/spam/hybrid-check`: `X-Internal-Step-By-Step` picks the mode (DESIGN.md §2.3); without it
+ * (or empty) the client's `hybrid.step_by_step` setting does, else parallel. Parallel runs over HTTP,
+ * step-by-step over RabbitMQ RPC when configured (else over HTTP, one after the other).
+ * The ids of the parts are kept under the hybrid id in `hybrids`, for feedback on the hybrid id; the check
+ * goes to the client's review list (`reviews`).
  */
 export function hybridCheck(
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport },
   hybrids: CheckMemory,
   settings?: ClientSettingsStore,
   usage?: UsageStore,
+  reviews?: ReviewRecorder,
 ): RequestHandler {
   return async (req, res, next) => {
     const raw = req.headers[STEP_BY_STEP_HEADER];
@@ -69,5 +72,6 @@ export function hybridCheck(
       reasons: [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code),
       durationMs: result.duration_ms,
     });
+    reviews?.record(clientId, [{ checked: { kind: 'hybrid', result }, submitted: request }]);
   };
 }
