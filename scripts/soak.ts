@@ -11,7 +11,7 @@
  *   wait of `Retry-After` and a retry on 503/429, a refresh on 401; a refresh answered `invalid_grant` is a
  *   lost session (the client logs in again).
  * - Next to them, from the same address: an attacker flooding the token endpoint with wrong passwords and
- *   wrong client secrets, and a client of its own sending heavy text batches (issue #29).
+ *   wrong client secrets, and a client of its own sending heavy text batches.
  * - Faults: the e-mail detector killed (SIGKILL) and restarted, Redis paused 3 s, RabbitMQ cut 5 s.
  * Prints requests, non-2xx answers by status, sessions lost, the normal clients' non-2xx outside the
  * injected faults (must be 0, as sessions lost), p50/p99 per endpoint and RSS per process.

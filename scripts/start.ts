@@ -1,6 +1,6 @@
 /**
- * `pnpm start`: the whole stack on one machine, from source, with the embedded defaults of DESIGN.md §4
- * (no Redis, RabbitMQ or OpenAI needed; REDIS_URL / AMQP_URL / OPENAI_API_KEY are used when set).
+ * `pnpm start`: the whole stack on one machine, from source, with the embedded defaults of docs/design.md,
+ * Deployment (no Redis, RabbitMQ or OpenAI needed; REDIS_URL / AMQP_URL / OPENAI_API_KEY are used when set).
  * Each service's log lines are prefixed with its name; Ctrl-C, or a SIGTERM to pnpm or to this process, stops
  * everything.
  */

@@ -16,9 +16,10 @@ import {
 import { PLUGIN_DIR, startSite, type WordPressSite } from './site';
 import { startWordPressStack, type WordPressStack } from './stack';
 
-// DESIGN.md §7.8 and issue #34: the plugin on a real WordPress (Debian's package, PHP 8.2 with WP_DEBUG,
-// MariaDB, `php -S` on loopback) against the real stack, driven in headless Chromium as a visitor, a bot and a
-// moderator would. The site speaks German, so the plugin's strings and the reasons come in German.
+// docs/design.md, Packages for sites: the plugin on a real WordPress (Debian's package, PHP 8.2 with
+// WP_DEBUG, MariaDB, `php -S` on loopback) against the real stack, driven in headless Chromium as a visitor,
+// a bot and a moderator would. The site speaks German, so the plugin's strings and the reasons come in
+// German.
 
 const PERSON = { name: 'Anna Schmidt', email: 'anna.schmidt@example.org' };
 const FRIENDLY =

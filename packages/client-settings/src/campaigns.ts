@@ -2,9 +2,9 @@ import type { ClientSettings } from '@spam-check/contracts';
 import { env } from '@spam-check/service-kit';
 
 /**
- * Campaigns shared between clients (DESIGN.md §7.1): the operator defaults of the `campaigns` setting, and
- * how many distinct sharing clients must have reported a signature before it counts for anyone, and how many
- * signatures one client's contribution keeps at most.
+ * Campaigns shared between clients (docs/design.md, Campaigns): the operator defaults of the `campaigns`
+ * setting, and how many distinct sharing clients must have reported a signature before it counts for anyone,
+ * and how many signatures one client's contribution keeps at most.
  */
 export const campaignConfigShape = {
   CAMPAIGN_SHARE_DEFAULT: env.flag(false),

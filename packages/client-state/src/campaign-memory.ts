@@ -3,8 +3,8 @@ import { keyedHash } from './keyed-hash';
 import { scanKeys } from './scan-keys';
 
 /**
- * The deployment's campaign memory (DESIGN.md §7.1), shared by the replicas of a detector: for each
- * signature (what a detector derives from a reported text or address), the distinct sharing clients that
+ * The deployment's campaign memory (docs/design.md, Campaigns), shared by the replicas of a detector: for
+ * each signature (what a detector derives from a reported text or address), the distinct sharing clients that
  * reported it as spam, each with the time of its last such report. The rules:
  * - only keyed hashes are kept: of the signature and of the client, under the deployment's PRIVACY_HASH_KEY;
  *   never a text, an address, a domain or a client id in clear;

@@ -4,7 +4,10 @@ import { scanKeys } from './scan-keys';
 export interface CheckMemory {
   remember(client: string, checkId: string, value: string): Promise<void>;
   recall(client: string, checkId: string): Promise<string | undefined>;
-  /** Deletes every check record of a client (erasure, DESIGN.md §7.5); answers how many there were. */
+  /**
+   * Deletes every check record of a client (erasure, docs/design.md, Privacy and erasure); answers how many
+   * there were.
+   */
   eraseClient(client: string): Promise<number>;
   /** Deletes every check record, of any client, whose value is `value`; answers how many there were. */
   eraseValue(value: string): Promise<number>;

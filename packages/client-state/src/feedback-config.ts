@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { env } from '@spam-check/service-kit';
 
 /**
- * Storage for feedback (DESIGN.md §6.1), shared by the gateway and both detectors: in Redis when it is
- * configured, else in the memory of the process (embedded mode). Two kinds of data, both kept per client:
+ * Storage for feedback (docs/design.md, Learning from reports), shared by the gateway and both detectors: in
+ * Redis when it is configured, else in the memory of the process (embedded mode). Two kinds of data, both
+ * kept per client:
  * - what a check needs in order to learn from it later, by check id, for FEEDBACK_RETENTION_SECONDS
  *   (`CheckMemory`; 0 keeps nothing);
  * - the client's reports and what they taught (`ClientMap`): kept until the cap, then the oldest entry goes.

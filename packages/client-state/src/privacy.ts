@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ConfigError, redisTargetOf, secretProblems, type RedisConfig } from '@spam-check/service-kit';
 
 /**
- * What the services that keep personal data read about it (DESIGN.md §7.5):
+ * What the services that keep personal data read about it (docs/design.md, Privacy and erasure):
  * - PRIVACY_HASH_KEY, the key of every stored e-mail address hash (./keyed-hash.ts);
  * - FEEDBACK_REPORT_RETENTION_DAYS, how long a report and what was learnt from it are kept (fractions allowed,
  *   so a test can use seconds).

@@ -30,11 +30,11 @@ import {
 export interface SpamCheckClientOptions {
   /** Where the gateway answers, e.g. `https://spam-check.example.com`. */
   baseUrl: string;
-  /** The OAuth client (confidential, first party: DESIGN.md §2.2). */
+  /** The OAuth client (confidential, first party: docs/design.md, Tokens). */
   client: ClientCredentials;
   /**
    * How the client signs in: `client_credentials` for a site's server acting as itself (the way for servers:
-   * no user, no refresh token to keep; DESIGN.md §7.2), `password` (the default) with `user`.
+   * no user, no refresh token to keep; docs/design.md, Tokens), `password` (the default) with `user`.
    */
   grant?: 'password' | 'client_credentials';
   /** The user of the password grant; without it the client needs `tokens` and cannot sign in again. */
@@ -132,7 +132,9 @@ export class SpamCheckClient {
     });
   }
 
-  /** An address, or `{email, context}` with the form context of its submission (DESIGN.md §7.3). */
+  /**
+   * An address, or `{email, context}` with the form context of its submission (docs/design.md, Form context).
+   */
   checkMail(email: string | MailCheckRequest, options: CheckOptions = {}): Promise<MailResult> {
     return this.call('api/v1/spam/mail', typeof email === 'string' ? { email } : email, options);
   }
@@ -148,17 +150,17 @@ export class SpamCheckClient {
     return this.call('api/v1/spam/hybrid-check', request, options, headers);
   }
 
-  /** 1 to 1,000 addresses; each counts against the rate limit (DESIGN.md §6.2). */
+  /** 1 to 1,000 addresses; each counts against the rate limit (docs/design.md, Batch checks). */
   checkMailBatch(emails: MailBatchRequest['emails'], options: CheckOptions = {}): Promise<MailBatchResult> {
     return this.call('api/v1/spam/mail/batch', { emails }, this.batchOptions(options));
   }
 
-  /** 1 to 100 texts; each counts against the rate limit (DESIGN.md §6.2). */
+  /** 1 to 100 texts; each counts against the rate limit (docs/design.md, Batch checks). */
   checkTextBatch(items: TextBatchRequest['items'], options: CheckOptions = {}): Promise<TextBatchResult> {
     return this.call('api/v1/spam/text/batch', { items }, this.batchOptions(options));
   }
 
-  /** Reports a check (by id), an address or a text as spam or ham (DESIGN.md §6.1). */
+  /** Reports a check (by id), an address or a text as spam or ham (docs/design.md, Learning from reports). */
   sendFeedback(request: FeedbackRequest, options: CheckOptions = {}): Promise<FeedbackResult> {
     return this.call('api/v1/spam/feedback', request, options);
   }

@@ -5,8 +5,9 @@ export type TransportErrorCode = 'TIMEOUT' | 'NETWORK_ERROR' | 'BAD_RESPONSE' | 
 
 /**
  * The one error every call of the client throws (an `AbortSignal` the caller aborted still rejects with the
- * signal's reason, as `fetch` does). `code` is the problem's code (DESIGN.md §2.5), the OAuth error of the
- * token endpoint (RFC 6749 §5.2), or a transport code; `problem` is the problem document as received.
+ * signal's reason, as `fetch` does). `code` is the problem's code (docs/design.md, Errors and problems), the
+ * OAuth error of the token endpoint (RFC 6749 §5.2), or a transport code; `problem` is the problem document
+ * as received.
  */
 export class SpamCheckError extends Error {
   override readonly name = 'SpamCheckError';

@@ -39,7 +39,9 @@ function storedTokens(response: TokenResponse, now = Date.now()): StoredTokens {
 export interface TokenSessionOptions {
   client: ClientCredentials;
   user?: UserCredentials;
-  /** `client_credentials`: the client signs in as itself (no user, no refresh token; DESIGN.md §7.2). */
+  /**
+   * `client_credentials`: the client signs in as itself (no user, no refresh token; docs/design.md, Tokens).
+   */
   grant?: 'password' | 'client_credentials';
   tokens?: StoredTokens;
   /** Called with every new pair of tokens (rotation included), e.g. to keep them for the next run. */
@@ -59,7 +61,8 @@ export function basicAuthorization({ clientId, clientSecret }: ClientCredentials
  * Access tokens for the calls: the password grant to sign in, the refresh_token grant before the access
  * token expires; or, for a server acting as itself, a new client_credentials grant when it is due. The rules:
  * - one renewal at a time: however many calls find the token due, they all wait for the same one;
- * - refresh tokens rotate (DESIGN.md §2.2): the new one replaces the old at once, and `onTokens` hears of it;
+ * - refresh tokens rotate (docs/design.md, Tokens): the new one replaces the old at once, and `onTokens`
+ *   hears of it;
  * - a refresh answered `invalid_grant` (used, expired or revoked family) signs in again with the password
  *   when the session has one, else fails with SIGN_IN_REQUIRED;
  * - a token the API calls invalid (revoked) is dropped, and the next call renews.

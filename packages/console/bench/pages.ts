@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { redisConsoleSessions } from '../src';
 
 /**
- * How long each console page takes to answer (issue #16: within 200 ms on this machine), one request at a
+ * How long each console page takes to answer (aim: within 200 ms), one request at a
  * time, as one operator's browser asks. The four services as processes with Redis (REDIS_URL, else
  * redis://127.0.0.1:6379; own key prefixes, removed at the end), DNS off, the demo admin signed in, a week of
  * a client's real checks behind the charts. Each page is asked ROUNDS times after WARMUP; p50, p95 and the

@@ -176,11 +176,12 @@ function tryIt(
 }
 
 /**
- * The operator console (DESIGN.md §6.4) as an Express router for `/console` and `/<lang>/console`:
- * server-rendered pages over the public admin API. What is decided where: sessions in `sessions.ts`, CSRF
- * and headers in `guards.ts`, answers and errors in `view.ts`, markup in `pages.ts` and `client-page.ts`,
- * the settings form in `settings-form.ts`, "try it" in `try-check.ts`. The host app must be a service-kit
- * app (`createServiceApp`): the console reads its request context and leaves problem answers to it.
+ * The operator console (docs/design.md, Console and API reference) as an Express router for `/console` and
+ * `/<lang>/console`: server-rendered pages over the public admin API. What is decided where: sessions in
+ * `sessions.ts`, CSRF and headers in `guards.ts`, answers and errors in `view.ts`, markup in `pages.ts` and
+ * `client-page.ts`, the settings form in `settings-form.ts`, "try it" in `try-check.ts`. The host app must be
+ * a service-kit app (`createServiceApp`): the console reads its request context and leaves problem answers to
+ * it.
  */
 export function consoleRouter(options: ConsoleOptions): Router {
   const tokens = consoleTokenClient({

@@ -2,11 +2,11 @@ import type { ClientSettings } from '@spam-check/contracts';
 import { z } from 'zod';
 
 /**
- * The settings form and the settings document (DESIGN.md §6.3) of the admin API, both ways. The form only
- * reshapes: every value goes to the API as typed, so the API's validation (and its messages) decides.
- * Rules: an empty field is absent (the operator default, or no site rule); lists take one entry per line,
- * language codes may also be separated by commas or spaces; a number may be written with a decimal comma; a
- * value that is not a number is sent as the text it is, so the API names it.
+ * The settings form and the settings document (docs/design.md, Administration) of the
+ * admin API, both ways. The form only reshapes: every value goes to the API as typed, so the API's validation
+ * (and its messages) decides. Rules: an empty field is absent (the operator default, or no site rule); lists
+ * take one entry per line, language codes may also be separated by commas or spaces; a number may be written
+ * with a decimal comma; a value that is not a number is sent as the text it is, so the API names it.
  */
 const SETTINGS_FIELDS = {
   'mail.spam_threshold': 'number',

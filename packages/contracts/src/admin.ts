@@ -3,13 +3,16 @@ import { reviewSettingsSchema } from './review';
 import type { ValidationRule } from './validation-messages';
 import { webhookSecretValueSchema, webhookSchema, webhooksSettingSchema } from './webhooks';
 
-/** The scope of the administration API (DESIGN.md §6.3). */
+/** The scope of the administration API (docs/design.md, Administration). */
 export const ADMIN_SCOPE = 'spam:admin';
 
 /** Scopes an administrator may give a client. */
 export const CLIENT_SCOPES = ['spam:check', 'spam:admin'] as const;
 export const CLIENT_GRANTS = ['password', 'refresh_token', 'client_credentials'] as const;
-/** A client's grants when none are given: a user's (`client_credentials` is opted into, DESIGN.md §7.2). */
+/**
+ * A client's grants when none are given: a user's (`client_credentials` is opted into, docs/design.md,
+ * Tokens).
+ */
 export const DEFAULT_CLIENT_GRANTS: (typeof CLIENT_GRANTS)[number][] = ['password', 'refresh_token'];
 
 const probability = z.number().min(0).max(1);
@@ -75,8 +78,9 @@ export const textRulesSchema = z
   );
 
 /**
- * A client's own settings (DESIGN.md §6.3). Every field is optional: an absent one means the operator's
- * default. Unknown fields are refused (400 naming the field), so a misspelt setting never goes unnoticed.
+ * A client's own settings (docs/design.md, Administration). Every field is optional: an absent one means the
+ * operator's default. Unknown fields are refused (400 naming the field), so a misspelt setting never goes
+ * unnoticed.
  */
 export const clientSettingsSchema = z
   .strictObject({

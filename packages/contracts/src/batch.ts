@@ -3,7 +3,10 @@ import { problemSchema } from './problem';
 import { createRequestSchemas, DEFAULT_CHECK_LIMITS, type CheckLimits } from './requests';
 import { mailResultSchema, textResultSchema, type Verdict } from './results';
 
-/** Batch limits (DESIGN.md §6.2): items per request are fixed, the body limit is `MAX_BATCH_BODY_BYTES`. */
+/**
+ * Batch limits (docs/design.md, Batch checks): items per request are fixed, the body limit is
+ * `MAX_BATCH_BODY_BYTES`.
+ */
 export const BATCH_LIMITS = {
   mailItems: 1000,
   textItems: 100,

@@ -2,8 +2,9 @@ import { WEBHOOK_CONSOLE_MESSAGES } from './console-webhooks';
 import type { Language, Messages } from './languages';
 
 /**
- * The words of the operator console (`/console`, DESIGN.md §6.4), beside the error and reason catalogues it
- * also shows, so that one place holds every message a person reads, in every language.
+ * The words of the operator console (`/console`, docs/design.md, Console and API reference), beside the error
+ * and reason catalogues it also shows, so that one place holds every message a person reads, in every
+ * language.
  */
 export const CONSOLE_MESSAGES = {
   title: { en: 'Spam check console', de: 'Spam-Check-Konsole', fr: 'Console Spam Check' },

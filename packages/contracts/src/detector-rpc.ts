@@ -4,7 +4,7 @@ import { createRequestSchemas, DEFAULT_CHECK_LIMITS, type CheckLimits } from './
 import { mailResultSchema, textResultSchema } from './results';
 
 /**
- * The detectors' RPC queues (DESIGN.md §3.2, step-by-step hybrid checks): the gateway calls, the detectors
+ * The detectors' RPC queues (docs/design.md, Hybrid checks): the gateway calls, the detectors
  * consume. Each queue takes the same body as the detector's `POST /v1/check` and replies with its result.
  */
 export const DETECTOR_RPC_QUEUES = {

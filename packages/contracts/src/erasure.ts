@@ -3,8 +3,9 @@ import { clientIdSchema } from './admin';
 import { DEFAULT_CHECK_LIMITS } from './requests';
 
 /**
- * `POST /api/v1/admin/erasure` (DESIGN.md §7.5), and the detectors' internal `POST /v1/erasure`: an address
- * or a client. Which form a body has is decided by its fields: `email` first, then `client_id`.
+ * `POST /api/v1/admin/erasure` (docs/design.md, Privacy and erasure), and the detectors' internal `POST
+ * /v1/erasure`: an address or a client. Which form a body has is decided by its fields: `email` first, then
+ * `client_id`.
  */
 const byEmail = z.object({
   email: z
@@ -36,7 +37,7 @@ export const detectorErasureAnswerSchema = z.object({ erased: erasedCounts });
 
 /**
  * What the text detector answers to `GET /v1/llm` (internal): the host its LLM stage sends texts to, or null
- * when the stage is off (DESIGN.md §7.5; shown in the console).
+ * when the stage is off (docs/design.md, Privacy and erasure; shown in the console).
  */
 export const detectorLlmEndpointSchema = z.object({ endpoint_host: z.string().nullable() });
 

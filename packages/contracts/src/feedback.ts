@@ -5,10 +5,10 @@ export const feedbackLabelSchema = z.enum(['spam', 'ham']).describe('The verdict
 export type FeedbackLabel = z.infer<typeof feedbackLabelSchema>;
 
 /**
- * `POST /api/v1/spam/feedback` (DESIGN.md §6.1): one of a check id, an address or a text, with a label.
- * Which form a body has is decided by its fields in this order: `check_id`, then `email`, then `title`/`body`
- * (`formOf`); each form is strict, so a body that mixes forms or carries an unknown field is refused (400
- * VALIDATION_FAILED) rather than half read.
+ * `POST /api/v1/spam/feedback` (docs/design.md, Learning from reports): one of a check id, an address or a
+ * text, with a label. Which form a body has is decided by its fields in this order: `check_id`, then `email`,
+ * then `title`/`body` (`formOf`); each form is strict, so a body that mixes forms or carries an unknown field
+ * is refused (400 VALIDATION_FAILED) rather than half read.
  */
 export function createFeedbackSchemas(limits: CheckLimits = DEFAULT_CHECK_LIMITS) {
   const label = feedbackLabelSchema;

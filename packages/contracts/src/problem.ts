@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './errors';
 
-/** RFC 9457 problem details with the `code`, `request_id` and `errors` extensions (DESIGN.md §2.5). */
+/**
+ * RFC 9457 problem details with the `code`, `request_id` and `errors` extensions (docs/design.md, Errors and
+ * problems).
+ */
 export const problemSchema = z.object({
   type: z.string().describe('URI reference identifying the problem type.'),
   title: z.string(),

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Field and body limits of the check requests (DESIGN.md §2.3); each is configurable per deployment. */
+/**
+ * Field and body limits of the check requests (docs/design.md, Check requests); each is configurable per
+ * deployment.
+ */
 export interface CheckLimits {
   bodyBytes: number;
   email: number;
@@ -17,7 +20,7 @@ export const DEFAULT_CHECK_LIMITS: CheckLimits = {
   body: 100_000,
 };
 
-/** Limits of the form context (DESIGN.md §7.3); fixed, like the batch sizes. */
+/** Limits of the form context (docs/design.md, Form context); fixed, like the batch sizes. */
 export const FORM_CONTEXT_LIMITS = {
   honeypot: 1000,
   secondsToSubmit: 10_000_000,
@@ -39,8 +42,8 @@ export const FORM_TYPES = [
 export type FormType = (typeof FORM_TYPES)[number];
 
 /**
- * What a site knows about the form a submission came from (DESIGN.md §7.3). Judged by the detectors, never
- * stored.
+ * What a site knows about the form a submission came from (docs/design.md, Form context). Judged by the
+ * detectors, never stored.
  */
 export const formContextSchema = z
   .object({
@@ -103,7 +106,10 @@ export type MailCheckRequest = z.infer<typeof requestSchemas.mail>;
 export type TextCheckRequest = z.infer<typeof requestSchemas.text>;
 export type HybridCheckRequest = z.infer<typeof requestSchemas.hybrid>;
 
-/** `X-Internal-Step-By-Step` (DESIGN.md §2.3): case-insensitive and trimmed; anything else is a 400. */
+/**
+ * `X-Internal-Step-By-Step` (docs/design.md, Check requests): case-insensitive and trimmed; anything else is
+ * a 400.
+ */
 export const STEP_BY_STEP_HEADER = 'x-internal-step-by-step';
 const TRUE_VALUES = ['true', '1', 'yes', 'on'];
 const FALSE_VALUES = ['false', '0', 'no', 'off', ''];

@@ -68,9 +68,10 @@ function checkRoute<Item, Result extends object>(options: CheckRouteOptions<Item
 
 /**
  * `POST /v1/check/batch` `{items: [...]}` → `{results: [...], duration_ms}` in the same order, for the
- * gateway's batch check (DESIGN.md §6.2), which sends the valid items of a batch here in one call. Each item
- * goes through the detector's single-check function; an invalid item fails the whole call (the gateway has
- * already answered those itself). A direct route, so its body limit is its own (`MAX_BATCH_BODY_BYTES`).
+ * gateway's batch check (docs/design.md, Batch checks), which sends the valid items of a batch here in one
+ * call. Each item goes through the detector's single-check function; an invalid item fails the whole call
+ * (the gateway has already answered those itself). A direct route, so its body limit is its own
+ * (`MAX_BATCH_BODY_BYTES`).
  */
 function batchRoute<Item, Result extends object>(options: BatchRouteOptions<Item, Result>): DirectRoute {
   const batch = z.object({ items: z.array(options.item).min(1).max(options.maxItems) });

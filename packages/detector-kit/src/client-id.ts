@@ -2,8 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { AppError } from '@spam-check/service-kit';
 
 /**
- * The calling client as the gateway forwards it (`X-Client-Id`, DESIGN.md §3.2): the gateway drops any such
- * header of the public request and sets it from the token's introspection. The detectors are not public.
+ * The calling client as the gateway forwards it (`X-Client-Id`, docs/design.md, Architecture): the gateway
+ * drops any such header of the public request and sets it from the token's introspection. The detectors are
+ * not public.
  */
 export function clientIdOf(req: IncomingMessage): string | undefined {
   const value = req.headers['x-client-id'];

@@ -23,7 +23,10 @@ export const detectorConfigShape = {
   ...feedbackConfigShape,
   ...privacyConfigShape,
   AMQP_URL: env.url(),
-  /** Where per-client settings, reports and feedback are kept (DESIGN.md §6.1, §6.3). */
+  /**
+   * Where per-client settings, reports and feedback are kept (docs/design.md, Learning from reports;
+   * Administration).
+   */
   ...redisConfigShape,
 };
 

@@ -11,9 +11,9 @@ export interface Eraser {
 }
 
 /**
- * `POST /v1/erasure` of a detector (internal, called by the gateway's `POST /api/v1/admin/erasure`, DESIGN.md
- * §7.5): `{email}` or `{client_id}`, answered with `{erased: {<store>: <count>}}`. A service that keeps no
- * address answers an address with no stores.
+ * `POST /v1/erasure` of a detector (internal, called by the gateway's `POST /api/v1/admin/erasure`,
+ * docs/design.md, Privacy and erasure): `{email}` or `{client_id}`, answered with `{erased: {<store>:
+ * <count>}}`. A service that keeps no address answers an address with no stores.
  */
 export function mountErasureRoute(app: Express, eraser: Eraser): void {
   postRoute(app, '/v1/erasure', async (req, res) => {

@@ -34,7 +34,8 @@ export interface FormJudgement {
 }
 
 /**
- * The form context of a check (DESIGN.md §7.3), judged in this one place for both detectors. Rules:
+ * The form context of a check (docs/design.md, Form context), judged in this one place for both detectors.
+ * Rules:
  * - a non-empty `honeypot`: spam with score 1 (FORM_HONEYPOT_FILLED);
  * - `seconds_to_submit` below `minSeconds` (FORM_MIN_SECONDS): at least suspicious (FORM_SUBMITTED_TOO_FAST);
  * - a `user_agent` of an automation tool or crawler, as the maintained `isbot` pattern list knows them: at

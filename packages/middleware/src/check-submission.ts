@@ -19,7 +19,10 @@ import { fitContext, fitField, fitText, localVerdict } from './local-rules';
 type Verdict = 'ham' | 'suspicious' | 'spam';
 
 export interface SpamCheckOptions extends FieldNames {
-  /** The API and the site's OAuth client; it signs in with the client_credentials grant (DESIGN.md §7.2). */
+  /**
+   * The API and the site's OAuth client; it signs in with the client_credentials grant (docs/design.md,
+   * Tokens).
+   */
   api: { baseUrl: string; clientId: string; clientSecret: string; language?: Language; timeoutMs?: number };
   /** Signs the render time in `formFields()` and checks it on submission. Keep it secret, like a session key. */
   secret: string;

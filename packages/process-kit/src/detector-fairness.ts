@@ -15,11 +15,11 @@ export interface DetectorFairnessBench {
 }
 
 /**
- * Issue #29 D for one detector: another client's small check while one client keeps `heavyConcurrency`
- * batches running; the services as their own processes over HTTP. Rounds: against the detector (the client
- * named in `X-Client-Id`, as the gateway does), then through the gateway (auth, gateway and detector, each
- * client with its own token); each first alone, then next to the heavy client. Any failed exchange sets the
- * exit code.
+ * Fairness between clients for one detector: another client's small check while one client keeps
+ * `heavyConcurrency` batches running; the services as their own processes over HTTP. Rounds: against the
+ * detector (the client named in `X-Client-Id`, as the gateway does), then through the gateway (auth, gateway
+ * and detector, each client with its own token); each first alone, then next to the heavy client. Any failed
+ * exchange sets the exit code.
  */
 export async function benchDetectorFairness(bench: DetectorFairnessBench): Promise<void> {
   const rounds = [...(await atTheDetector(bench)), ...(await throughTheGateway(bench))];

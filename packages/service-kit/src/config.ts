@@ -104,16 +104,19 @@ export const commonConfigShape = {
 };
 
 /**
- * The field limits of check requests (DESIGN.md §2.3), read by every service that validates a check body: the
- * gateway (hybrid checks) and both detectors (the mail and text checks, whose bodies the gateway forwards
- * unparsed). One shape, so the same variables mean the same limits everywhere.
+ * The field limits of check requests (docs/design.md, Check requests), read by every service that validates a
+ * check body: the gateway (hybrid checks) and both detectors (the mail and text checks, whose bodies the
+ * gateway forwards unparsed). One shape, so the same variables mean the same limits everywhere.
  */
 export const checkLimitsShape = {
   MAX_EMAIL_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.email),
   MAX_TITLE_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.title),
   MAX_SUB_TITLE_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.subTitle),
   MAX_BODY_LENGTH: env.positiveInt(DEFAULT_CHECK_LIMITS.body),
-  /** Body limit of the batch checks (DESIGN.md §6.2), at the gateway and the detectors' batch endpoints. */
+  /**
+   * Body limit of the batch checks (docs/design.md, Batch checks), at the gateway and the detectors' batch
+   * endpoints.
+   */
   MAX_BATCH_BODY_BYTES: env.positiveInt(BATCH_LIMITS.bodyBytes),
 };
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { keysUnder, type ScanningClient } from './redis-keys';
 
 /**
- * A campaign test's names (DESIGN.md §7.1), unique to this run: its Redis prefix, the client ids, and the
- * environment both detectors take for campaigns (the privacy key, where client settings live).
+ * A campaign test's names (docs/design.md, Campaigns), unique to this run: its Redis prefix, the client ids,
+ * and the environment both detectors take for campaigns (the privacy key, where client settings live).
  */
 export function campaignTest(detector: 'email' | 'text') {
   const run = randomUUID().slice(0, 8);
@@ -49,7 +49,8 @@ const KEYED_HASH = /^[0-9a-f]{64}$/;
 /**
  * What the campaign memory under `prefix` holds, by SCAN: its keys; the keys, fields and index members that
  * are not keyed hashes (`<prefix>campaign:{<64 hex digits>}`, `<prefix>campaign-client:{<64 hex digits>}`,
- * fields and members of 64 hex digits), which §7.1 says there are none of;
+ * fields and members of 64 hex digits), of which there must be none (docs/design.md, Campaigns: only keyed
+ * hashes are shared);
  * and all of it as one text, to search for what must not be there.
  */
 export async function campaignMemory(

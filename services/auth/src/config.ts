@@ -11,11 +11,11 @@ import {
 } from '@spam-check/service-kit';
 import { z } from 'zod';
 
-/** Values that are only acceptable outside production (DESIGN.md §4). */
+/** Values that are only acceptable outside production (docs/design.md, Deployment). */
 export const DEFAULT_GATEWAY_CLIENT = { id: 'gateway', secret: 'gateway-secret' } as const;
 export const DEMO_CLIENT = { id: 'demo-client', secret: 'demo-secret' } as const;
 export const DEMO_USER = { username: 'demo', password: 'demo-password' } as const;
-/** The demo administrator (DESIGN.md §6.3), both with `spam:admin`. */
+/** The demo administrator (docs/design.md, Administration), both with `spam:admin`. */
 export const DEMO_ADMIN_CLIENT = { id: 'demo-admin', secret: 'demo-admin-secret' } as const;
 export const DEMO_ADMIN_USER = { username: 'admin', password: 'admin-password' } as const;
 export const DEFAULT_SECRETS: readonly string[] = [

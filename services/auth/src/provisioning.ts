@@ -31,8 +31,8 @@ async function readBootstrapFile(path: string): Promise<BootstrapFile> {
 
 /**
  * Creates clients and users at start: the bootstrap file if there is one; else, outside production, the demo
- * client and user (DESIGN.md §4), whichever store is used, so that `pnpm start` works with or without
- * REDIS_URL. The gateway's introspection client comes from GATEWAY_CLIENT_ID/SECRET, defaulting to
+ * client and user (docs/design.md, Deployment), whichever store is used, so that `pnpm start` works with or
+ * without REDIS_URL. The gateway's introspection client comes from GATEWAY_CLIENT_ID/SECRET, defaulting to
  * gateway/gateway-secret outside production. Each default is logged as a warning; production refuses the
  * default secrets wherever they appear. Safe to run at every start (idempotent).
  */

@@ -17,8 +17,9 @@ const HEAVY_ITEMS_BODY = JSON.stringify({ items: ADDRESSES.map((email) => ({ ema
 const SMALL = JSON.stringify({ email: 'anna.schmidt@gmail.com' });
 
 /**
- * Issue #29 D for mail: 5 batches of 1,000 addresses next to another client's single mail check, DNS answered
- * by a loopback server here (an MX for every bench domain). Aim: p95 under 100 ms next to the heavy client.
+ * Fairness between clients for mail: 5 batches of 1,000 addresses next to another client's single mail check,
+ * DNS answered by a loopback server here (an MX for every bench domain). Aim: p95 under 100 ms next to the
+ * heavy client.
  */
 export async function benchFairness(): Promise<void> {
   const zone: Record<string, ZoneEntry> = {};

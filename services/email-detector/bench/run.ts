@@ -7,7 +7,7 @@ import { benchInProcess } from './in-process';
  * E-mail detector bench (127.0.0.1 only): `pnpm --filter @spam-check/email-detector bench [name]`.
  * - `in-process`: checks/s of the domain function with DNS off, on one core;
  * - `http`: HTTP latency p50/p99 of POST /v1/check with a warm DNS cache (see `http.ts`);
- * - `fairness`: one client's mail checks while another keeps heavy batches running (issue #29 D; the
+ * - `fairness`: one client's mail checks while another keeps heavy batches running (the
  *   services as processes, about 1 min).
  */
 void runBenches({

@@ -39,7 +39,7 @@ const feedbackOptions = (config: ServiceConfig): EmailFeedbackOptions => ({
   reportRetentionSeconds: config.reportRetentionSeconds,
 });
 
-/** Who shares in the campaign memory: the client's `campaigns.share` (DESIGN.md §7.1). */
+/** Who shares in the campaign memory: the client's `campaigns.share` (docs/design.md, Campaigns). */
 function campaignOptions(config: ServiceConfig, settings: ClientSettingsStore | undefined): EmailCampaigns {
   return {
     minClients: config.CAMPAIGN_MIN_CLIENTS,

@@ -8,7 +8,7 @@ import { demoToken } from './token';
  * connections, closed loops of POST /api/v1/spam/mail (one address each) and of POST
  * /api/v1/spam/mail/batch (1,000 distinct addresses each) alternate ROUNDS times; the median round of each
  * counts. The figure is addresses per second: requests per second for single calls, 1,000 times that for
- * batches. Aim (issue #17): batches at least 5 times the single calls.
+ * batches. Aim: batches at least 5 times the single calls.
  */
 const ROUNDS = 3;
 const ROUND_S = 6;

@@ -28,7 +28,7 @@ export interface AppDeps extends ServiceBase<ServiceConfig> {
   proxyAgent: http.Agent;
   /** Parallel hybrid checks (HTTP) and step-by-step ones (RPC, or HTTP in embedded mode). */
   transports: { parallel: DetectorTransport; stepByStep: DetectorTransport };
-  /** The auth service's client administration (DESIGN.md §6.3). */
+  /** The auth service's client administration (docs/design.md, Administration). */
   authAdmin: AuthAdmin;
   /** Per-client settings and usage; absent without Redis. */
   settings?: ClientSettingsStore | undefined;

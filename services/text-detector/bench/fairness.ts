@@ -26,9 +26,9 @@ const ENV = {
 };
 
 /**
- * Issue #29 D for text: 5 batches of 80 texts of 100,000 characters next to another client's small check, with
- * 1,000 long operator deny terms, the per-client share at its default. Aim: the small check's p95 under 100 ms
- * next to the heavy client.
+ * Fairness between clients for text: 5 batches of 80 texts of 100,000 characters next to another client's
+ * small check, with 1,000 long operator deny terms, the per-client share at its default. Aim: the small
+ * check's p95 under 100 ms next to the heavy client.
  */
 export async function benchFairness(): Promise<void> {
   console.log(

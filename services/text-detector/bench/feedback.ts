@@ -1,5 +1,5 @@
 /**
- * Issue #12 point 7, issue #27 point 3: text check throughput for a client with FEEDBACK_MAX_REPORTS
+ * What learning costs a client: text check throughput for a client with FEEDBACK_MAX_REPORTS
  * (10,000) reports, each learnt as the service learns it, against a client with none; aim ≥ 80 %. In
  * process, LLM off, the same 200 texts for both clients, each text checked by one client right after the
  * other so that the load of the machine hits both alike. Against Redis when REDIS_URL is set, else in

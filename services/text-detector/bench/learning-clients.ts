@@ -1,5 +1,5 @@
 /**
- * Issue #27 point 3: what many learning clients cost the text detector, the detector as its own process with
+ * What many learning clients cost the text detector, the detector as its own process with
  * its client state in Redis (REDIS_URL; the bench needs it).
  * - `clients`: RSS of the detector before and after checks by 1,000 clients with 1,000 reports each, in
  *   random order (aim ≤ 400 MB). Two clients report 1,000 made-up texts each through the service's own store

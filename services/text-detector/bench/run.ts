@@ -9,11 +9,11 @@ import { benchLearningClients } from './learning-clients';
  * [name]`.
  * - `throughput`: checks/s and p50/p99 for a 2 KB text on one core;
  * - `limits`: the CPU time of the inputs at the limits;
- * - `feedback`: a client with a full store of reports against a client with none (issue #12 point 7);
+ * - `feedback`: a client with a full store of reports against a client with none;
  * - `fairness`: one client's small checks while another keeps heavy batches running, against the detector
- *   and through the gateway (issue #29 D; the services as processes, about 1 min).
+ *   and through the gateway (the services as processes, about 1 min).
  * - `learning`: the detector's RSS with learning clients, and another client's p95 while one reports
- *   at full rate (issue #27 point 3; the detector as a process, client state in Redis: needs REDIS_URL).
+ *   at full rate (the detector as a process, client state in Redis: needs REDIS_URL).
  */
 void runBenches({
   throughput: () => benchThroughput(8),

@@ -1,9 +1,9 @@
 /**
- * What a client's reports do for it (DESIGN.md §6.1, issue #27 point 1): each source is streamed in a fixed
- * order through the service's text check for one client, and every verdict that was not right is reported at
- * once, as a moderator would (spam judged `ham` or `suspicious`, ham judged `spam` or `suspicious`), through the
- * same store and learning as `POST /v1/feedback`. Measured on the last 70 % of the stream, with the reports and
- * without them (the same stream, nothing reported), LLM off:
+ * What a client's reports do for it (docs/design.md, Learning from reports): each source is streamed in a
+ * fixed order through the service's text check for one client, and every verdict that was not right is
+ * reported at once, as a moderator would (spam judged `ham` or `suspicious`, ham judged `spam` or
+ * `suspicious`), through the same store and learning as `POST /v1/feedback`. Measured on the last 70 % of the
+ * stream, with the reports and without them (the same stream, nothing reported), LLM off:
  * - a source with both labels: MCC of the `spam` verdict (positive class);
  * - a source with one label: the share judged right (`spam` for spam, not `spam` for ham);
  * - in both: the share of ham judged `spam`.

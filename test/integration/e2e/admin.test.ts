@@ -328,7 +328,8 @@ describe('the admin API, end to end over HTTP', () => {
         text: { deny_terms: [`QUORBL-${run}`] },
       });
       expect(put.status).toBe(200);
-      // The client reports its own listed address and text as ham: its lists still decide (DESIGN.md §6.1).
+      // The client reports its own listed address and text as ham: its lists still decide (docs/design.md,
+      // Learning from reports).
       for (const report of [
         { email: listed, label: 'ham' },
         { email: reported, label: 'spam' },

@@ -8,7 +8,7 @@ import { removeRunKeys } from './redis-keys';
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
-// Issue #29 A-C and G: an attacker's failures cost the attacker, not the gateway's own calls and not other
+// An attacker's failures cost the attacker, not the gateway's own calls and not other
 // clients with valid credentials. Auth, the e-mail detector and the gateway as separate processes; the
 // gateway trusts one proxy hop, so a test's X-Forwarded-For entry plays the client's address.
 describe('what an attacker failing to authenticate costs, end to end', () => {

@@ -12,7 +12,8 @@ import { removeRunKeys } from './redis-keys';
 
 const LIMIT = 1500;
 
-// The batch checks of DESIGN.md §6.2 through the real stack (four processes, rate limits in Redis).
+// The batch checks of docs/design.md, Batch checks through the real stack (four processes, rate limits in
+// Redis).
 describe('batch checks, end to end over HTTP', () => {
   const run = randomUUID().slice(0, 8);
   const client = (name: string) => ({

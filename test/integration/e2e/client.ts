@@ -61,7 +61,7 @@ export async function obtainToken(
   });
 }
 
-/** RFC 6749 §4.4: a site's server acting as itself (DESIGN.md §7.2). */
+/** RFC 6749 §4.4: a site's server acting as itself (docs/design.md, Tokens). */
 export async function obtainServerToken(
   gateway: string,
   prefix = '',

@@ -7,7 +7,7 @@ import { removeRunKeys } from './redis-keys';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Issue #29 E: a detector that stopped answering (SIGSTOP: the process lives, its socket accepts, nothing
+// A detector that stopped answering (SIGSTOP: the process lives, its socket accepts, nothing
 // answers) costs a client a fast 503 with Retry-After, not the detector timeout, also a client already waiting
 // on it when it stopped; feedback on a hybrid check goes to both parts or to none. The four services as separate processes over the shared Redis.
 describe('a stalled detector, end to end', () => {

@@ -14,8 +14,9 @@ import { removeRunKeys } from './redis-keys';
 /** The gateway keeps an admin action once its answer has gone out (`audited`): allow it this long to land. */
 const ADMIN_ACTION_KEPT_MS = 2000;
 
-// Privacy (DESIGN.md §7.5) through the gateway with the real services, Redis and RabbitMQ: what traffic with
-// known addresses leaves in Redis, and the erasure of an address, of a client, and of a deleted client.
+// Privacy (docs/design.md, Privacy and erasure) through the gateway with the real services, Redis and
+// RabbitMQ: what traffic with known addresses leaves in Redis, and the erasure of an address, of a client,
+// and of a deleted client.
 
 const codes = (result: { reasons: { code: string }[] }) => result.reasons.map((reason) => reason.code);
 

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { postJson } from './client';
 import { removeRunKeys } from './redis-keys';
 
-// Issue #29 I: two deployments on one Redis keep their client settings apart by CLIENT_SETTINGS_PREFIX and
+// Two deployments on one Redis keep their client settings apart by CLIENT_SETTINGS_PREFIX and
 // CLIENT_SETTINGS_CHANNEL. The text detector as its own process; the settings written as the admin API
 // writes them (one JSON value per client under the prefix, the client id published on the channel).
 describe('client settings under a prefix and channel of their own', () => {

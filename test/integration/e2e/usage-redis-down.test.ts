@@ -13,8 +13,8 @@ import { redisUrl, runAccount, startRedisServer, writeBootstrapFile } from '@spa
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
 
-// Usage counting (DESIGN.md §6.3 stats) must never slow or fail a check: the gateway's Redis freezes, the
-// check is still answered, and the count that was lost is logged. Auth keeps the shared Redis.
+// Usage counting (docs/design.md, Administration, stats) must never slow or fail a check: the gateway's Redis
+// freezes, the check is still answered, and the count that was lost is logged. Auth keeps the shared Redis.
 describe('when the gateway Redis stops answering, checks are still answered and the lost counts logged', () => {
   const run = randomUUID().slice(0, 8);
   const credentials = runAccount(`usage-${run}`);

@@ -17,10 +17,11 @@ interface HashedStores {
 const inClear = (value: string) => value.includes('@');
 
 /**
- * The upgrade of data stored before addresses were hashed (DESIGN.md §7.5): each check record and each report
- * that holds a mailbox in clear gets its keyed hash instead (a check record with its domain's, `checkRecordOf`),
- * keeping its label, and the check record its expiry. A migrated report counts as written now for its retention. Idempotent: what is hashed stays as it is,
- * so replicas starting together may both run it.
+ * The upgrade of data stored before addresses were hashed (docs/design.md, Privacy and erasure): each check
+ * record and each report that holds a mailbox in clear gets its keyed hash instead (a check record with its
+ * domain's, `checkRecordOf`), keeping its label, and the check record its expiry. A migrated report counts as
+ * written now for its retention. Idempotent: what is hashed stays as it is, so replicas starting together may
+ * both run it.
  *
  * Run by the e-mail detector at every start, once per prefix (a marker key). Can be removed after release
  * 0.1.0: every store an earlier version wrote has then been migrated by a start of 0.1.0.

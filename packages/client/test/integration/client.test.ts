@@ -232,7 +232,8 @@ describe('@spam-check/client against the real stack', () => {
     expect((await first.checkMail('a@example.org')).email.input).toBe('a@example.org');
     expect(first.tokens()!.refresh_token).not.toBe(issued.refresh_token);
 
-    // Presenting the used refresh token again is invalid_grant, and revokes its family (DESIGN.md §2.2).
+    // Presenting the used refresh token again is invalid_grant, and revokes its family (docs/design.md,
+    // Tokens).
     const recorded = recordingFetch();
     const second = client('rotating', { tokens: due, fetch: recorded.fetch });
     expect((await second.checkMail('b@example.org')).email.input).toBe('b@example.org');

@@ -1,6 +1,6 @@
 import type { Messages } from '../languages';
 
-/** Reason codes of the form context (DESIGN.md §7.3), given by either detector. */
+/** Reason codes of the form context (docs/design.md, Form context), given by either detector. */
 export const FORM_REASONS = {
   FORM_HONEYPOT_FILLED: {
     en: 'A hidden form field that people never see was filled in, as bots do.',

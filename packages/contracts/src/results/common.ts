@@ -11,7 +11,7 @@ export const reasonSchema = z.object({
 });
 export type Reason = z.infer<typeof reasonSchema>;
 
-/** Fields common to every check result (DESIGN.md §2.4). */
+/** Fields common to every check result (docs/design.md, Checks and verdicts). */
 export const commonResultFields = {
   id: z.uuid().describe('Id of this check.'),
   spam: z.boolean(),

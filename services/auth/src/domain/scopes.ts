@@ -14,16 +14,16 @@ export const isInternalClient = (scopes: readonly string[]) =>
   scopes.some((scope) => scope.startsWith('auth:'));
 
 /**
- * The scopes a user may hold with a client (DESIGN.md §6.3): the client's scopes that the user holds too.
- * A user without a `scopes` list holds every scope but `spam:admin`.
+ * The scopes a user may hold with a client (docs/design.md, Administration): the client's scopes that the
+ * user holds too. A user without a `scopes` list holds every scope but `spam:admin`.
  */
 export function userClientScopes(clientScopes: readonly string[], userScopes: readonly string[] | undefined) {
   return clientScopes.filter((scope) => (userScopes ? userScopes.includes(scope) : scope !== ADMIN_SCOPE));
 }
 
 /**
- * The scopes a client may hold on its own, with the client_credentials grant (DESIGN.md §7.2): its scopes but
- * `spam:admin`, which needs a user.
+ * The scopes a client may hold on its own, with the client_credentials grant (docs/design.md, Tokens): its
+ * scopes but `spam:admin`, which needs a user.
  */
 export const clientOnlyScopes = (clientScopes: readonly string[]) =>
   clientScopes.filter((scope) => scope !== ADMIN_SCOPE);

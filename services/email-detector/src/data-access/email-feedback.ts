@@ -12,7 +12,10 @@ import {
 import type { RedisClient } from '@spam-check/service-kit';
 
 export interface EmailFeedbackOptions {
-  /** PRIVACY_HASH_KEY: addresses are stored only as keyedHash(hashKey, mailbox) (DESIGN.md §7.5). */
+  /**
+   * PRIVACY_HASH_KEY: addresses are stored only as keyedHash(hashKey, mailbox) (docs/design.md, Privacy and
+   * erasure).
+   */
   hashKey: string;
   retentionSeconds: number;
   maxReports: number;

@@ -1,10 +1,10 @@
 import { isFreeProvider } from './free-provider';
 
 /**
- * Campaigns shared between clients (DESIGN.md §7.1), the e-mail detector's side. The rules:
+ * Campaigns shared between clients (docs/design.md, Campaigns), the e-mail detector's side. The rules:
  * - an address's signatures are the address as a report keys it (./reports.ts: `local@ascii-domain`) and its
  *   domain, unless the domain is a free mail provider's (many sites' users share those; one sender there is
- *   not a campaign of the domain), both as keyed hashes (DESIGN.md §7.5);
+ *   not a campaign of the domain), both as keyed hashes (docs/design.md, Privacy and erasure);
  * - a signature counts once spam reports for it came from at least `minClients` distinct sharing clients;
  *   the clients named are the most that reported one of the address's signatures.
  */

@@ -28,7 +28,10 @@ export interface EmailCheckDeps {
   lookupMailServers: LookupMailServers | null;
 }
 
-/** A client's own lists and thresholds (DESIGN.md §6.3), compiled; absent parts are the operator's. */
+/**
+ * A client's own lists and thresholds (docs/design.md, Administration), compiled; absent parts are the
+ * operator's.
+ */
 export interface ClientMailSettings {
   allow: OperatorList;
   deny: OperatorList;
@@ -83,7 +86,8 @@ function resultOf(
   fixture: Verdict | null,
   fields: ResultFields,
 ): EmailCheckResult {
-  // A fixture's verdict is fixed for every client (DESIGN.md §2.4): the client's thresholds do not apply.
+  // A fixture's verdict is fixed for every client (docs/design.md, Checks and verdicts): the client's
+  // thresholds do not apply.
   const { score, verdict } = scoreOf(
     reasons.map((reason) => reason.weight),
     fixture === null ? input.client?.thresholds : undefined,
@@ -206,11 +210,11 @@ async function checkDns(
  * here: `valid: false`, spam, with EMAIL_CONTROL_CHARACTERS when a control character was the fault),
  * operator allow/deny lists, fixtures (operator lists before fixtures, as before: an operator may list a
  * fixture address), the calling client's own allow/deny lists, then the caller's reports (./reports.ts)
- * (DESIGN.md §6.1 precedence), then the campaigns that sharing clients reported, for a protecting caller
- * (§7.1: at least suspicious), the local rules (disposable, role account, free provider, typo, random local
- * part), then DNS unless the verdict is already fixed (a list, a fixture, a report, a disposable domain). Every
- * rule that fires adds a reason; scoring.ts turns them into the score, with the client's thresholds unless a
- * fixture decided.
+ * (docs/design.md, Checks and verdicts: precedence), then the campaigns that sharing clients reported, for a
+ * protecting caller (docs/design.md, Campaigns: at least suspicious), the local rules (disposable, role
+ * account, free provider, typo, random local part), then DNS unless the verdict is already fixed (a list, a
+ * fixture, a report, a disposable domain). Every rule that fires adds a reason; scoring.ts turns them into
+ * the score, with the client's thresholds unless a fixture decided.
  */
 export async function checkEmail(
   input: EmailCheckInput,

@@ -24,7 +24,7 @@ export function learnableKey(email: string): string | null {
 
 export type ReportsOf = (address: ParsedAddress) => Promise<FeedbackLabel | undefined>;
 
-/** What an erasure removed, by store (DESIGN.md §7.5). */
+/** What an erasure removed, by store (docs/design.md, Privacy and erasure). */
 export interface ErasedCounts {
   email_check_records: number;
   email_reports: number;
@@ -36,7 +36,7 @@ export interface ErasedCounts {
 export type CampaignOf = (address: ParsedAddress) => Promise<number>;
 
 /**
- * The port of the e-mail detector's side of feedback (DESIGN.md §6.1), implemented by
+ * The port of the e-mail detector's side of feedback (docs/design.md, Learning from reports), implemented by
  * `data-access/email-feedback.ts`. A check keeps, per client and for the retention time, only the key a
  * report would be stored under (the keyed hash of the address as `local@ascii-domain`, see `reportKey`
  * above), or an empty marker when the check teaches nothing (invalid address, fixture). A report is that key

@@ -4,8 +4,8 @@ import { domainToASCII, domainToUnicode } from 'node:url';
  * Address syntax: the RFC 5321 `Mailbox` (what a mail server accepts in RCPT TO), extended by RFC 6531 for
  * UTF-8, with these practical decisions (README "Syntax"):
  * - only surrounding spaces and tabs are trimmed (form input); a control character anywhere, also a leading
- *   or trailing CR, LF or NUL, is `control_character` (DESIGN.md §2.4: header injection); any other
- *   whitespace is invalid;
+ *   or trailing CR, LF or NUL, is `control_character` (docs/design.md, Checks and verdicts: header
+ *   injection); any other whitespace is invalid;
  * - local part: dot-atom or a quoted string (RFC 5321 §4.1.2), never mixed; UTF-8 allowed except controls,
  *   format characters (zero-width, bidi), separators, surrogates, private-use and unassigned code points;
  *   an empty quoted string is refused; case is kept (RFC 5321 §2.4), NFC-normalized in `normalized`;

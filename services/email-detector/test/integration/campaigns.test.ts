@@ -22,9 +22,9 @@ import { Redis } from 'ioredis';
 import { compose } from '../../src/compose';
 import { loadServiceConfig } from '../../src/config';
 
-// Campaigns shared between clients (DESIGN.md §7.1) on two replicas of the e-mail detector (HTTP and their
-// RPC consumers on one queue), one Redis: an address or a domain reported by enough distinct sharing
-// clients is at least suspicious for protecting clients only.
+// Campaigns shared between clients (docs/design.md, Campaigns) on two replicas of the e-mail detector (HTTP
+// and their RPC consumers on one queue), one Redis: an address or a domain reported by enough distinct
+// sharing clients is at least suspicious for protecting clients only.
 const { run, prefix, ids, env: campaignEnv } = campaignTest('email');
 const queue = `test.email-campaigns.${run}`;
 const env = {

@@ -4,7 +4,7 @@ import { detectorForSuite } from './support/start-service';
 const BROWSER =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-describe('POST /v1/check with a form context (DESIGN.md §7.3)', () => {
+describe('POST /v1/check with a form context (docs/design.md, Form context)', () => {
   const detector = detectorForSuite({ EMAIL_DNS_CHECK: 'off', FORM_MIN_SECONDS: '4' });
 
   async function check(body: unknown, language?: string) {

@@ -4,8 +4,9 @@ import { keysUnder, redisUrl, removeKeysUnder, reportFeedback } from '@spam-chec
 import { Redis } from 'ioredis';
 import { startDetector, type StartedDetector } from './support/start-service';
 
-// The e-mail detector's side of DESIGN.md §7.5: reports expire after FEEDBACK_REPORT_RETENTION_DAYS, and data
-// stored in clear by an earlier version is migrated to keyed hashes at start.
+// The e-mail detector's side of docs/design.md, Privacy and erasure: reports expire after
+// FEEDBACK_REPORT_RETENTION_DAYS, and data stored in clear by an earlier version is migrated to keyed hashes
+// at start.
 
 async function codesFor(detector: StartedDetector, client: string, email: string): Promise<string[]> {
   const response = await detector.check({ email }, { 'x-client-id': client });

@@ -13,10 +13,10 @@ import type { WebhookSecrets } from './webhook-secrets';
 export type EraseData = (request: ErasureRequest, meta: CallMeta) => Promise<Record<string, number>>;
 
 /**
- * Erasure across the deployment (DESIGN.md §7.5): each detector erases what it keeps (`POST /v1/erasure`),
- * and the gateway erases its own: for an address the review list's checks of it, for a client its hybrid
- * check records, review list (content included), recent reports, settings, webhook secrets and delivery logs.
- * Kept: the
+ * Erasure across the deployment (docs/design.md, Privacy and erasure): each detector erases what it keeps
+ * (`POST /v1/erasure`), and the gateway erases its own: for an address the review list's checks of it, for a
+ * client its hybrid check records, review list (content included), recent reports, settings, webhook secrets
+ * and delivery logs. Kept: the
  * aggregate usage counts and the admin actions (the audit trail of who did what, which also records this
  * erasure). All stores are asked at once; when one cannot answer the whole erasure is a 503, and repeating it
  * is safe.

@@ -52,7 +52,7 @@ export interface UsageStore {
   /** Writes the counts not yet written (at shutdown, before the Redis connection closes). */
   flush(): Promise<void>;
   /**
-   * The hook for the feedback endpoint (issue #12): one accepted report by the client, counted by label and
+   * The hook for the feedback endpoint: one accepted report by the client, counted by label and
    * kept in its recent reports (what was reported, never the address or text). Fire and forget.
    */
   recordFeedback(clientId: string, report: RecentFeedbackEntry): void;

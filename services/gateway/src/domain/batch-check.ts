@@ -25,7 +25,7 @@ export interface BatchPlan<T> {
 }
 
 /**
- * Sorts the items of a batch (DESIGN.md §6.2). The rules:
+ * Sorts the items of a batch (docs/design.md, Batch checks). The rules:
  * - only the first `granted` items fit in the rate limit; the others are refused with RATE_LIMITED;
  * - of those, an item that fails its schema is refused with VALIDATION_FAILED, its field errors under
  *   `<field>.<index>` (the path in the request body);

@@ -11,7 +11,7 @@ export interface HybridParts {
 export type SendFeedback = (part: FeedbackPart, body: object) => Promise<boolean>;
 
 /**
- * Where a report goes (DESIGN.md §6.1). The rules:
+ * Where a report goes (docs/design.md, Learning from reports). The rules:
  * - an address goes to the e-mail detector, a text to the text detector: each owns its reports;
  * - a check id of a hybrid result (kept here) goes, as the ids of its parts, to both detectors, or to the
  *   e-mail detector alone when the text was skipped; when the detector of one of its parts is known to be

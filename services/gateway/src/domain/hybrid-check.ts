@@ -10,7 +10,9 @@ import type {
   Verdict,
 } from '@spam-check/contracts';
 
-/** What travels with a call to a detector: request id, language and client id (DESIGN.md conventions). */
+/**
+ * What travels with a call to a detector: request id, language and client id (docs/design.md, Architecture).
+ */
 export interface CallMeta {
   requestId: string;
   language: Language;
@@ -31,8 +33,8 @@ export type HybridVerdict = Omit<HybridResult, 'id' | 'request_id' | 'duration_m
 const SEVERITY: Record<Verdict, number> = { ham: 0, suspicious: 1, spam: 2 };
 
 /**
- * The combined verdict (DESIGN.md §2.4): spam when either part is spam, the larger score, the worse verdict.
- * A skipped text part counts for nothing.
+ * The combined verdict (docs/design.md, Checks and verdicts): spam when either part is spam, the larger
+ * score, the worse verdict. A skipped text part counts for nothing.
  */
 function combineVerdicts(mode: HybridMode, email: MailResult, text: TextResult | null): HybridVerdict {
   const parts = text ? [email, text] : [email];
@@ -70,7 +72,7 @@ export async function runHybridCheck(
   transport: DetectorTransport,
   meta: CallMeta,
 ): Promise<HybridVerdict> {
-  // The form context goes to both parts: each detector judges it (DESIGN.md §7.3).
+  // The form context goes to both parts: each detector judges it (docs/design.md, Form context).
   const mail: MailCheckRequest = {
     email: request.email,
     ...(request.context === undefined ? {} : { context: request.context }),

@@ -47,8 +47,9 @@ export function rateLimitHeaders(
 }
 
 /**
- * A batch counts one request per item (DESIGN.md §6.2). Nothing granted: RATE_LIMITED, as for a single
- * request. Some granted: the headers, plus `Retry-After` saying when the items that did not fit can be sent.
+ * A batch counts one request per item (docs/design.md, Batch checks). Nothing granted: RATE_LIMITED, as for a
+ * single request. Some granted: the headers, plus `Retry-After` saying when the items that did not fit can be
+ * sent.
  */
 export function batchRateLimitHeaders(
   allowance: Allowance,

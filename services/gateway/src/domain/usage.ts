@@ -1,9 +1,9 @@
 import type { Verdict } from '@spam-check/contracts';
 
 /**
- * What is counted per client (DESIGN.md §6.3 stats), as Redis hash fields, and how counts become the stats
- * answer. Hourly hashes hold checks per kind and verdict and a latency histogram per kind; daily hashes hold
- * reason codes and feedback. Time is UTC.
+ * What is counted per client (docs/design.md, Administration, stats), as Redis hash fields, and how counts
+ * become the stats answer. Hourly hashes hold checks per kind and verdict and a latency histogram per kind;
+ * daily hashes hold reason codes and feedback. Time is UTC.
  */
 export const CHECK_KINDS = ['mail', 'text', 'hybrid'] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];

@@ -6,7 +6,10 @@ import { FeatureExtractor, type FeatureSpace } from '../../src/domain/model/extr
 import { normaliseText } from '../../src/domain/normalise';
 import { runRules } from '../../src/domain/rules';
 
-/** One labelled text in the training format of ../shared/data/text/ (also what `feedback export` writes). */
+/**
+ * One labelled text of the training corpus (read by default from ../shared/data/text/; also what `feedback
+ * export` writes).
+ */
 export interface Row {
   id: string;
   source: string;

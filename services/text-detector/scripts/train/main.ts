@@ -152,7 +152,7 @@ function printMistakes(data: Dataset, answers: Answer[]): void {
   }
 }
 
-/** Point 4 of issue #11: detected language against the data's label, texts of 20+ characters. */
+/** Detected language against the data's label, texts of 20+ characters. */
 function printLanguageAccuracy(data: Dataset, docs: number[]): void {
   const lines: string[] = [];
   for (const language of RECIPE.languages) {

@@ -38,7 +38,7 @@ export async function answer(data: Dataset, docs: number[], checkText: CheckText
 }
 
 /**
- * The figures of issue #11 for one group of answers. Recall and MCC are given twice: with the `spam`
+ * The model card's figures for one group of answers. Recall and MCC are given twice: with the `spam`
  * verdict as the positive class, and with "flagged" (`suspicious` or `spam`, score ≥ the suspicious
  * threshold) as the positive class, which is the model's own decision point (score 0.5) of earlier cards.
  */

@@ -2,9 +2,10 @@ import type { CampaignMemory, CheckMemory, ClientMap } from '@spam-check/client-
 import type { Eraser } from '@spam-check/detector-kit';
 
 /**
- * Erasure in the text detector (DESIGN.md §7.5): by client, its check records, its learnt state (reports, their
- * band index and adjustment weights), its reported texts and its contribution to the campaign memory. It keeps
- * no address (stored texts have them replaced by a placeholder), so an address erases nothing here.
+ * Erasure in the text detector (docs/design.md, Privacy and erasure): by client, its check records, its
+ * learnt state (reports, their band index and adjustment weights), its reported texts and its contribution to
+ * the campaign memory. It keeps no address (stored texts have them replaced by a placeholder), so an address
+ * erases nothing here.
  */
 export function textEraser(stores: {
   checks: CheckMemory;

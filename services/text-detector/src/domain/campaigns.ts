@@ -1,7 +1,7 @@
 import { bandKeys, encodeFingerprint, type Fingerprint } from './near-duplicate';
 
 /**
- * Campaigns shared between clients (DESIGN.md §7.1), the text detector's side. The rules:
+ * Campaigns shared between clients (docs/design.md, Campaigns), the text detector's side. The rules:
  * - a text's signatures are the LSH bands of its fingerprint (./near-duplicate.ts); a short text, which only
  *   ever matches itself, has one signature, its whole fingerprint;
  * - a band counts once spam reports for it came from at least `minClients` distinct sharing clients;

@@ -1,7 +1,7 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
 
 /**
- * A client's own decision cuts, learnt from its reports (DESIGN.md §6.1, issue #27). The rules:
+ * A client's own decision cuts, learnt from its reports (docs/design.md, Learning from reports). The rules:
  * - each client has two offsets, in the model's margin units (the log-odds before calibration): one for the
  *   `spam` cut, one for the `suspicious` cut. A check compares its score with the client's thresholds moved
  *   by them (`withLearntCuts`); the score itself is the model's (with the client's correction);

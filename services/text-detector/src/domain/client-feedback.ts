@@ -11,7 +11,8 @@ import {
 } from './near-duplicate';
 
 /**
- * What one client's reports decide about texts, and what they teach (DESIGN.md §6.1). The rules:
+ * What one client's reports decide about texts, and what they teach (docs/design.md, Learning from reports).
+ * The rules:
  * - a report holds the text's fingerprint (./near-duplicate.ts) and its label; the same text or a
  *   near-duplicate of it, checked again by that client, gets the label (the most similar report wins);
  * - each report also trains the client's adjustment: a sparse linear correction on the model's own hashed

@@ -9,7 +9,7 @@ const wait = (ms: number) =>
   });
 
 /**
- * A client's reports run one after another, at a pace (issue #27 point 3). Rules:
+ * A client's reports run one after another, at a pace. Rules:
  * - each client has its own queue: a report waits only for that client's earlier reports, never for another
  *   client's;
  * - one client's reports start at least `1 / perSecond` s apart (`TEXT_FEEDBACK_REPORTS_PER_SECOND`), so a

@@ -75,14 +75,8 @@ async function learn(
   ]);
 }
 
-export function learnFromReport(
-  maps: FeedbackMaps,
-  learning: Learning,
-  client: string,
-  learnable: Learnable | null,
-  label: FeedbackLabel,
-): Promise<void> {
-  return learn(maps, learning, client, learnable, label).catch(unavailable);
+export function learnFromReport(...report: Parameters<typeof learn>): Promise<void> {
+  return learn(...report).catch(unavailable);
 }
 
 export async function learnFromCheck(

@@ -12,9 +12,9 @@ import {
 import { Redis } from 'ioredis';
 import { check, startDetector, type StartedDetector, startRpcDetector, type RpcDetector } from './helpers';
 
-// Campaigns shared between clients (DESIGN.md §7.1) on two replicas of the text detector and its RPC
-// consumer, one Redis: what sharing clients report counts for protecting clients only once enough distinct
-// clients reported it, and only keyed hashes are stored.
+// Campaigns shared between clients (docs/design.md, Campaigns) on two replicas of the text detector and its
+// RPC consumer, one Redis: what sharing clients report counts for protecting clients only once enough
+// distinct clients reported it, and only keyed hashes are stored.
 const { run, prefix, ids, env: campaignEnv } = campaignTest('text');
 const env = {
   REDIS_URL: redisUrl(),

@@ -7,8 +7,9 @@ import { Redis } from 'ioredis';
 import { FakeOpenAi } from './fake-openai';
 import { check, startDetector, type StartedDetector, startRpcDetector, type RpcDetector } from './helpers';
 
-// A client's text settings (DESIGN.md §6.3) are applied by the text detector for the client the gateway
-// names, over HTTP (X-Client-Id) and RPC (x-client-id); other clients keep the operator's configuration.
+// A client's text settings (docs/design.md, Administration) are applied by the text detector for the client
+// the gateway names, over HTTP (X-Client-Id) and RPC (x-client-id); other clients keep the operator's
+// configuration.
 describe('per-client text settings', () => {
   const run = randomUUID().slice(0, 8);
   const ids = {

@@ -3,7 +3,7 @@ import { check, checkBatch, detectorForSuite } from './helpers';
 
 const HAM = { title: 'Opening hours', body: 'When does the library open on Saturday? spam-check-test-ham' };
 
-describe('POST /v1/check and /v1/check/batch with a form context (DESIGN.md §7.3)', () => {
+describe('POST /v1/check and /v1/check/batch with a form context (docs/design.md, Form context)', () => {
   const detector = detectorForSuite({});
 
   async function checked(body: unknown): Promise<TextResult> {

@@ -3,7 +3,7 @@ import { FakeOpenAi } from './fake-openai';
 import { check, detectorForSuite, startDetector, type StartedDetector } from './helpers';
 
 /**
- * Issue #11, points 3, 4 and 6: the language of a text is detected; a text outside the model's ground never
+ * The language of a text is detected; a text outside the model's ground never
  * gets `spam` from the model alone and the LLM is asked about it; the LLM is told the text's language.
  */
 const OUT_OF_DEPTH = [

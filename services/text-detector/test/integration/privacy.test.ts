@@ -4,8 +4,8 @@ import { keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { check, startDetector, type StartedDetector } from './helpers';
 
-// The text detector's side of DESIGN.md §7.5: what a client's reports taught expires after
-// FEEDBACK_REPORT_RETENTION_DAYS, and `POST /v1/erasure` erases a client's records, reports and texts.
+// The text detector's side of docs/design.md, Privacy and erasure: what a client's reports taught expires
+// after FEEDBACK_REPORT_RETENTION_DAYS, and `POST /v1/erasure` erases a client's records, reports and texts.
 
 // A text the model calls ham, so that a report of it as spam teaches the client's weights something.
 const TEXT = {

@@ -57,11 +57,11 @@ async function existingClient(store: AuthStore, id: string): Promise<ClientRecor
 }
 
 /**
- * The internal side of the admin API (DESIGN.md §6.3): clients, for the gateway only. The gateway has checked
- * `spam:admin` on the administrator's token; here the caller must be a client with `auth:admin` (the
- * gateway's). Never a secret hash leaves; a new or rotated secret is shown once, with `no-store`. The
- * services' own clients (an `auth:*` scope) are invisible here, so an administrator cannot lock the gateway
- * out. A store outage is 503.
+ * The internal side of the admin API (docs/design.md, Administration): clients, for the gateway only. The
+ * gateway has checked `spam:admin` on the administrator's token; here the caller must be a client with
+ * `auth:admin` (the gateway's). Never a secret hash leaves; a new or rotated secret is shown once, with
+ * `no-store`. The services' own clients (an `auth:*` scope) are invisible here, so an administrator cannot
+ * lock the gateway out. A store outage is 503.
  */
 export function mountAdminEndpoints(app: Express, deps: AdminDeps): void {
   const accounts = createAccounts(deps.store, deps.hasher);

@@ -32,7 +32,7 @@ export interface AdminDeps {
   /** Absent without Redis (embedded mode): settings and stats then answer 503. */
   settings: ClientSettingsStore | undefined;
   usage: UsageStore | undefined;
-  /** Erasure of an address or a client in every store (DESIGN.md §7.5). */
+  /** Erasure of an address or a client in every store (docs/design.md, Privacy and erasure). */
   erase: EraseData;
   maxBodyBytes: number;
   /** Trial checks as a client (the console's "try it"). */
@@ -275,9 +275,9 @@ function usageRoutes(router: Router, deps: AdminDeps) {
 }
 
 /**
- * The admin API (DESIGN.md §6.3) under /api/v1/admin: every request needs a token with `spam:admin`.
- * Clients are the auth service's (proxied, with the gateway's credentials); settings and stats live in Redis
- * and are served here.
+ * The admin API (docs/design.md, Administration) under /api/v1/admin: every request needs a token with
+ * `spam:admin`. Clients are the auth service's (proxied, with the gateway's credentials); settings and stats
+ * live in Redis and are served here.
  */
 export function adminRouter(deps: AdminDeps): Router {
   const router = Router({ mergeParams: true });

@@ -20,10 +20,10 @@ export interface BatchKind<T, R extends { verdict: 'ham' | 'suspicious' | 'spam'
 }
 
 /**
- * `POST /api/v1/spam/{mail,text}/batch` (DESIGN.md §6.2), after `authenticate` and the JSON body parser with
- * `MAX_BATCH_BODY_BYTES`. Order: the envelope (400 for no list, no items or too many), the rate limit (one
- * request per item, in one reservation; see `batchRateLimitHeaders`), then the items: invalid and
- * over-the-limit ones get a per-item problem, the others go to the detector in one call, and the answer
+ * `POST /api/v1/spam/{mail,text}/batch` (docs/design.md, Batch checks), after `authenticate` and the JSON
+ * body parser with `MAX_BATCH_BODY_BYTES`. Order: the envelope (400 for no list, no items or too many), the
+ * rate limit (one request per item, in one reservation; see `batchRateLimitHeaders`), then the items: invalid
+ * and over-the-limit ones get a per-item problem, the others go to the detector in one call, and the answer
  * lists them all in request order with a summary of the verdicts. A detector failure fails the whole batch
  * (503, 504 or 502, as for a single check); its items stay counted, as a failed single check does.
  * A client's batches of one kind are handled one at a time, in order (the kit's `fairShare`): the detector

@@ -75,10 +75,11 @@ function reportApplier(options: FeedbackOptions): ApplyReport {
 }
 
 /**
- * `POST /api/v1/spam/feedback` (DESIGN.md §6.1): validated here, then handed to the detector(s) concerned
- * (`POST /v1/feedback` with the caller's client id), which learn from it at once. Hybrid check ids are
- * resolved to their parts from `hybrids`. Each accepted report is counted once in the client's stats (`usage`).
- * A body with `reports` is many reports by check id, each applied or refused on its own (./feedback-reports.ts).
+ * `POST /api/v1/spam/feedback` (docs/design.md, Learning from reports): validated here, then handed to the
+ * detector(s) concerned (`POST /v1/feedback` with the caller's client id), which learn from it at once.
+ * Hybrid check ids are resolved to their parts from `hybrids`. Each accepted report is counted once in the
+ * client's stats (`usage`). A body with `reports` is many reports by check id, each applied or refused on its
+ * own (./feedback-reports.ts).
  */
 export function feedback(options: FeedbackOptions): RequestHandler {
   const schemas = createFeedbackSchemas(options.limits);

@@ -16,9 +16,9 @@ import { callerOf } from './authenticate';
 import type { WebhookEvents } from './webhooks';
 
 /**
- * `POST /api/v1/spam/hybrid-check`: `X-Internal-Step-By-Step` picks the mode (DESIGN.md §2.3); without it
- * (or empty) the client's `hybrid.step_by_step` setting does, else parallel. Parallel runs over HTTP,
- * step-by-step over RabbitMQ RPC when configured (else over HTTP, one after the other).
+ * `POST /api/v1/spam/hybrid-check`: `X-Internal-Step-By-Step` picks the mode (docs/design.md, Check
+ * requests); without it (or empty) the client's `hybrid.step_by_step` setting does, else parallel. Parallel
+ * runs over HTTP, step-by-step over RabbitMQ RPC when configured (else over HTTP, one after the other).
  * The ids of the parts are kept under the hybrid id in `hybrids`, for feedback on the hybrid id; the check
  * goes to the client's review list (`reviews`) and, as its review item, to the client's webhooks.
  */

@@ -4,10 +4,10 @@ import type http from 'node:http';
 const PREFIXED = /^\/(?:([a-z]{2})\/?)?(api|oauth)(\/.*)$/;
 
 /**
- * The language prefix of DESIGN.md §2.1: `/deapi/...`, `/de/api/...` and `/api/...` reach the same route.
- * A configured code is stripped from the URL and becomes the request's `Accept-Language` (so the kit's
- * language, and every service behind the gateway, follow it). An unconfigured code is left in place: no
- * route matches it and the request ends in the 404 problem.
+ * The language prefix of docs/design.md, Paths and language prefix: `/deapi/...`, `/de/api/...` and
+ * `/api/...` reach the same route. A configured code is stripped from the URL and becomes the request's
+ * `Accept-Language` (so the kit's language, and every service behind the gateway, follow it). An unconfigured
+ * code is left in place: no route matches it and the request ends in the 404 problem.
  */
 export function languagePrefixRewriter(languages: readonly Language[]): (req: http.IncomingMessage) => void {
   return (req) => {

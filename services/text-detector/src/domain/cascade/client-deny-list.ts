@@ -1,5 +1,5 @@
-import { REASON_WEIGHTS } from '../rules';
 import type { Stage } from './types';
+import { deniedBy } from './verdict';
 
 /**
  * The calling client's own deny terms (its settings' `deny_terms`). The rules:
@@ -11,13 +11,6 @@ export const clientDenyList: Stage = {
   reads: 'text',
   decide: (check, tools) =>
     tools.clientDenyList(check.input.settings)(check.rules.lower)
-      ? {
-          score: 1,
-          engine: 'rules',
-          reasons: [
-            { code: 'TEXT_CLIENT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_CLIENT_DENY_LISTED },
-            ...check.rules.findings,
-          ],
-        }
+      ? deniedBy('TEXT_CLIENT_DENY_LISTED', check.rules.findings)
       : undefined,
 };

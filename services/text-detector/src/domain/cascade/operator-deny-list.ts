@@ -1,5 +1,5 @@
-import { REASON_WEIGHTS } from '../rules';
 import type { Stage } from './types';
+import { deniedBy } from './verdict';
 
 /**
  * The operator's deny list (TEXT_DENY_TERMS, ../rules/deny-list.ts). The rules:
@@ -10,14 +10,5 @@ export const operatorDenyList: Stage = {
   name: 'operator deny list',
   reads: 'text',
   decide: (check, tools) =>
-    tools.denyList(check.rules.lower)
-      ? {
-          score: 1,
-          engine: 'rules',
-          reasons: [
-            { code: 'TEXT_DENY_LISTED', weight: REASON_WEIGHTS.TEXT_DENY_LISTED },
-            ...check.rules.findings,
-          ],
-        }
-      : undefined,
+    tools.denyList(check.rules.lower) ? deniedBy('TEXT_DENY_LISTED', check.rules.findings) : undefined,
 };

@@ -23,7 +23,7 @@ export interface ModelHeader {
   /** Share of a text's words that must have a weight for the text to be familiar. */
   minCoverage: number;
   trainedAt: string;
-  /** The rule weights and extractor it was trained with (absent in files made before issue #31). */
+  /** The rule weights and extractor it was trained with (absent in older model files). */
   trainedWith?: TrainedWith;
   metrics?: unknown;
 }
