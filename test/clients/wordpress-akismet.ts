@@ -5,7 +5,7 @@ import { PERSON_AGENT } from '../wordpress/pages';
 import { startSite, WORDPRESS, type WordPressSite } from '../wordpress/site';
 
 /** The must-use plugin exactly as docs/akismet.md gives it (its only PHP block), so doc and test cannot drift. */
-export function documentedMuPlugin(): string {
+function documentedMuPlugin(): string {
   const doc = readFileSync(join(REPO_ROOT, 'docs', 'akismet.md'), 'utf8');
   const blocks = [...doc.matchAll(/```php\n([\s\S]*?)```/g)].map((match) => match[1]!);
   if (blocks.length !== 1 || !blocks[0]!.includes("'pre_http_request'"))
