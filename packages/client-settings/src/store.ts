@@ -1,5 +1,5 @@
 import { clientSettingsSchema, type ClientSettings } from '@spam-check/contracts';
-import { connectRedis, type Logger, type RedisConnection } from '@spam-check/service-kit';
+import { connectRedis, type Logger, type RedisConnection, type RedisTarget } from '@spam-check/service-kit';
 
 /** Every process reads a client's settings from Redis at most once per this many milliseconds. */
 const SETTINGS_CACHE_MS = 1000;
@@ -121,13 +121,13 @@ function createClientSettingsStore(options: {
  * time out after 500 ms, so that a check waiting for settings is not held up by a hung Redis.
  */
 export async function connectClientSettings(
-  url: string,
+  target: RedisTarget,
   logger: Logger,
   location: SettingsLocation,
 ): Promise<ClientSettingsStore> {
   const [commands, subscription] = await Promise.all([
-    connectRedis({ url, name: 'redis client settings', logger, timeoutMs: 500 }),
-    connectRedis({ url, name: 'redis client settings subscriber', logger, subscriber: true }),
+    connectRedis({ target, name: 'redis client settings', logger, timeoutMs: 500 }),
+    connectRedis({ target, name: 'redis client settings subscriber', logger, subscriber: true }),
   ]);
   return createClientSettingsStore({ commands, subscription, logger, location });
 }

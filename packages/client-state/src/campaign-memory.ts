@@ -1,5 +1,6 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import { keyedHash } from './keyed-hash';
+import { scanKeys } from './scan-keys';
 
 /**
  * The deployment's campaign memory (DESIGN.md §7.1), shared by the replicas of a detector: for each
@@ -44,7 +45,7 @@ const clientField = (key: string, client: string) => keyedHash(key, `client\n${c
  * `<prefix>campaign-indexed-since` is `ttlSeconds` old (then none can count any more; a deployment that had
  * none never scans).
  */
-function redisCampaignKeys(redis: Redis, prefix: string, options: CampaignMemoryOptions) {
+function redisCampaignKeys(redis: RedisClient, prefix: string, options: CampaignMemoryOptions) {
   const ttlMs = options.ttlSeconds * 1000;
   const signatureKey = (hash: string) => `${prefix}campaign:{${hash}}`;
   const indexKey = (field: string) => `${prefix}campaign-client:{${field}}`;
@@ -76,13 +77,11 @@ function redisCampaignKeys(redis: Redis, prefix: string, options: CampaignMemory
   async function markIndexed(): Promise<void> {
     if (await redis.exists(indexedSince)) return;
     let unindexed = false;
-    const stream = redis.scanStream({ match: `${prefix}campaign:{*}`, count: 1000 });
-    for await (const batch of stream as AsyncIterable<string[]>)
-      if (batch.length > 0) {
-        unindexed = true;
-        stream.destroy();
-        break;
-      }
+    // Leaving the loop ends the scan (of every master, on a cluster): one key is enough to know.
+    for await (const _batch of scanKeys(redis, `${prefix}campaign:{*}`, () => true)) {
+      unindexed = true;
+      break;
+    }
     await redis.set(indexedSince, unindexed ? Date.now() : 1, 'NX');
   }
 
@@ -90,8 +89,7 @@ function redisCampaignKeys(redis: Redis, prefix: string, options: CampaignMemory
     const since = Number(await redis.get(indexedSince));
     if (since > 0 && Date.now() - since > ttlMs) return 0;
     let erased = 0;
-    const stream = redis.scanStream({ match: `${prefix}campaign:{*}`, count: 1000 });
-    for await (const batch of stream as AsyncIterable<string[]>)
+    for await (const batch of scanKeys(redis, `${prefix}campaign:{*}`, () => true))
       for (const key of batch) erased += await redis.hdel(key, field);
     return erased;
   }
@@ -100,7 +98,7 @@ function redisCampaignKeys(redis: Redis, prefix: string, options: CampaignMemory
 
 /** The campaign memory in Redis, shared by a detector's replicas (layout: `redisCampaignKeys`). */
 export function redisCampaignMemory(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   options: CampaignMemoryOptions,
 ): CampaignMemory {

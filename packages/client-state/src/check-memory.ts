@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import { scanKeys } from './scan-keys';
 
 export interface CheckMemory {
@@ -83,13 +83,16 @@ export function memoryCheckMemory(retentionSeconds: number, now = () => Date.now
  */
 const GENERATED_CHECK_KEY = /:check:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function redisCheckMemory(redis: Redis, prefix: string, retentionSeconds: number): CheckMemory {
+export function redisCheckMemory(redis: RedisClient, prefix: string, retentionSeconds: number): CheckMemory {
   const key = (client: string, checkId: string) => `${prefix}{${client}}:check:${checkId}`;
   const recordKey = (candidate: string) => GENERATED_CHECK_KEY.test(candidate);
-  /** Each record with its value, a batch at a time. */
+  /**
+   * Each record with its value, a batch at a time. A batch holds many clients' records, so on a cluster many
+   * slots: each key is read and written by a command of its own (auto-pipelined into one write per node).
+   */
   async function* records() {
     for await (const keys of scanKeys(redis, `${prefix}*:check:*`, recordKey)) {
-      const values = await redis.mget(keys);
+      const values = await Promise.all(keys.map((k) => redis.get(k)));
       yield keys.flatMap((k, i) => (values[i] == null ? [] : [[k, values[i]] as [string, string]]));
     }
   }
@@ -112,22 +115,23 @@ export function redisCheckMemory(redis: Redis, prefix: string, retentionSeconds:
       let erased = 0;
       for await (const batch of records()) {
         const matching = batch.filter(([, stored]) => stored === value).map(([k]) => k);
-        if (matching.length > 0) erased += await redis.del(...matching);
+        const deleted = await Promise.all(matching.map((k) => redis.del(k)));
+        erased += deleted.reduce((sum, count) => sum + count, 0);
       }
       return erased;
     },
     async rewriteValues(rewrite) {
       let changed = 0;
       for await (const batch of records()) {
-        const transaction = redis.multi();
+        const writes: Promise<unknown>[] = [];
         for (const [k, value] of batch) {
           const next = rewrite(value);
           if (next === value) continue;
           // XX: a record that expired meanwhile stays gone; KEEPTTL: the rewrite does not extend its life.
-          transaction.set(k, next, 'KEEPTTL', 'XX');
+          writes.push(redis.set(k, next, 'KEEPTTL', 'XX'));
           changed++;
         }
-        await transaction.exec();
+        await Promise.all(writes);
       }
       return changed;
     },

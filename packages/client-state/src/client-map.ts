@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis, Result } from 'ioredis';
+import type { Result } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -121,7 +122,7 @@ function clientMapKeys(prefix: string, client: string) {
  * (rare: they go at its next write); a check then reads its fields' values and one count, not 512 scores.
  */
 async function readMany(
-  redis: Redis,
+  redis: RedisClient,
   { entries: hash, order }: ClientMapKeys,
   fields: readonly string[],
   oldest: number | undefined,
@@ -140,7 +141,7 @@ async function readMany(
 }
 
 /** Removes `key` from every client's map; answers how many entries went. */
-async function eraseKeyOfEveryClient(redis: Redis, prefix: string, key: string): Promise<number> {
+async function eraseKeyOfEveryClient(redis: RedisClient, prefix: string, key: string): Promise<number> {
   let erased = 0;
   for (const client of await redis.smembers(`${prefix}clients`)) {
     const { entries: hash, order } = clientMapKeys(prefix, client);
@@ -158,7 +159,7 @@ async function eraseKeyOfEveryClient(redis: Redis, prefix: string, key: string):
  * stops reporting is gone by itself.
  */
 export function redisClientMap(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   cap: number,
   retentionSeconds?: number,

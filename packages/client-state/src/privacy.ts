@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ConfigError, secretProblems } from '@spam-check/service-kit';
+import { ConfigError, redisTargetOf, secretProblems, type RedisConfig } from '@spam-check/service-kit';
 
 /**
  * What the services that keep personal data read about it (DESIGN.md §7.5):
@@ -33,12 +33,13 @@ export interface PrivacyConfig {
  * this repository. Elsewhere a missing key is generated for this process in embedded mode (without Redis
  * nothing outlives the process anyway), and is DEVELOPMENT_PRIVACY_HASH_KEY with Redis.
  */
-export function privacyOf(config: {
-  NODE_ENV: string;
-  REDIS_URL?: string | undefined;
-  PRIVACY_HASH_KEY?: string | undefined;
-  FEEDBACK_REPORT_RETENTION_DAYS: number;
-}): PrivacyConfig {
+export function privacyOf(
+  config: RedisConfig & {
+    NODE_ENV: string;
+    PRIVACY_HASH_KEY?: string | undefined;
+    FEEDBACK_REPORT_RETENTION_DAYS: number;
+  },
+): PrivacyConfig {
   const key = config.PRIVACY_HASH_KEY;
   if (config.NODE_ENV === 'production') {
     const problems =
@@ -54,7 +55,7 @@ export function privacyOf(config: {
   const retentionSeconds = Math.max(1, Math.round(config.FEEDBACK_REPORT_RETENTION_DAYS * 24 * 3600));
   if (key !== undefined && key !== '')
     return { privacyHashKey: key, privacyHashKeyDefault: null, reportRetentionSeconds: retentionSeconds };
-  return config.REDIS_URL
+  return redisTargetOf(config)
     ? {
         privacyHashKey: DEVELOPMENT_PRIVACY_HASH_KEY,
         privacyHashKeyDefault: 'development',

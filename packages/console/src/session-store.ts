@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 
 /** What the console keeps per signed-in operator; none of it ever goes to the browser. */
 export interface ConsoleSession {
@@ -63,7 +63,7 @@ function open(id: string, stored: string): ConsoleSession | undefined {
   }
 }
 
-export function redisConsoleSessions(redis: Redis, prefix: string): ConsoleSessionStore {
+export function redisConsoleSessions(redis: RedisClient, prefix: string): ConsoleSessionStore {
   const key = (id: string) => `${prefix}console-session:${keyOf(id)}`;
   const claim = (id: string) => `${prefix}console-refresh:${keyOf(id)}`;
   const ms = (value: number) => Math.max(1, Math.ceil(value));

@@ -4,6 +4,8 @@ import {
   clientSettingsConfigShape,
   commonConfigShape,
   env,
+  redisConfigShape,
+  redisTargetOf,
   servicePort,
   type CheckLimitsConfig,
   type Env,
@@ -22,7 +24,7 @@ export const detectorConfigShape = {
   ...privacyConfigShape,
   AMQP_URL: env.url(),
   /** Where per-client settings, reports and feedback are kept (DESIGN.md §6.1, §6.3). */
-  REDIS_URL: env.url(),
+  ...redisConfigShape,
 };
 
 /** A detector's parsed config with its privacy settings, check limits and port resolved. */
@@ -34,6 +36,7 @@ export function detectorConfigOf<C extends CheckLimitsConfig & Parameters<typeof
   return {
     ...config,
     ...privacyOf(config),
+    redis: redisTargetOf(config),
     limits: checkLimitsOf(config),
     port: servicePort(source, port.variable, port.fallback),
   };

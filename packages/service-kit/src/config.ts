@@ -8,6 +8,7 @@ import {
   type Language,
 } from '@spam-check/contracts';
 import { z } from 'zod';
+import { redisConfigProblems, type RedisConfig } from './redis-target';
 import { DEFAULT_SERVER_TIMEOUTS } from './serve';
 
 export type Env = Record<string, string | undefined>;
@@ -27,10 +28,10 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Env = process.en
       result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
     );
   const config = result.data as Record<string, string | undefined>;
-  const problems = urlSecretProblems(config.NODE_ENV ?? '', {
-    REDIS_URL: config.REDIS_URL,
-    AMQP_URL: config.AMQP_URL,
-  });
+  const problems = [
+    ...redisConfigProblems(result.data as RedisConfig),
+    ...urlSecretProblems(config.NODE_ENV ?? '', { REDIS_URL: config.REDIS_URL, AMQP_URL: config.AMQP_URL }),
+  ];
   if (problems.length > 0) throw new ConfigError(problems);
   return result.data;
 }

@@ -23,7 +23,8 @@ export { jsonBodyParser, isJsonRequest, readJsonBody, readJsonBytes } from './bo
 export { type DirectRoute } from './direct-route';
 export { sendJson } from './respond';
 export { serve, listenForManagement, type RunningService, type Closer } from './serve';
-export { connectRedis, type RedisConnection, type RedisLogger } from './redis';
+export { connectRedis, type RedisClient, type RedisConnection, type RedisLogger } from './redis';
+export { redisConfigShape, redisTargetOf, type RedisConfig, type RedisTarget } from './redis-target';
 export { runService, type ServiceContext, type StartedService, type Consumer } from './run';
 export { clientAddress } from './client-address';
 export { fairShare, type FairShare } from './fair-share';

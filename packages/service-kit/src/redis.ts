@@ -1,5 +1,9 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { describeRedisTarget, type RedisTarget } from './redis-target';
 import type { Closer } from './serve';
+
+/** One node or Sentinel's master (a `Redis`), or a Redis Cluster: the stores take either. */
+export type RedisClient = Redis | Cluster;
 
 /** The part of a logger a connection uses (a pino logger, or a CLI's stderr). */
 export interface RedisLogger {
@@ -8,7 +12,7 @@ export interface RedisLogger {
 }
 
 export interface RedisConnectionOptions {
-  url: string;
+  target: RedisTarget;
   /** Names the connection in logs and in its closer: `redis`, `redis subscriber`, ... */
   name: string;
   logger: RedisLogger;
@@ -21,7 +25,7 @@ export interface RedisConnectionOptions {
 }
 
 export interface RedisConnection {
-  client: Redis;
+  client: RedisClient;
   /** For readiness: a PING answered within the command timeout. */
   check: () => Promise<void>;
   /** QUIT when connected (what was sent is answered first), else drop the socket. */
@@ -31,8 +35,33 @@ export interface RedisConnection {
 const REDIS_TIMEOUT_MS = 1000;
 const REDIS_CONNECT_TIMEOUT_MS = 2000;
 
+const retryDelay = (attempt: number) => Math.min(attempt * 100, 1000);
+
+function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
+  if (target.kind === 'single') return new Redis(target.url, options);
+  if (target.kind === 'sentinel')
+    return new Redis({
+      ...options,
+      sentinels: target.sentinels,
+      name: target.name,
+      ...(target.sentinelPassword === undefined ? {} : { sentinelPassword: target.sentinelPassword }),
+      sentinelRetryStrategy: retryDelay,
+      // A demoted master that stays up would answer READONLY: the sentinels' +switch-master ends the
+      // connection at once, and the reconnect asks them for the new master.
+      failoverDetector: true,
+    });
+  // A cluster's own offline queue and retries would hide a failover from the caller: both stay off, and a
+  // moved slot is followed (MOVED/ASK) as the protocol requires.
+  return new Cluster(target.nodes, {
+    enableOfflineQueue: false,
+    enableAutoPipelining: options.enableAutoPipelining ?? false,
+    clusterRetryStrategy: retryDelay,
+    redisOptions: { ...options, enableAutoPipelining: false },
+  });
+}
+
 /**
- * A Redis client as every service uses one. Fail fast, recover by itself:
+ * A Redis client as every service uses one, on any of the three topologies (`RedisTarget`). Fail fast, recover by itself:
  * - a command is never queued while disconnected, nor retried on a new connection: it fails at once and the
  *   caller answers 503 (a queued command would answer late, a retried one might run twice);
  * - every command is bounded by `timeoutMs`, every connection attempt by `connectTimeoutMs` (a hung Redis is
@@ -48,12 +77,13 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
   const { name, logger } = options;
   const timeoutMs = options.timeoutMs ?? REDIS_TIMEOUT_MS;
   const connectTimeoutMs = options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS;
-  const client = new Redis(options.url, {
+  const where = describeRedisTarget(options.target);
+  const client = createClient(options.target, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: connectTimeoutMs,
     ...(options.subscriber ? {} : { commandTimeout: timeoutMs, enableAutoPipelining: true }),
-    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    retryStrategy: retryDelay,
   });
   let down = false;
   let lastError: Error | undefined;
@@ -61,12 +91,12 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
   client.on('reconnecting', () => {
     if (down) return;
     down = true;
-    logger.warn({ err: lastError, client: name }, 'redis connection lost; reconnecting');
+    logger.warn({ err: lastError, client: name, redis: where }, 'redis connection lost; reconnecting');
   });
   client.on('ready', () => {
     if (!down) return;
     down = false;
-    logger.info({ client: name }, 'redis connection restored');
+    logger.info({ client: name, redis: where }, 'redis connection restored');
   });
   // Also bounded when the socket connects but Redis never answers its ready check (a stopped process).
   await new Promise<void>((resolve) => {

@@ -8,3 +8,9 @@ export { reportFeedback } from './detector-feedback';
 export { runAccount, runStackEnv } from './run-env';
 export { startRedisServer } from './redis-server';
 export { campaignMemory, campaignTest, storeCampaignSettings } from './campaign-test';
+export {
+  startRedisCluster,
+  startSentinelGroup,
+  type RedisTopology,
+  type SentinelGroup,
+} from './redis-topologies';

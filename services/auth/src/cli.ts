@@ -3,12 +3,12 @@ import { createStore } from './data-access/create-store';
 import { createSecretHasher } from './domain/secrets';
 import { runCli, USAGE, UsageError } from './entry-points/cli/commands';
 
-/** `pnpm --filter @spam-check/auth cli ...`: manages clients and users in the Redis of REDIS_URL. */
+/** `pnpm --filter @spam-check/auth cli ...`: manages clients and users in the configured Redis. */
 async function cli(): Promise<number> {
   const config = loadServiceConfig();
-  if (!config.REDIS_URL) {
+  if (!config.redis) {
     console.error(
-      'REDIS_URL is not set: the CLI manages the Redis store (embedded mode keeps no state to manage).',
+      'Redis is not configured (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES): the CLI manages the Redis store (embedded mode keeps no state to manage).',
     );
     return 2;
   }

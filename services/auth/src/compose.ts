@@ -16,7 +16,7 @@ export async function compose({
   metrics,
 }: ServiceContext<ServiceConfig>): Promise<StartedService> {
   if (config.embedded)
-    logger.warn('REDIS_URL not set: tokens, clients and users live in memory (embedded mode)');
+    logger.warn('Redis not configured: tokens, clients and users live in memory (embedded mode)');
   const store = await createStore(config, logger);
   const hasher = createSecretHasher(config.AUTH_SCRYPT_COST);
   try {

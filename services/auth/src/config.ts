@@ -3,6 +3,8 @@ import {
   commonConfigShape,
   env,
   loadConfig,
+  redisConfigShape,
+  redisTargetOf,
   secretProblems,
   servicePort,
   type Env,
@@ -27,7 +29,7 @@ export const DEFAULT_SECRETS: readonly string[] = [
 /** Every variable the auth service reads (documented in the README's configuration table). */
 export const configSchema = z.object({
   ...commonConfigShape,
-  REDIS_URL: env.url(),
+  ...redisConfigShape,
   AUTH_REDIS_PREFIX: z.string().default('auth:'),
   AUTH_REDIS_TIMEOUT_MS: env.positiveInt(500),
   AUTH_REVOCATION_CHANNEL: z.string().min(1).default('spam-check:revocations'),
@@ -56,17 +58,23 @@ export const configSchema = z.object({
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
+  const redis = redisTargetOf(config);
   const problems: string[] = [];
-  if (config.NODE_ENV === 'production') {
-    if (!config.REDIS_URL)
-      problems.push('REDIS_URL: required in production (the in-memory store is for development)');
-  }
+  if (config.NODE_ENV === 'production' && !redis)
+    problems.push(
+      'REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES: required in production (the in-memory store is for development)',
+    );
+  // The scripts of a token family reach keys they build from the prefix, so on a cluster every auth key
+  // must hash to one slot: the prefix's hash tag does that.
+  if (redis?.kind === 'cluster' && !/\{[^}]+\}/.test(config.AUTH_REDIS_PREFIX))
+    problems.push('AUTH_REDIS_PREFIX: on a Redis Cluster it must hold a hash tag, e.g. {auth}:');
   problems.push(...secretProblems(config.NODE_ENV, { GATEWAY_CLIENT_SECRET: config.GATEWAY_CLIENT_SECRET }));
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     ...config,
     port: servicePort(source, 'AUTH_PORT', 8081),
-    embedded: !config.REDIS_URL,
+    redis,
+    embedded: !redis,
   };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;

@@ -48,7 +48,7 @@ function campaignOptions(config: ServiceConfig, settings: ClientSettingsStore | 
 }
 
 /**
- * Feedback in Redis when REDIS_URL is set, else in memory (embedded mode, with a warning). With Redis, data
+ * Feedback in Redis when one is configured, else in memory (embedded mode, with a warning). With Redis, data
  * stored by an earlier version is migrated first (once per prefix).
  */
 export async function createFeedbackStorage(
@@ -60,12 +60,12 @@ export async function createFeedbackStorage(
   const campaigns = campaignOptions(config, settings);
   const keyWarning = privacyKeyWarning(config);
   if (keyWarning) logger.warn(keyWarning);
-  if (!config.REDIS_URL) {
-    logger.warn('REDIS_URL is not set: feedback is kept in memory of this process only');
+  if (!config.redis) {
+    logger.warn('Redis is not configured: feedback is kept in memory of this process only');
     const stores = memoryEmailFeedbackStores(options);
     return { feedback: createEmailFeedback(stores, options.hashKey, campaigns), checks: {}, closers: [] };
   }
-  const redis = await connectRedis({ url: config.REDIS_URL, name: 'redis', logger });
+  const redis = await connectRedis({ target: config.redis, name: 'redis', logger });
   const stores = redisEmailFeedbackStores(redis.client, config.EMAIL_FEEDBACK_PREFIX, options);
   const prefix = config.EMAIL_FEEDBACK_PREFIX;
   const migrate = async () => {
@@ -157,8 +157,8 @@ export async function compose({
   logger,
   metrics,
 }: ServiceContext<ServiceConfig>): Promise<StartedService> {
-  const settings = config.REDIS_URL
-    ? await connectClientSettings(config.REDIS_URL, logger, {
+  const settings = config.redis
+    ? await connectClientSettings(config.redis, logger, {
         prefix: config.CLIENT_SETTINGS_PREFIX,
         channel: config.CLIENT_SETTINGS_CHANNEL,
       })
@@ -166,7 +166,7 @@ export async function compose({
   const storage = await createFeedbackStorage(config, logger, settings);
   const closers: Closer[] = [...storage.closers];
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
-  else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
+  else logger.warn('Redis is not configured: per-client settings are not read (operator defaults for all)');
   const checker = createEmailChecker(config, metrics, storage.feedback, settings);
   const readiness = createReadiness(storage.checks);
   if (!config.EMAIL_DNS_CHECK) logger.warn('EMAIL_DNS_CHECK is off: MX records are not checked');

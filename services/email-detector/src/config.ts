@@ -2,7 +2,7 @@ import { campaignConfigShape } from '@spam-check/client-settings';
 import { isIP } from 'node:net';
 import { DETECTOR_RPC_QUEUES } from '@spam-check/contracts';
 import { detectorConfigOf, detectorConfigShape } from '@spam-check/detector-kit';
-import { env, loadConfig, type Env } from '@spam-check/service-kit';
+import { env, loadConfig, redisTargetOf, type Env } from '@spam-check/service-kit';
 import { formConfigShape } from '@spam-check/form-signals';
 import { z } from 'zod';
 
@@ -45,9 +45,10 @@ export const configSchema = z
     path: ['AMQP_URL'],
     message: 'is required in production (without it the RPC queue is not consumed)',
   })
-  .refine((config) => config.NODE_ENV !== 'production' || config.REDIS_URL !== undefined, {
+  .refine((config) => config.NODE_ENV !== 'production' || redisTargetOf(config) !== undefined, {
     path: ['REDIS_URL'],
-    message: 'is required in production (without it the clients’ reports live in one process only)',
+    message:
+      'is required in production, or REDIS_SENTINELS or REDIS_CLUSTER_NODES (without Redis the clients’ reports live in one process only)',
   });
 
 export function loadServiceConfig(source: Env = process.env) {

@@ -6,6 +6,7 @@ import { memoryCheckMemory, redisCheckMemory, type CheckMemory } from '@spam-che
 import {
   Counter,
   connectRedis,
+  type RedisTarget,
   createReadiness,
   type Closer,
   type ServiceContext,
@@ -52,7 +53,7 @@ function warnAboutDefaults({ config, logger }: Context): void {
   if (config.embedded.redis)
     logger.warn(
       { token_cache_ttl_ms: config.tokenCacheTtlMs },
-      'REDIS_URL not set: rate limits in memory, no revocation channel (token cache kept short)',
+      'Redis not configured (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES): rate limits in memory, no revocation channel (token cache kept short)',
     );
   if (config.embedded.amqp) logger.warn('AMQP_URL not set: step-by-step hybrid checks run over HTTP');
   if (config.review.contentKeyDefault === 'generated')
@@ -132,14 +133,14 @@ function memoryStores(config: ServiceConfig): Stores {
  */
 async function redisStores(
   { config, logger, metrics }: Context,
-  url: string,
+  target: RedisTarget,
   introspector: TokenIntrospector,
   closers: Closer[],
   checks: Checks,
 ): Promise<Stores> {
   const [connection, subscription] = await Promise.all([
-    connectRedis({ url, name: 'redis', logger }),
-    connectRedis({ url, name: 'redis subscriber', logger, subscriber: true }),
+    connectRedis({ target, name: 'redis', logger }),
+    connectRedis({ target, name: 'redis subscriber', logger, subscriber: true }),
   ]);
   closers.push(connection.closer, subscription.closer);
   const redis = connection.client;
@@ -150,7 +151,7 @@ async function redisStores(
     introspector,
     logger,
   });
-  const settings = await connectClientSettings(url, logger, {
+  const settings = await connectClientSettings(target, logger, {
     prefix: config.CLIENT_SETTINGS_PREFIX,
     channel: config.CLIENT_SETTINGS_CHANNEL,
   });
@@ -245,8 +246,8 @@ export async function compose(context: Context): Promise<StartedService> {
     'text-detector': () =>
       reachable(agents.text, config.TEXT_DETECTOR_URL).then(() => health.text.answered()),
   };
-  const stores = config.REDIS_URL
-    ? await redisStores(context, config.REDIS_URL, introspector, closers, checks)
+  const stores = config.redis
+    ? await redisStores(context, config.redis, introspector, closers, checks)
     : memoryStores(config);
   const detectors = httpDetectors(
     { email: config.EMAIL_DETECTOR_URL, text: config.TEXT_DETECTOR_URL },

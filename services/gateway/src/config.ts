@@ -9,6 +9,9 @@ import {
   commonConfigShape,
   env,
   loadConfig,
+  redisConfigShape,
+  redisTargetOf,
+  type RedisConfig,
   secretProblems,
   servicePort,
   type Env,
@@ -42,13 +45,14 @@ const DEVELOPMENT_CONTENT_KEY = 'development-review-content-key-not-for-producti
  * published in this repository. Elsewhere a missing key is generated for this process without Redis (nothing
  * outlives it anyway), and is DEVELOPMENT_CONTENT_KEY with Redis, so that kept content survives a restart.
  */
-function reviewConfigOf(config: {
-  NODE_ENV: string;
-  REDIS_URL?: string | undefined;
-  REVIEW_CONTENT_KEY?: string | undefined;
-  REVIEW_KEEP_CONTENT_DAYS_DEFAULT: number;
-  REVIEW_MAX_CHECKS_PER_CLIENT: number;
-}) {
+function reviewConfigOf(
+  config: RedisConfig & {
+    NODE_ENV: string;
+    REVIEW_CONTENT_KEY?: string | undefined;
+    REVIEW_KEEP_CONTENT_DAYS_DEFAULT: number;
+    REVIEW_MAX_CHECKS_PER_CLIENT: number;
+  },
+) {
   const key = config.REVIEW_CONTENT_KEY === '' ? undefined : config.REVIEW_CONTENT_KEY;
   if (config.NODE_ENV === 'production') {
     const problems =
@@ -68,9 +72,9 @@ function reviewConfigOf(config: {
     if (problems.length > 0) throw new ConfigError(problems);
   }
   const keyDefault: 'development' | 'generated' | null =
-    key !== undefined ? null : config.REDIS_URL ? 'development' : 'generated';
+    key !== undefined ? null : redisTargetOf(config) ? 'development' : 'generated';
   return {
-    contentKey: key ?? (config.REDIS_URL ? DEVELOPMENT_CONTENT_KEY : randomBytes(32).toString('hex')),
+    contentKey: key ?? (redisTargetOf(config) ? DEVELOPMENT_CONTENT_KEY : randomBytes(32).toString('hex')),
     contentKeyDefault: keyDefault,
     keepContentDaysDefault: config.REVIEW_KEEP_CONTENT_DAYS_DEFAULT,
     maxPerClient: config.REVIEW_MAX_CHECKS_PER_CLIENT,
@@ -98,7 +102,7 @@ export const configSchema = z.object({
   DETECTOR_DOWN_AFTER_PROBES: env.positiveInt(2),
   /** One call per detector and batch: up to 1,000 addresses, each of which may wait for DNS. */
   DETECTOR_BATCH_TIMEOUT_MS: env.positiveInt(60_000),
-  REDIS_URL: env.url(),
+  ...redisConfigShape,
   REDIS_KEY_PREFIX: z.string().default('spam-check:gateway:'),
   REVOCATION_CHANNEL: z.string().min(1).default('spam-check:revocations'),
   AMQP_URL: env.url(),
@@ -127,14 +131,16 @@ export const configSchema = z.object({
 
 export function loadServiceConfig(source: Env = process.env) {
   const config = loadConfig(configSchema, source);
+  const redis = redisTargetOf(config);
   const embedded = {
-    redis: !config.REDIS_URL,
+    redis: redis === undefined,
     amqp: !config.AMQP_URL,
     credentials: !config.GATEWAY_CLIENT_ID || !config.GATEWAY_CLIENT_SECRET,
   };
   if (config.NODE_ENV === 'production') {
     const problems = [
-      embedded.redis && 'REDIS_URL: required in production (no in-memory token cache without revocations)',
+      embedded.redis &&
+        'REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES: required in production (no in-memory token cache without revocations)',
       embedded.amqp && 'AMQP_URL: required in production (step-by-step hybrid checks run over RabbitMQ)',
       embedded.credentials &&
         'GATEWAY_CLIENT_ID / GATEWAY_CLIENT_SECRET: required in production (no embedded default credentials)',
@@ -150,6 +156,7 @@ export function loadServiceConfig(source: Env = process.env) {
     port: servicePort(source, 'GATEWAY_PORT', 8080),
     managementPort: config.GATEWAY_MANAGEMENT_PORT,
     embedded,
+    redis,
     limits: checkLimitsOf(config),
     gatewayClient: {
       id: config.GATEWAY_CLIENT_ID ?? EMBEDDED_CLIENT_ID,
@@ -159,7 +166,7 @@ export function loadServiceConfig(source: Env = process.env) {
     review: reviewConfigOf(config),
     // Without Redis there is no revocation channel, so a cached token stays usable until its entry expires:
     // the short default bounds that window to one second.
-    tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS ?? (config.REDIS_URL ? 30_000 : 1000),
+    tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS ?? (redis ? 30_000 : 1000),
   };
 }
 export type ServiceConfig = ReturnType<typeof loadServiceConfig>;

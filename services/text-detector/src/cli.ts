@@ -5,15 +5,15 @@ import { createFeedbackStore } from './compose';
 import { readModelFile } from './data-access/model-file';
 import { exportLines } from './entry-points/cli/export';
 
-/** `pnpm --filter @spam-check/text-detector feedback export ...`: reads the Redis of REDIS_URL. */
+/** `pnpm --filter @spam-check/text-detector feedback export ...`: reads the configured Redis. */
 async function cli(): Promise<number> {
   const config = loadServiceConfig();
-  if (!config.REDIS_URL) {
-    console.error('REDIS_URL is not set: without Redis, feedback lives in the service process only.');
+  if (!config.redis) {
+    console.error('Redis is not configured: without Redis, feedback lives in the service process only.');
     return 2;
   }
   const redis = await connectRedis({
-    url: config.REDIS_URL,
+    target: config.redis,
     name: 'redis',
     // stdout carries the export: the connection's messages go to stderr.
     logger: { warn: (_details, message) => console.error(message), info: () => undefined },

@@ -21,7 +21,7 @@ import {
   type ServiceContext,
   type StartedService,
 } from '@spam-check/service-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import { embeddedDefaults, type ServiceConfig } from './config';
 import { reportsInTurn, type ReportsInTurn } from './domain/client-reports';
 import { startRpcConsumer } from './entry-points/amqp/rpc-consumer';
@@ -73,9 +73,9 @@ export async function composeTextCheck(
   const detectLanguage = await loadLanguageDetector();
   const checks: TextCheckDeps['checks'] = {};
   const closers: Closer[] = [];
-  let redis: Redis | undefined;
-  if (config.REDIS_URL) {
-    const connection = await connectRedis({ url: config.REDIS_URL, name: 'redis', logger });
+  let redis: RedisClient | undefined;
+  if (config.redis) {
+    const connection = await connectRedis({ target: config.redis, name: 'redis', logger });
     checks.redis = connection.check;
     closers.push(connection.closer);
     redis = connection.client;
@@ -96,14 +96,14 @@ export async function composeTextCheck(
       logger,
     });
   }
-  const settings = config.REDIS_URL
-    ? await connectClientSettings(config.REDIS_URL, logger, {
+  const settings = config.redis
+    ? await connectClientSettings(config.redis, logger, {
         prefix: config.CLIENT_SETTINGS_PREFIX,
         channel: config.CLIENT_SETTINGS_CHANNEL,
       })
     : undefined;
   if (settings) closers.push({ name: 'client settings', close: () => settings.close() });
-  else logger.warn('REDIS_URL is not set: per-client settings are not read (operator defaults for all)');
+  else logger.warn('Redis is not configured: per-client settings are not read (operator defaults for all)');
   const stores = feedbackStores(config, redis);
   const feedback = createFeedbackStore(config, model, redis, settings, stores);
   const cascadeConfig = {
@@ -128,12 +128,12 @@ export async function composeTextCheck(
 }
 
 /**
- * The feedback stores, in Redis when REDIS_URL is set, else in memory (embedded mode): check records for
+ * The feedback stores, in Redis when one is configured, else in memory (embedded mode): check records for
  * FEEDBACK_RETENTION_SECONDS; the reports, their band index, the weights, the reported texts and the campaign
  * memory for FEEDBACK_REPORT_RETENTION_DAYS. A client's maps share its hash tag (see `redisClientMap`); the
  * campaign memory keys each signature apart.
  */
-function feedbackStores(config: ServiceConfig, redis: Redis | undefined) {
+function feedbackStores(config: ServiceConfig, redis: RedisClient | undefined) {
   const retention = config.FEEDBACK_RETENTION_SECONDS;
   const kept = config.reportRetentionSeconds;
   const maxReports = config.FEEDBACK_MAX_REPORTS;
@@ -165,7 +165,7 @@ export type ClientFeedback = TextFeedback &
 export function createFeedbackStore(
   config: ServiceConfig,
   model: TextModel,
-  redis: Redis | undefined,
+  redis: RedisClient | undefined,
   settings?: ClientSettingsStore,
   stores = feedbackStores(config, redis),
 ): ClientFeedback {

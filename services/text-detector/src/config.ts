@@ -85,11 +85,11 @@ export function embeddedDefaults(config: ServiceConfig): string[] {
       'OPENAI_API_KEY is not set: local stages only; unsure texts are answered with degraded: true',
     );
   }
-  if (!config.REDIS_URL) {
+  if (!config.redis) {
     defaults.push(
       llmOn && config.OPENAI_API_KEY
-        ? 'REDIS_URL is not set: feedback and LLM answers are kept in memory of this process only'
-        : 'REDIS_URL is not set: feedback is kept in memory of this process only',
+        ? 'Redis is not configured: feedback and LLM answers are kept in memory of this process only'
+        : 'Redis is not configured: feedback is kept in memory of this process only',
     );
   }
   return defaults;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import type { Logger } from '@spam-check/service-kit';
 import { scanKeys } from '../scan-keys';
 
@@ -18,7 +18,7 @@ const UNTAGGED = {
  * Run by the e-mail detector at every start, once per prefix (`tagClientKeysOnce`). Can be removed after
  * release 0.1.0: every key an earlier version wrote has then been renamed by a start of 0.1.0.
  */
-async function tagClientKeys(redis: Redis, prefix: string, kind: 'checks' | 'map'): Promise<number> {
+async function tagClientKeys(redis: RedisClient, prefix: string, kind: 'checks' | 'map'): Promise<number> {
   let renamed = 0;
   const untagged = (key: string) => UNTAGGED[kind].test(key.slice(prefix.length));
   for await (const keys of scanKeys(redis, `${prefix}*`, untagged))
@@ -30,7 +30,7 @@ async function tagClientKeys(redis: Redis, prefix: string, kind: 'checks' | 'map
 }
 
 /** The check records under `prefix` and the report maps under `<prefix>reports:`, unless the marker says done. */
-export async function tagClientKeysOnce(redis: Redis, prefix: string, logger: Logger): Promise<void> {
+export async function tagClientKeysOnce(redis: RedisClient, prefix: string, logger: Logger): Promise<void> {
   if ((await redis.get(`${prefix}${TAGGED_MARKER}`)) !== null) return;
   const renamed =
     (await tagClientKeys(redis, prefix, 'checks')) + (await tagClientKeys(redis, `${prefix}reports:`, 'map'));

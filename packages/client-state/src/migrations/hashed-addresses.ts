@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import type { Logger } from '@spam-check/service-kit';
 import type { CheckMemory } from '../check-memory';
 import type { ClientMap } from '../client-map';
@@ -50,7 +50,7 @@ async function hashStoredAddresses(
 
 /** `hashStoredAddresses`, unless the marker under `prefix` says it already ran; sets the marker after it. */
 export async function migrateStoredAddresses(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   {
     stores,

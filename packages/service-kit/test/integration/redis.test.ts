@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { freePort } from '@spam-check/process-kit';
 import { redisUrl, TcpProxy } from '@spam-check/test-support';
 import { connectRedis, type RedisLogger } from '../../src/redis';
@@ -23,7 +24,7 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 5000): Promi
 describe('connectRedis', () => {
   it('when Redis is up, it resolves connected, passes its check and closes with QUIT', async () => {
     const { logger, lines } = recordingLogger();
-    const redis = await connectRedis({ url: redisUrl(), name: 'redis', logger });
+    const redis = await connectRedis({ target: { kind: 'single', url: redisUrl() }, name: 'redis', logger });
     expect(redis.client.status).toBe('ready');
     await expect(redis.check()).resolves.toBeUndefined();
     const key = `kit-redis-test:${randomUUID()}`;
@@ -39,7 +40,11 @@ describe('connectRedis', () => {
   it('when Redis is unreachable, it still resolves, and commands fail at once instead of waiting', async () => {
     const { logger, lines } = recordingLogger();
     const started = Date.now();
-    const redis = await connectRedis({ url: `redis://127.0.0.1:${await freePort()}`, name: 'down', logger });
+    const redis = await connectRedis({
+      target: { kind: 'single', url: `redis://127.0.0.1:${await freePort()}` },
+      name: 'down',
+      logger,
+    });
     try {
       expect(Date.now() - started).toBeLessThan(1500);
       const before = Date.now();
@@ -55,7 +60,7 @@ describe('connectRedis', () => {
   it('when the connection is lost for a while, it logs the outage once, fails fast meanwhile, and recovers', async () => {
     const proxy = await TcpProxy.start(redisUrl(), 6379);
     const { logger, lines } = recordingLogger();
-    const redis = await connectRedis({ url: proxy.url, name: 'redis', logger });
+    const redis = await connectRedis({ target: { kind: 'single', url: proxy.url }, name: 'redis', logger });
     try {
       await redis.check();
       proxy.refuse(true);
@@ -86,10 +91,20 @@ describe('connectRedis', () => {
 
   it('when it is a subscriber connection, it has no command timeout and receives messages', async () => {
     const { logger } = recordingLogger();
-    const subscriber = await connectRedis({ url: redisUrl(), name: 'sub', logger, subscriber: true });
-    const publisher = await connectRedis({ url: redisUrl(), name: 'pub', logger });
+    const subscriber = await connectRedis({
+      target: { kind: 'single', url: redisUrl() },
+      name: 'sub',
+      logger,
+      subscriber: true,
+    });
+    const publisher = await connectRedis({
+      target: { kind: 'single', url: redisUrl() },
+      name: 'pub',
+      logger,
+    });
     try {
-      expect(subscriber.client.options.commandTimeout).toBeUndefined();
+      expect(subscriber.client).toBeInstanceOf(Redis);
+      expect((subscriber.client as Redis).options.commandTimeout).toBeUndefined();
       const channel = `kit-redis-test:${randomUUID()}`;
       const received = new Promise<string>((resolve) =>
         subscriber.client.on('message', (_channel: string, message: string) => resolve(message)),

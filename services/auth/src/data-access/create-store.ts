@@ -4,13 +4,13 @@ import type { AuthStore } from '../domain/store';
 import { MemoryStore } from './memory-store';
 import { RedisStore } from './redis-store';
 
-/** Redis when REDIS_URL is set, else the embedded in-memory store. Waits for the first connection. */
+/** Redis when one is configured, else the embedded in-memory store. Waits for the first connection. */
 export async function createStore(config: ServiceConfig, logger: RedisLogger): Promise<AuthStore> {
-  if (!config.REDIS_URL) return new MemoryStore();
+  if (!config.redis) return new MemoryStore();
   const timeoutMs = config.AUTH_REDIS_TIMEOUT_MS;
   return new RedisStore({
     connection: await connectRedis({
-      url: config.REDIS_URL,
+      target: config.redis,
       name: 'redis',
       logger,
       timeoutMs,

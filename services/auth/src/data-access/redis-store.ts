@@ -2,7 +2,8 @@ import type { RevocationMessage } from '@spam-check/contracts';
 import type { RedisConnection } from '@spam-check/service-kit';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis, Result } from 'ioredis';
+import type { Result } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import type { RefreshTokenRecord, TokenRecord } from '../domain/tokens';
 import {
   StoreUnavailableError,
@@ -26,7 +27,8 @@ import {
  *   client:<id>, clients   client records and the set of ids
  *   user:<name>, users     user records and the set of names
  *   fail:<key>         brute-force attempt counter, TTL = the counting window
- * The Lua scripts build family keys from the prefix, so they assume one Redis node (no cluster slots).
+ * The Lua scripts reach keys they build from the prefix, so on a Redis Cluster the prefix must hold a hash tag
+ * (`{auth}:`; the configuration refuses one without): every auth key then lives in one slot.
  */
 
 declare module 'ioredis' {
@@ -67,7 +69,7 @@ type RecordKind = 'client' | 'user';
 export class RedisStore implements AuthStore {
   readonly kind = 'redis';
   private readonly connection: RedisConnection;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly prefix: string;
   private readonly channel: string;
   private readonly timeoutMs: number;
@@ -81,7 +83,7 @@ export class RedisStore implements AuthStore {
     this.redis.defineCommand('authRotate', { numberOfKeys: 1, lua: script('rotate.lua') });
     this.redis.defineCommand('authUndoRotation', { numberOfKeys: 1, lua: script('undo-rotation.lua') });
     this.redis.defineCommand('authActiveAccess', { numberOfKeys: 1, lua: script('active-access.lua') });
-    this.redis.defineCommand('authRevokeFamily', { numberOfKeys: 0, lua: script('revoke-family.lua') });
+    this.redis.defineCommand('authRevokeFamily', { numberOfKeys: 1, lua: script('revoke-family.lua') });
     this.redis.defineCommand('authReserve', { lua: script('reserve.lua') });
     this.redis.defineCommand('authRelease', { lua: script('release.lua') });
     this.redis.defineCommand('authCreateRecord', { numberOfKeys: 2, lua: script('create-record.lua') });
@@ -227,7 +229,7 @@ export class RedisStore implements AuthStore {
     return (await this.run(() => this.redis.del(this.key('at:', hash)))) === 1;
   }
   async revokeFamily(family: string) {
-    return this.run(() => this.redis.authRevokeFamily(this.prefix, family));
+    return this.run(() => this.redis.authRevokeFamily(this.key('fam:', family), this.prefix));
   }
   async revokeClientTokens(clientId: string) {
     const clientFamilies = this.key('cfam:', clientId);

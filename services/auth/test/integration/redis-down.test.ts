@@ -106,7 +106,7 @@ describe('when Redis hangs while a refresh rotation is on its way', () => {
     const redis = await startRedis(port, dir);
     const { prefix, channel } = uniqueNames();
     const connection = await connectRedis({
-      url: `redis://127.0.0.1:${port}`,
+      target: { kind: 'single', url: `redis://127.0.0.1:${port}` },
       name: 'redis',
       logger: createLogger({ service: 'auth-test', level: 'silent' }),
       timeoutMs: 300,

@@ -27,7 +27,12 @@ async function memorySubject(): Promise<Subject> {
 
 async function redisSubject(): Promise<Subject> {
   const { prefix, channel } = uniqueNames();
-  const connection = await connectRedis({ url: redisUrl(), name: 'redis', logger: silent, timeoutMs: 1000 });
+  const connection = await connectRedis({
+    target: { kind: 'single', url: redisUrl() },
+    name: 'redis',
+    logger: silent,
+    timeoutMs: 1000,
+  });
   const store = new RedisStore({ connection, prefix, channel, timeoutMs: 1000 });
   const published: RevocationMessage[] = [];
   const subscriber = new Redis(redisUrl());

@@ -9,7 +9,7 @@ import {
   type CheckMemory,
   type ClientMap,
 } from '@spam-check/client-state';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 
 export interface EmailFeedbackOptions {
   /** PRIVACY_HASH_KEY: addresses are stored only as keyedHash(hashKey, mailbox) (DESIGN.md §7.5). */
@@ -49,7 +49,7 @@ export function memoryEmailFeedbackStores(options: EmailFeedbackOptions): EmailF
 }
 
 export function redisEmailFeedbackStores(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   options: EmailFeedbackOptions,
 ): EmailFeedbackStores {

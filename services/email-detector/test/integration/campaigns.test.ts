@@ -77,7 +77,7 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
   beforeAll(async () => {
     redis = new Redis(redisUrl());
     const settings = await connectClientSettings(
-      redisUrl(),
+      { kind: 'single', url: redisUrl() },
       createLogger({ service: 'test', level: 'silent' }),
       {
         prefix: env.CLIENT_SETTINGS_PREFIX,

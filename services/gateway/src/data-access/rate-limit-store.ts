@@ -1,7 +1,8 @@
 import { AppError } from '@spam-check/service-kit';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis, Result } from 'ioredis';
+import type { Result } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import type { RateLimitStore } from '../domain/rate-limit';
 
 declare module 'ioredis' {
@@ -46,7 +47,7 @@ interface Lease {
  * (a fixed window's count only grows). Redis unreachable is SERVICE_UNAVAILABLE (fail closed, like token
  * validation): the limit is never silently lifted.
  */
-export function redisRateLimitStore(redis: Redis, prefix: string, limit: number): RateLimitStore {
+export function redisRateLimitStore(redis: RedisClient, prefix: string, limit: number): RateLimitStore {
   redis.defineCommand('spamCheckRateLimitReserve', {
     numberOfKeys: 1,
     lua: readFileSync(RESERVE_SCRIPT, 'utf8'),

@@ -1,5 +1,5 @@
 import type { FeedbackLabel } from '@spam-check/contracts';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import type { ListedRow, Position, ReadRows, StoredItem } from '../domain/review-page';
 
 /** A check as the review list keeps it: the item, its time, the address's keyed hash, its sealed content. */
@@ -130,7 +130,7 @@ function readRows(script: Script, k: ReviewKeys): ReadRows {
 }
 
 /** Deletes checks of a client by id, with their reports and kept content; answers how many were listed. */
-async function eraseIds(redis: Redis, k: ReviewKeys, ids: string[]): Promise<number> {
+async function eraseIds(redis: RedisClient, k: ReviewKeys, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   const results = await redis
     .multi()
@@ -159,7 +159,7 @@ function rowOf(id: string, at: number, value: string, report: string): ListedRow
  * (a range of the sorted set and two HMGETs), whatever the client's number of checks.
  */
 export function redisReviewStore(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   options: { retentionSeconds: number; maxPerClient: number },
 ): ReviewStore {
@@ -192,9 +192,10 @@ export function redisReviewStore(
       for (const entry of entries)
         if (entry.content)
           pipeline.set(k.content(entry.item.id), entry.content.sealed, 'EX', entry.content.seconds);
-      pipeline.sadd(clients, client);
       const results = (await pipeline.exec()) ?? [];
       for (const [error] of results) if (error) throw error;
+      // The set of clients has no client's hash tag: on a cluster it lives in another slot than the pipeline.
+      await redis.sadd(clients, client);
     },
     rows: (client) => readRows(readScript, keys(client)),
     async contents(client, ids) {
@@ -211,7 +212,8 @@ export function redisReviewStore(
       const k = keys(client);
       const ids = await redis.zrange(k.order, 0, -1);
       const erased = await eraseIds(redis, k, ids);
-      await redis.multi().del(k.order, k.items, k.reports).srem(clients, client).exec();
+      await redis.del(k.order, k.items, k.reports);
+      await redis.srem(clients, client);
       return erased;
     },
     async eraseEmail(emailHash) {

@@ -1,6 +1,6 @@
 import { revocationMessageSchema } from '@spam-check/contracts';
 import type { Logger } from '@spam-check/service-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import type { TokenIntrospector } from './introspection';
 
 /**
@@ -9,7 +9,7 @@ import type { TokenIntrospector } from './introspection';
  * a revoked token cannot outlive an outage in the cache. `subscribed()` feeds readiness.
  */
 export function subscribeToRevocations(options: {
-  subscriber: Redis;
+  subscriber: RedisClient;
   channel: string;
   introspector: TokenIntrospector;
   logger: Logger;

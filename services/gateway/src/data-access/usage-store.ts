@@ -1,6 +1,6 @@
 import type { AdminAction, ClientStats, RecentFeedbackEntry, Verdict } from '@spam-check/contracts';
 import type { Counter, Logger } from '@spam-check/service-kit';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import {
   CHECK_KINDS,
   addCounts,
@@ -75,21 +75,24 @@ function usageKeys(prefix: string) {
   };
 }
 
-/** Adds an hour's summed counts to the hourly and daily hashes, in one pipeline; rejects when Redis refuses. */
-async function writeCounts(redis: Redis, keys: UsageKeys, batch: PendingCounts): Promise<void> {
+/**
+ * Adds an hour's summed counts to the hourly and daily hashes; rejects when Redis refuses. The commands are
+ * issued together, not as one pipeline: the connection's auto-pipelining sends them in one write per node,
+ * and on a cluster the clients' keys live on different nodes, which one pipeline cannot reach.
+ */
+async function writeCounts(redis: RedisClient, keys: UsageKeys, batch: PendingCounts): Promise<void> {
   const at = new Date(batch.hour * HOUR_MS);
-  const pipeline = redis.pipeline();
+  const writes: Promise<unknown>[] = [];
   for (const [clientId, tally] of batch.clients) {
     const hour = keys.hourly(clientId, at);
-    for (const [field, count] of tally.hour) pipeline.hincrby(hour, field, count);
-    pipeline.expire(hour, RETENTION_SECONDS);
+    for (const [field, count] of tally.hour) writes.push(redis.hincrby(hour, field, count));
+    writes.push(redis.expire(hour, RETENTION_SECONDS));
     if (tally.reasons.size === 0) continue;
     const day = keys.daily(clientId, at);
-    for (const [code, count] of tally.reasons) pipeline.hincrby(day, reasonField(code), count);
-    pipeline.expire(day, RETENTION_SECONDS);
+    for (const [code, count] of tally.reasons) writes.push(redis.hincrby(day, reasonField(code), count));
+    writes.push(redis.expire(day, RETENTION_SECONDS));
   }
-  const results = (await pipeline.exec()) ?? [];
-  for (const [error] of results) if (error) throw error;
+  await Promise.all(writes);
 }
 
 /** A client's statistics from its hourly and daily hashes (as numbers) and its recent admin actions. */
@@ -143,9 +146,9 @@ function summarise(
 const numbers = (hash: unknown): Counts =>
   Object.fromEntries(Object.entries((hash ?? {}) as Record<string, string>).map(([k, v]) => [k, Number(v)]));
 
-/** A client's statistics: its hashes over the period and its admin actions, read in one pipeline. */
+/** A client's statistics: its hashes over the period and its admin actions, read together (see writeCounts). */
 async function readStats(
-  redis: Redis,
+  redis: RedisClient,
   keys: UsageKeys,
   request: { clientId: string; from: Date; to: Date; interval: 'hour' | 'day' },
 ): Promise<ClientStats> {
@@ -153,19 +156,12 @@ async function readStats(
   const starts = intervalStarts(from, to, interval);
   const hours = starts.flatMap((start) => hoursOf(start, interval));
   const days = intervalStarts(from, to, 'day');
-  const pipeline = redis.pipeline();
-  for (const hour of hours) pipeline.hgetall(keys.hourly(clientId, hour));
-  for (const day of days) pipeline.hgetall(keys.daily(clientId, day));
-  pipeline.lrange(keys.actions(clientId), 0, RECENT_ACTIONS - 1);
-  const results = (await pipeline.exec()) ?? [];
-  for (const [error] of results) if (error) throw error;
-  const values = results.map(([, value]) => value);
-  return summarise(
-    { ...request, starts },
-    values.slice(0, hours.length).map(numbers),
-    values.slice(hours.length, hours.length + days.length).map(numbers),
-    (values.at(-1) ?? []) as string[],
-  );
+  const [hourCounts, dayCounts, actions] = await Promise.all([
+    Promise.all(hours.map((hour) => redis.hgetall(keys.hourly(clientId, hour)))),
+    Promise.all(days.map((day) => redis.hgetall(keys.daily(clientId, day)))),
+    redis.lrange(keys.actions(clientId), 0, RECENT_ACTIONS - 1),
+  ]);
+  return summarise({ ...request, starts }, hourCounts.map(numbers), dayCounts.map(numbers), actions);
 }
 
 /**
@@ -175,7 +171,7 @@ async function readStats(
  * per client in a capped list.
  */
 export function redisUsageStore(options: {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   logger: Logger;
   lost: Counter<'kind'>;
@@ -216,18 +212,13 @@ export function redisUsageStore(options: {
     recordFeedback(clientId, report) {
       const day = keys.daily(clientId, new Date());
       const recent = keys.reports(clientId);
-      redis
-        .pipeline()
-        .hincrby(day, feedbackField(report.label), 1)
-        .expire(day, RETENTION_SECONDS)
-        .lpush(recent, JSON.stringify(report))
-        .ltrim(recent, 0, RECENT_FEEDBACK - 1)
-        .expire(recent, RETENTION_SECONDS)
-        .exec()
-        .then((results) => {
-          for (const [error] of results ?? []) if (error) throw error;
-        })
-        .catch((error: unknown) => lost('feedback', 1, error, { client_id: clientId, lost: 'feedback' }));
+      Promise.all([
+        redis.hincrby(day, feedbackField(report.label), 1),
+        redis.expire(day, RETENTION_SECONDS),
+        redis.lpush(recent, JSON.stringify(report)),
+        redis.ltrim(recent, 0, RECENT_FEEDBACK - 1),
+        redis.expire(recent, RETENTION_SECONDS),
+      ]).catch((error: unknown) => lost('feedback', 1, error, { client_id: clientId, lost: 'feedback' }));
     },
     async recentFeedback(clientId, limit) {
       const raw = await redis.lrange(keys.reports(clientId), 0, Math.min(limit, RECENT_FEEDBACK) - 1);

@@ -1,13 +1,13 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@spam-check/service-kit';
 import type { LlmAnswer } from '../domain/llm';
 
-/** LLM answers by content hash: Redis with a TTL, or a bounded in-memory map in embedded mode. */
+/** LLM answers by content hash: RedisClient with a TTL, or a bounded in-memory map in embedded mode. */
 export interface LlmCache {
   get(key: string): Promise<LlmAnswer | undefined>;
   set(key: string, answer: LlmAnswer): Promise<void>;
 }
 
-export function createRedisLlmCache(redis: Redis, prefix: string, ttlSeconds: number): LlmCache {
+export function createRedisLlmCache(redis: RedisClient, prefix: string, ttlSeconds: number): LlmCache {
   return {
     async get(key) {
       const raw = await redis.get(prefix + key);

@@ -54,7 +54,7 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
 
   beforeAll(async () => {
     redis = new Redis(redisUrl());
-    const settings = await connectClientSettings(redisUrl(), logger, {
+    const settings = await connectClientSettings({ kind: 'single', url: redisUrl() }, logger, {
       prefix: env.CLIENT_SETTINGS_PREFIX,
       channel: env.CLIENT_SETTINGS_CHANNEL,
     });

@@ -37,7 +37,7 @@ describe('per-client text settings', () => {
       CLIENT_SETTINGS_PREFIX: `test:text-settings:${run}:settings:`,
       CLIENT_SETTINGS_CHANNEL: `test:text-settings:${run}:settings`,
     };
-    settings = await connectClientSettings(redisUrl(), logger, {
+    settings = await connectClientSettings({ kind: 'single', url: redisUrl() }, logger, {
       prefix: env.CLIENT_SETTINGS_PREFIX,
       channel: env.CLIENT_SETTINGS_CHANNEL,
     });

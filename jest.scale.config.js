@@ -1,0 +1,11 @@
+/**
+ * `pnpm test:scale`: the tests under `test/scale/`, which start Redis Clusters and Sentinel groups of their
+ * own on loopback from Debian's redis package (several processes each), so they stay out of `pnpm test`.
+ */
+const base = require('./jest.base.config.js');
+
+module.exports = {
+  ...base,
+  testMatch: ['<rootDir>/test/scale/**/*.test.ts'],
+  maxWorkers: 1,
+};

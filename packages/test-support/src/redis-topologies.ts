@@ -1,0 +1,191 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const REDIS_SERVER = '/usr/bin/redis-server';
+const REDIS_CLI = '/usr/bin/redis-cli';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RedisTopology {
+  /** Every node's port, in start order. */
+  ports: number[];
+  /** Stops every process (SIGKILL of `port` only: a master lost without a goodbye). */
+  kill(port: number): void;
+  /** Stops every process and removes the data folders. */
+  stop(): Promise<void>;
+}
+
+function missingPackage(): Error {
+  return new Error(
+    `${REDIS_SERVER} or ${REDIS_CLI} is missing: install Debian's redis package ` +
+      '(apt-get install --no-install-recommends redis-server redis-tools)',
+  );
+}
+
+function cli(port: number, ...args: string[]): string {
+  const result = spawnSync(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8' });
+  return `${result.stdout}${result.stderr}`;
+}
+
+async function until(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Processes of one topology, each with its own folder under one temporary root, all removed at the end. */
+function processGroup(name: string) {
+  const root = mkdtempSync(join(tmpdir(), `${name}-`));
+  const children = new Map<number, ChildProcess>();
+  return {
+    root,
+    children,
+    start: (port: number, args: string[]): void => {
+      const dir = join(root, String(port));
+      mkdirSync(dir);
+      const child = spawn(REDIS_SERVER, args, { cwd: dir, stdio: 'ignore' });
+      child.on('error', () => undefined);
+      children.set(port, child);
+    },
+    kill: (port: number): void => {
+      children.get(port)?.kill('SIGKILL');
+    },
+    stop: async (): Promise<void> => {
+      await Promise.all(
+        [...children.values()].map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) return resolve();
+              child.once('exit', () => resolve());
+              child.kill('SIGKILL');
+            }),
+        ),
+      );
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+const nodeArgs = (port: number) => [
+  '--port',
+  String(port),
+  '--bind',
+  '127.0.0.1',
+  '--save',
+  '',
+  '--appendonly',
+  'no',
+  '--dir',
+  '.',
+];
+
+/**
+ * A Redis Cluster on loopback from Debian's redis-server: `masters` masters with one replica each, on free
+ * ports, created by `redis-cli --cluster create`. Resolves once every node reports the cluster ok.
+ */
+export async function startRedisCluster(masters = 3): Promise<RedisTopology> {
+  const group = processGroup('redis-cluster');
+  const ports: number[] = [];
+  try {
+    for (let i = 0; i < masters * 2; i++) {
+      const port = await freePort();
+      ports.push(port);
+      group.start(port, [
+        ...nodeArgs(port),
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        'nodes.conf',
+      ]);
+    }
+    for (const port of ports) await until(`redis node ${port}`, () => cli(port, 'ping').trim() === 'PONG');
+    const created = spawnSync(
+      REDIS_CLI,
+      [
+        '--cluster',
+        'create',
+        ...ports.map((port) => `127.0.0.1:${port}`),
+        '--cluster-replicas',
+        '1',
+        '--cluster-yes',
+      ],
+      { encoding: 'utf8' },
+    );
+    if (created.status !== 0)
+      throw new Error(`redis-cli --cluster create failed:\n${created.stdout}${created.stderr}`);
+    for (const port of ports)
+      await until(`cluster state ok on ${port}`, () => /cluster_state:ok/.test(cli(port, 'cluster', 'info')));
+  } catch (error) {
+    await group.stop();
+    throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? missingPackage() : error;
+  }
+  return { ports, kill: group.kill, stop: group.stop };
+}
+
+export interface SentinelGroup extends RedisTopology {
+  masterName: string;
+  sentinelPorts: number[];
+  /** The port of the master the sentinels name now. */
+  masterPort(): number;
+}
+
+/**
+ * A Sentinel group on loopback: one master, one replica and three sentinels (quorum two) that declare the
+ * master down after one second. Resolves once every sentinel knows the master and its replica.
+ */
+export async function startSentinelGroup(masterName = 'spam-check'): Promise<SentinelGroup> {
+  const group = processGroup('redis-sentinel');
+  const [master, replica] = [await freePort(), await freePort()];
+  const sentinelPorts = [await freePort(), await freePort(), await freePort()];
+  const [firstSentinel] = sentinelPorts as [number];
+  const masterPort = () =>
+    Number(cli(firstSentinel, 'sentinel', 'get-master-addr-by-name', masterName).split('\n')[1]);
+  try {
+    group.start(master, nodeArgs(master));
+    group.start(replica, [...nodeArgs(replica), '--replicaof', '127.0.0.1', String(master)]);
+    for (const port of sentinelPorts) {
+      // A sentinel rewrites its configuration file, so each has one of its own.
+      const file = join(group.root, `sentinel-${port}.conf`);
+      writeFileSync(
+        file,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `sentinel monitor ${masterName} 127.0.0.1 ${master} 2`,
+          `sentinel down-after-milliseconds ${masterName} 1000`,
+          `sentinel failover-timeout ${masterName} 5000`,
+          '',
+        ].join('\n'),
+      );
+      group.start(port, [file, '--sentinel']);
+    }
+    for (const port of sentinelPorts)
+      await until(`sentinel ${port} sees the replica`, () =>
+        /^1$/m.test(cli(port, 'sentinel', 'master', masterName).split('num-slaves\n')[1] ?? ''),
+      );
+  } catch (error) {
+    await group.stop();
+    throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? missingPackage() : error;
+  }
+  return {
+    ports: [master, replica],
+    sentinelPorts,
+    masterName,
+    masterPort,
+    kill: group.kill,
+    stop: group.stop,
+  };
+}
