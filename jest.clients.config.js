@@ -1,7 +1,8 @@
 /**
  * `pnpm test:clients`: real third-party clients, unpatched (npm akismet-api and akismet, openid-client, Perl's
- * Net::Akismet), against the real stack; `test/clients/install-packages.sh` installs the Debian packages they
- * need, and the global setup checks that Redis and RabbitMQ answer.
+ * Net::Akismet, the Akismet plugin of Debian's WordPress), against the real stack;
+ * `test/clients/install-packages.sh` installs the Debian packages they need, and the global setup checks that
+ * Redis and RabbitMQ answer.
  */
 const base = require('./jest.base.config.js');
 

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AkismetClient as AkismetApiClient } from 'akismet-api';
 import { AkismetClient } from 'akismet';
+import { recentFeedbackSchema } from '@spam-check/contracts';
 import { akismetStackForSuite } from '../integration/e2e/akismet-stack';
+import { postComment, startAkismetSite } from './wordpress-akismet';
 
 const BLOG = 'https://blog.example.org/';
 // The Akismet clients put the key into the host name: `<key>.spam-check.test` resolves to loopback
@@ -136,5 +138,46 @@ describe('third-party clients, unpatched, against the real stack', () => {
       expect(await perl('check', comment(32))).toBe('false');
     });
     expect(readFileSync(HOSTS_FILE, 'utf8')).not.toContain(key);
+  });
+
+  it("when Debian WordPress's Akismet plugin is pointed at the service by the documented must-use plugin, it checks comments and reports a moderator's Spam", async () => {
+    const { id, key } = await suite.clientWithKey('wordpress');
+    const site = await startAkismetSite(suite.state.stack.gateway, key);
+    try {
+      // The status WordPress gave the comment and the answer Akismet's plugin recorded for it.
+      const judged = async (comment: number) => {
+        const { status, meta } = await site.php('comment', String(comment));
+        return { status, akismet: meta.akismet_result };
+      };
+      const anna = { name: 'Anna Schmidt', email: 'anna.schmidt@example.org' };
+      const ham = await postComment(site, anna, comment(40));
+      expect(await judged(ham)).toEqual({ status: 'approved', akismet: 'false' });
+      const spam = await postComment(
+        site,
+        { name: 'Cheap', email: 'cheap@example.org' },
+        'spam-check-test-spam',
+      );
+      expect(await judged(spam)).toEqual({ status: 'spam', akismet: 'true' });
+
+      expect(await site.php('spam', String(ham))).toEqual({ ok: true });
+      const reports = await suite.adminCall('GET', `/clients/${id}/feedback`);
+      expect(recentFeedbackSchema.parse(reports.body).feedback).toEqual([
+        expect.objectContaining({ label: 'spam', applied_to: expect.arrayContaining(['email', 'text']) }),
+      ]);
+
+      const ben = { name: 'Ben Weber', email: 'ben.weber@example.org' };
+      expect(await judged(await postComment(site, ben, comment(41)))).toEqual({
+        status: 'spam',
+        akismet: 'true',
+      });
+      // Debian's installer warns on its own; the Akismet plugin and the must-use plugin must not.
+      const warnings = site
+        .debugLog()
+        .split('\n')
+        .filter((line) => /PHP (Fatal|Warning)/.test(line) && /akismet|mu-plugins/.test(line));
+      expect(warnings).toEqual([]);
+    } finally {
+      await site.remove();
+    }
   });
 });

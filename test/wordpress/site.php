@@ -5,6 +5,7 @@
  *   php site.php comment ID                        prints the comment's status and meta as JSON
  *   php site.php count TEXT                        prints how many comments (any status) contain TEXT
  *   php site.php user EMAIL                        prints whether a user has this address, as JSON
+ *   php site.php spam ID                           the administrator's "Spam" link under the comment in wp-admin
  * The environment names the site's configuration (WORDPRESS_CONFIG).
  */
 
@@ -33,6 +34,12 @@ if ( 'options' === $spam_check_command ) {
 	echo wp_json_encode( array( 'count' => count( get_comments( array( 'search' => $spam_check_arg, 'status' => 'all', 'fields' => 'ids' ) ) ) ) );
 } elseif ( 'user' === $spam_check_command ) {
 	echo wp_json_encode( array( 'exists' => false !== get_user_by( 'email', $spam_check_arg ) ) );
+} elseif ( 'spam' === $spam_check_command ) {
+	// What wp-admin/comment.php?action=spamcomment does for a signed-in administrator: plugins that tell a
+	// moderator's click from other status changes (Akismet) look at that request's action.
+	wp_set_current_user( 1 );
+	$_GET['action'] = 'spamcomment';
+	echo wp_json_encode( array( 'ok' => (bool) wp_spam_comment( (int) $spam_check_arg ) ) );
 } else {
 	fwrite( STDERR, "unknown command: $spam_check_command\n" );
 	exit( 2 );

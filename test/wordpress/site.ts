@@ -10,7 +10,7 @@ import { freePort, waitForPort } from '@spam-check/process-kit';
 const run = promisify(execFile);
 
 /** Debian's WordPress (package `wordpress`), its default theme and its per-site configuration files. */
-const WORDPRESS = '/usr/share/wordpress';
+export const WORDPRESS = '/usr/share/wordpress';
 const CONFIG_DIR = '/etc/wordpress';
 export const PLUGIN_DIR = resolve(__dirname, '../../integrations/wordpress/spam-check');
 
@@ -23,6 +23,12 @@ export interface WordPressSite {
   php: (command: string, argument: string) => Promise<any>;
   /** Stops the server and removes the site's database, database user, configuration and files. */
   remove: () => Promise<void>;
+}
+
+/** What a test adds to the site's wp-content: plugins linked by folder name, must-use plugins by file name. */
+export interface SiteExtras {
+  plugins?: Record<string, string>;
+  muPlugins?: Record<string, string>;
 }
 
 /** Runs SQL as MariaDB's root (no password, over the socket), as on these machines. */
@@ -42,11 +48,15 @@ async function sql(statements: string): Promise<void> {
  * must-use plugin that switches WordPress's comment-flood check off for this site only (the test posts many
  * comments from 127.0.0.1 within seconds; the plugin itself leaves the check on).
  */
-function contentDir(root: string): string {
+function contentDir(root: string, extras: SiteExtras): string {
   const content = join(root, 'wp-content');
   mkdirSync(join(content, 'plugins'), { recursive: true });
   mkdirSync(join(content, 'mu-plugins'), { recursive: true });
   symlinkSync(PLUGIN_DIR, join(content, 'plugins', 'spam-check'));
+  for (const [name, dir] of Object.entries(extras.plugins ?? {}))
+    symlinkSync(dir, join(content, 'plugins', name));
+  for (const [name, code] of Object.entries(extras.muPlugins ?? {}))
+    writeFileSync(join(content, 'mu-plugins', name), code);
   for (const shared of ['themes', 'languages'])
     symlinkSync(join(WORDPRESS, 'wp-content', shared), join(content, shared));
   writeFileSync(
@@ -127,7 +137,7 @@ async function stopServer(server: ChildProcess): Promise<void> {
  * A WordPress site of this run: its own MariaDB database and user, Debian's WordPress configured by
  * /etc/wordpress/config-<name>.php, served by `php -S` on loopback, installed through wp-admin/install.php.
  */
-export async function startSite(): Promise<WordPressSite> {
+export async function startSite(extras: SiteExtras = {}): Promise<WordPressSite> {
   const id = randomUUID().slice(0, 8);
   const name = `spam-check-test-${id}`;
   const database = `spam_check_test_${id}`;
@@ -151,7 +161,7 @@ export async function startSite(): Promise<WordPressSite> {
       `CREATE DATABASE \`${database}\`; CREATE USER '${user}'@'localhost' IDENTIFIED BY '${password}';` +
         ` GRANT ALL PRIVILEGES ON \`${database}\`.* TO '${user}'@'localhost';`,
     );
-    const content = contentDir(root);
+    const content = contentDir(root, extras);
     writeFileSync(config, configFile({ url, database, user, password, content }));
     server = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', WORDPRESS, join(__dirname, 'router.php')], {
       env: { ...env, PHP_CLI_SERVER_WORKERS: '4' },
