@@ -254,6 +254,31 @@ export interface RouteHandlers {
   console: Router | undefined;
 }
 
+/** The Akismet-compatible endpoints: the client's key stands for its token, then the same checks and reports. */
+function akismetRoutes(deps: AppDeps, guard: ReturnType<typeof guards>) {
+  const { config } = deps;
+  return akismetRouter({
+    verifyKey: createAkismetKeyVerifier({
+      authUrl: config.AUTH_URL,
+      clientId: config.gatewayClient.id,
+      clientSecret: config.gatewayClient.secret,
+      timeoutMs: config.AUTH_TIMEOUT_MS,
+      agent: deps.agents.auth,
+    }),
+    limitClient: guard.limitClient,
+    transports: deps.transports,
+    detectors: deps.detectors,
+    hybrids: deps.hybrids,
+    settings: deps.settings,
+    usage: deps.usage,
+    languages: config.LANGUAGES,
+    limits: config.limits,
+    timeoutMs: config.DETECTOR_TIMEOUT_MS,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    trustedProxyHops: config.TRUSTED_PROXY_HOPS,
+  });
+}
+
 /** Each route's handlers, built once from the service's dependencies; `createApp` puts them on their paths. */
 export function routeHandlers(deps: AppDeps): RouteHandlers {
   const { config } = deps;
@@ -297,26 +322,7 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
       console: config.console.client,
     }),
     oauthMetadata: oauthMetadata(config.TRUSTED_PROXY_HOPS),
-    akismet: akismetRouter({
-      verifyKey: createAkismetKeyVerifier({
-        authUrl: config.AUTH_URL,
-        clientId: config.gatewayClient.id,
-        clientSecret: config.gatewayClient.secret,
-        timeoutMs: config.AUTH_TIMEOUT_MS,
-        agent: deps.agents.auth,
-      }),
-      limitClient: guard.limitClient,
-      transports: deps.transports,
-      detectors: deps.detectors,
-      hybrids: deps.hybrids,
-      settings: deps.settings,
-      usage: deps.usage,
-      languages: config.LANGUAGES,
-      limits: config.limits,
-      timeoutMs: config.DETECTOR_TIMEOUT_MS,
-      maxBodyBytes: config.MAX_BODY_BYTES,
-      trustedProxyHops: config.TRUSTED_PROXY_HOPS,
-    }),
+    akismet: akismetRoutes(deps, guard),
     admin: adminRouter({
       guards: [guard.authenticatedAdmin, guard.limited],
       authAdmin: deps.authAdmin,

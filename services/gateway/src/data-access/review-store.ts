@@ -154,6 +154,17 @@ function rowOf(id: string, at: number, value: string, report: string): ListedRow
   };
 }
 
+/** One listed check of a client, or undefined once it has left the list. */
+async function readRow(redis: RedisClient, k: ReturnType<typeof reviewKeys>, id: string) {
+  const [at, value, report] = await Promise.all([
+    redis.zscore(k.order, id),
+    redis.hget(k.items, id),
+    redis.hget(k.reports, id),
+  ]);
+  if (at === null || value === null) return undefined;
+  return rowOf(id, Number(at), value, report ?? '');
+}
+
 /**
  * Per client, under the hash tag `{client}` (one slot on Redis Cluster): a sorted set of check ids by time,
  * a hash of the items, a hash of the last reports, and one key per kept content (its own TTL, at most the
@@ -200,16 +211,7 @@ export function redisReviewStore(
       await redis.sadd(clients, client);
     },
     rows: (client) => readRows(readScript, keys(client)),
-    async row(client, id) {
-      const k = keys(client);
-      const [at, value, report] = await Promise.all([
-        redis.zscore(k.order, id),
-        redis.hget(k.items, id),
-        redis.hget(k.reports, id),
-      ]);
-      if (at === null || value === null) return undefined;
-      return rowOf(id, Number(at), value, report ?? '');
-    },
+    row: (client, id) => readRow(redis, keys(client), id),
     async contents(client, ids) {
       if (ids.length === 0) return [];
       return (await redis.mget(ids.map(keys(client).content))).map((value) => value ?? undefined);
