@@ -101,7 +101,7 @@ describe('batch checks, end to end over HTTP', () => {
   it('when a text batch at /frapi holds an item without body, it gets a problem and the others are checked', async () => {
     const response = await postJson(`${stack.gateway}/frapi/v1/spam/text/batch`, token, {
       items: [
-        { title: 'Bonjour', body: 'Merci pour cet article très intéressant.' },
+        { title: 'Bonjour', body: 'À quelle heure ouvre la bibliothèque samedi ?' },
         { title: 'Sans corps' },
         { title: 'Frage', body: 'Wann öffnet die Bibliothek am Samstag?', sub_title: 'Bibliothek' },
       ],

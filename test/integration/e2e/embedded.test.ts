@@ -73,7 +73,7 @@ describe('the stack in embedded mode, end to end over HTTP', () => {
   it('when a text check is posted at /frapi, it answers a text result in French', async () => {
     const response = await postJson(`${stack.gateway}/frapi/v1/spam/text`, token, {
       title: 'Bonjour',
-      body: 'Merci pour cet article très intéressant.',
+      body: 'À quelle heure ouvre la bibliothèque samedi ?',
     });
     expect(response.status).toBe(200);
     const result = textResultSchema.parse(response.body);

@@ -286,6 +286,9 @@ describe('privacy, end to end', () => {
       review_checks: await hashLength(`${prefix}gateway:review:{${client}}:items`),
       recent_feedback: await redis.llen(`${prefix}gateway:feedback-recent:${client}`),
       client_settings: 0,
+      // The client has no webhooks: nothing of them to erase.
+      webhook_deliveries: 0,
+      webhook_secrets: 0,
     };
     expect(expected.email_check_records).toBeGreaterThan(0);
     expect(expected.text_learnt_state).toBeGreaterThan(0);

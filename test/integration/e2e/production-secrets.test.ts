@@ -60,6 +60,8 @@ describe('production mode refuses secrets published in this repository and short
     const { code, output } = await refusal('gateway', {
       GATEWAY_CLIENT_ID: 'gateway',
       GATEWAY_CLIENT_SECRET: 'a-gateway-secret-of-our-own-0123',
+      // A key of its own, so that only REVIEW_CONTENT_KEY is wrong.
+      WEBHOOK_SECRET_KEY: 'a-webhook-secret-key-of-our-own-0123456789',
       ...(key === undefined ? {} : { REVIEW_CONTENT_KEY: key }),
     });
     expect(code).not.toBe(0);
