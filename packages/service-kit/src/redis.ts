@@ -28,7 +28,7 @@ export interface RedisConnection {
   client: RedisClient;
   /** For readiness: a PING answered within the command timeout. */
   check: () => Promise<void>;
-  /** QUIT when connected (what was sent is answered first), else drop the socket. */
+  /** QUIT when connected (what was sent is answered first), then drop every socket. */
   closer: Closer;
 }
 
@@ -116,8 +116,10 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     closer: {
       name,
       close: async () => {
-        if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-        else client.disconnect();
+        if (client.status === 'ready') await client.quit().catch(() => undefined);
+        // After QUIT too: a Sentinel client's failover detector keeps a subscriber connection to each
+        // sentinel, which only `disconnect` ends (else the process never exits).
+        client.disconnect();
       },
     },
   };
