@@ -216,6 +216,7 @@ export const adminActionSchema = z.object({
     'settings.update',
     'data.erase',
     'webhook.rotate_secret',
+    'feedback.report',
   ]),
   client_id: z
     .string()

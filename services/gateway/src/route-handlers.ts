@@ -30,7 +30,7 @@ import { llmEndpointReader } from './data-access/llm-endpoint';
 import type { Caller } from './domain/authorization';
 import { submittedOf } from './domain/submitted';
 import type { CheckedItem, Submitted } from './domain/review-item';
-import { adminRouter } from './entry-points/http/admin-routes';
+import { adminRouter, type ClientReviewHandlers } from './entry-points/http/admin-routes';
 import { akismetRouter } from './entry-points/http/akismet-routes';
 import { authenticate, bearerAuthentication, callerOf } from './entry-points/http/authenticate';
 import { batchCheck } from './entry-points/http/batch-check';
@@ -279,11 +279,33 @@ function akismetRoutes(deps: AppDeps, guard: ReturnType<typeof guards>) {
   });
 }
 
+/**
+ * A client's review list and its reports, for the client itself (public routes) and for the console (admin
+ * routes, as the client named in the path): one handler each, the client passed in.
+ */
+function reviewHandlers(deps: AppDeps): ClientReviewHandlers {
+  return {
+    report: feedback({
+      detectors: deps.detectors,
+      hybrids: deps.hybrids,
+      usage: deps.usage,
+      onReported: (clientId, checkId, label) => {
+        deps.review.reported(clientId, checkId, label);
+        deps.webhooks?.events.reported(clientId, { check_id: checkId, label });
+      },
+      limits: deps.config.limits,
+      timeoutMs: deps.config.DETECTOR_TIMEOUT_MS,
+    }),
+    list: checkList(deps.review),
+  };
+}
+
 /** Each route's handlers, built once from the service's dependencies; `createApp` puts them on their paths. */
 export function routeHandlers(deps: AppDeps): RouteHandlers {
   const { config } = deps;
   const guard = guards(deps);
   const recorded = checkRecorders(deps);
+  const clientReview = reviewHandlers(deps);
   return {
     authenticated: guard.authenticated,
     limited: guard.limited,
@@ -302,18 +324,8 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
         deps.webhooks?.events,
       ),
     ],
-    feedback: feedback({
-      detectors: deps.detectors,
-      hybrids: deps.hybrids,
-      usage: deps.usage,
-      onReported: (clientId, checkId, label) => {
-        deps.review.reported(clientId, checkId, label);
-        deps.webhooks?.events.reported(clientId, { check_id: checkId, label });
-      },
-      limits: config.limits,
-      timeoutMs: config.DETECTOR_TIMEOUT_MS,
-    }),
-    checkList: checkList(deps.review),
+    feedback: (req, res) => clientReview.report(req, res, callerOf(res).clientId),
+    checkList: (req, res) => clientReview.list(req, res, callerOf(res).clientId),
     oauth: oauthProxy({
       authUrl: config.AUTH_URL,
       agent: deps.proxyAgent,
@@ -340,6 +352,7 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
       maxBodyBytes: config.MAX_BODY_BYTES,
       trials: { limits: config.limits, transports: deps.transports, settings: deps.settings },
       webhooks: deps.webhooks,
+      review: clientReview,
     }),
     siteRules: siteRulesRouter({
       guards: [guard.authenticated, guard.limited],

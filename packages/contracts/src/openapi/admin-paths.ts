@@ -1,5 +1,7 @@
 /** The administration API's paths of the OpenAPI document. */
 import type { ErrorCode } from '../errors';
+import { REVIEW_LIMITS } from '../review';
+import { checkListOperation } from './review-paths';
 import { problemResponse, ref, type SchemaName } from './schemas';
 
 const ADMIN_ERRORS: Record<string, ErrorCode[]> = {
@@ -241,7 +243,68 @@ function adminWebhookPaths() {
   };
 }
 
-/** The administration API: its clients, their data and their webhooks. */
+/**
+ * A client's review as the operator console shows it: the client's list (the query of `GET /api/v1/checks`)
+ * and reports made as the client (the body and answers of `POST /api/v1/spam/feedback`).
+ */
+function adminReviewPaths(recentFeedback: object) {
+  const list = checkListOperation(ref('CheckList'), problemResponse).get;
+  const report = adminOperation(
+    'Report as the client: learnt, counted, listed and sent to its webhooks exactly as its own report',
+    { status: '200', description: "The result, or with `reports` each report's result or problem." },
+    {
+      parameters: [CLIENT_ID_PARAMETER],
+      errors: { ...BODY_ERRORS, '404': ['NOT_FOUND', 'CLIENT_NOT_FOUND', 'CHECK_NOT_FOUND'] },
+    },
+  );
+  return {
+    '/api/v1/admin/clients/{id}/checks': {
+      get: {
+        ...adminOperation(
+          "The client's checks, newest first, as the client lists them with `GET /api/v1/checks`",
+          { status: '200', description: 'A page of the list.', schema: 'CheckList' },
+          {
+            parameters: [CLIENT_ID_PARAMETER, ...list.parameters.slice(1)],
+            errors: { '400': ['VALIDATION_FAILED'] },
+          },
+        ),
+        description: list.description,
+      },
+    },
+    '/api/v1/admin/clients/{id}/feedback': {
+      ...recentFeedback,
+      post: {
+        ...report,
+        description: `One report, or \`reports\` (1 to ${REVIEW_LIMITS.reports} \`{check_id, label}\`) each applied or refused on its own, as \`POST /api/v1/spam/feedback\`.`,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { oneOf: [ref('FeedbackRequest'), ref('FeedbackReports')] } },
+          },
+        },
+        responses: {
+          ...report.responses,
+          '200': {
+            description: "The result, or with `reports` each report's result or problem, in request order.",
+            content: {
+              'application/json': {
+                schema: { oneOf: [ref('FeedbackResult'), ref('FeedbackReportsResult')] },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The administration API: its clients, their data, their review and their webhooks. */
 export function adminPaths() {
-  return { ...adminClientPaths(), ...adminDataPaths(), ...adminWebhookPaths() };
+  const data = adminDataPaths();
+  return {
+    ...adminClientPaths(),
+    ...data,
+    ...adminReviewPaths(data['/api/v1/admin/clients/{id}/feedback']),
+    ...adminWebhookPaths(),
+  };
 }

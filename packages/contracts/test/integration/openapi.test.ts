@@ -34,6 +34,7 @@ describe('the OpenAPI document', () => {
         '/api/v1/admin/clients/{id}/settings',
         '/api/v1/admin/clients/{id}/stats',
         '/api/v1/admin/clients/{id}/feedback',
+        '/api/v1/admin/clients/{id}/checks',
         '/api/v1/admin/clients/{id}/try/mail',
         '/api/v1/admin/clients/{id}/try/text',
         '/api/v1/admin/clients/{id}/try/hybrid',

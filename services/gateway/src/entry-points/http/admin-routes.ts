@@ -39,6 +39,14 @@ export interface AdminDeps {
   trials: TrialDeps;
   /** Webhook secrets, deliveries and test events; absent without Redis. */
   webhooks: Webhooks | undefined;
+  /** A client's review list and reports, as the client's own routes serve them. */
+  review: ClientReviewHandlers;
+}
+
+/** Handlers that serve the client given to them (the caller on the public routes, the path's id here). */
+export interface ClientReviewHandlers {
+  list: (req: Request, res: Response, clientId: string) => Promise<void>;
+  report: (req: Request, res: Response, clientId: string) => Promise<void>;
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -271,7 +279,27 @@ function usageRoutes(router: Router, deps: AdminDeps) {
     const id = await existing(req, res);
     res.set(NO_STORE).json({ client_id: id, feedback: await usage.recentFeedback(id, limit) });
   });
-  methods(router, '/clients/:id/feedback', 'GET');
+}
+
+/**
+ * The console's review of a client: its checks as the client lists them, and reports made as the client
+ * (learnt, counted, listed and sent to its webhooks exactly as the client's own).
+ */
+function reviewRoutes(router: Router, deps: AdminDeps, json: RequestHandler) {
+  const existing = existingClient(deps);
+  router.get('/clients/:id/checks', async (req: Request, res: Response) => {
+    const id = await existing(req, res);
+    res.set(NO_STORE);
+    await deps.review.list(req, res, id);
+  });
+  methods(router, '/clients/:id/checks', 'GET, HEAD');
+  router.post(
+    '/clients/:id/feedback',
+    json,
+    audited('feedback.report', (req) => req.params.id, deps.usage),
+    async (req: Request, res: Response) => deps.review.report(req, res, await existing(req, res)),
+  );
+  methods(router, '/clients/:id/feedback', 'GET, POST');
 }
 
 /**
@@ -288,6 +316,7 @@ export function adminRouter(deps: AdminDeps): Router {
   erasureRoute(router, deps, json);
   settingsRoutes(router, deps, json);
   usageRoutes(router, deps);
+  reviewRoutes(router, deps, json);
   router.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   return router;
 }

@@ -1,29 +1,28 @@
 import { checkListQuerySchema, type CheckList } from '@spam-check/contracts';
 import { AppError, parseBody, requestContext } from '@spam-check/service-kit';
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import type { ContentCipher } from '../../data-access/content-cipher';
 import type { ReviewStore } from '../../data-access/review-store';
 import { pageOf, reviewItemOfRow, type reviewCursors } from '../../domain/review-page';
-import { callerOf } from './authenticate';
 
 function unavailable(error: unknown): never {
   throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'review store unavailable' });
 }
 
 /**
- * `GET /api/v1/checks`: the calling client's own checks, newest first (docs/review.md). The query is
- * validated (400 VALIDATION_FAILED, also for a cursor that is not this client's and query's), a page is read
- * from the store, and the kept content of its items is opened. The store down is 503 with Retry-After.
+ * A page of the client `clientId`'s checks, newest first (docs/review.md): `GET /api/v1/checks` for the
+ * calling client, `GET /api/v1/admin/clients/{id}/checks` for the console. The query is validated (400
+ * VALIDATION_FAILED, also for a cursor that is not this client's and query's), a page is read from the store,
+ * and the kept content of its items is opened. The store down is 503 with Retry-After.
  */
 export function checkList(deps: {
   store: ReviewStore;
   cipher: ContentCipher;
   cursors: ReturnType<typeof reviewCursors>;
   retentionSeconds: number;
-}): RequestHandler {
-  return async (req, res) => {
+}): (req: Request, res: Response, clientId: string) => Promise<void> {
+  return async (req, res, clientId) => {
     const context = requestContext(res);
-    const clientId = callerOf(res).clientId;
     const query = parseBody(checkListQuerySchema, req.query, context.language);
     const start = query.cursor === undefined ? undefined : deps.cursors.decode(clientId, query, query.cursor);
     const oldest = Date.now() - deps.retentionSeconds * 1000;

@@ -5,10 +5,9 @@ import {
   type FeedbackReportsResult,
 } from '@spam-check/contracts';
 import { buildProblem, isAppError, parseBody, requestContext } from '@spam-check/service-kit';
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { ApplyReport } from './feedback';
-import { callerOf } from './authenticate';
 
 /** Reports of one request applied at the same time (each asks one or two detectors). */
 const AT_ONCE = 8;
@@ -19,14 +18,13 @@ const AT_ONCE = 8;
  * its problem (VALIDATION_FAILED under `reports.<index>`, CHECK_NOT_FOUND, RATE_LIMITED, SERVICE_UNAVAILABLE,
  * ...): one refused report never holds back the others. The request counts once for the rate limit.
  */
-export function feedbackReports(byCheck: z.ZodType<FeedbackByCheck>, apply: ApplyReport): RequestHandler {
-  return async (req, res) => {
+export function feedbackReports(
+  byCheck: z.ZodType<FeedbackByCheck>,
+  apply: ApplyReport,
+): (req: Request, res: Response, clientId: string) => Promise<void> {
+  return async (req, res, clientId) => {
     const context = requestContext(res);
-    const meta = {
-      requestId: context.requestId,
-      language: context.language,
-      clientId: callerOf(res).clientId,
-    };
+    const meta = { requestId: context.requestId, language: context.language, clientId };
     const { reports } = parseBody(feedbackReportsRequestSchema, req.body, context.language);
     const results = new Array<FeedbackReportsResult['results'][number]>(reports.length);
     const one = async (index: number) => {

@@ -9,12 +9,11 @@ import {
 } from '@spam-check/contracts';
 import type { CheckMemory } from '@spam-check/client-state';
 import { AppError, isAppError, parseBody, requestContext } from '@spam-check/service-kit';
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { callDetector, type HttpDetector } from '../../data-access/detector-client';
 import type { UsageStore } from '../../data-access/usage-store';
 import { routeFeedback, type HybridParts } from '../../domain/feedback';
 import type { CallMeta } from '../../domain/hybrid-check';
-import { callerOf } from './authenticate';
 import { feedbackReports } from './feedback-reports';
 
 export interface FeedbackOptions {
@@ -75,25 +74,25 @@ function reportApplier(options: FeedbackOptions): ApplyReport {
 }
 
 /**
- * `POST /api/v1/spam/feedback` (docs/design.md, Learning from reports): validated here, then handed to the
- * detector(s) concerned (`POST /v1/feedback` with the caller's client id), which learn from it at once.
+ * Reports for the client `clientId`: `POST /api/v1/spam/feedback` for the calling client, `POST
+ * /api/v1/admin/clients/{id}/feedback` for the console, which reports as the client (the same learning,
+ * counts, review item and webhook event). Docs/design.md, Learning from reports: validated here, then handed
+ * to the detector(s) concerned (`POST /v1/feedback` with the client's id), which learn from it at once.
  * Hybrid check ids are resolved to their parts from `hybrids`. Each accepted report is counted once in the
  * client's stats (`usage`). A body with `reports` is many reports by check id, each applied or refused on its
  * own (./feedback-reports.ts).
  */
-export function feedback(options: FeedbackOptions): RequestHandler {
+export function feedback(
+  options: FeedbackOptions,
+): (req: Request, res: Response, clientId: string) => Promise<void> {
   const schemas = createFeedbackSchemas(options.limits);
   const apply = reportApplier(options);
   const many = feedbackReports(schemas.byCheck, apply);
-  return async (req, res, next) => {
+  return async (req, res, clientId) => {
     if (typeof req.body === 'object' && req.body !== null && 'reports' in req.body)
-      return many(req, res, next);
+      return many(req, res, clientId);
     const context = requestContext(res);
-    const meta = {
-      requestId: context.requestId,
-      language: context.language,
-      clientId: callerOf(res).clientId,
-    };
+    const meta = { requestId: context.requestId, language: context.language, clientId };
     const request = parseBody(schemas.formOf(req.body), req.body, context.language);
     const applied = await apply(request, meta);
     const result: FeedbackResult = Object.assign(applied, { request_id: context.requestId });

@@ -170,7 +170,7 @@ export async function startWebhookStack() {
       };
       const deliveries = async (webhookId: string) =>
         (await call('GET', `/clients/${id}/webhooks/${webhookId}/deliveries`)).body.deliveries as any[];
-      return { id, check, report, hooks, deliveries };
+      return { id, check, report, hooks, deliveries, checkToken };
     };
     return { call, site };
   };
