@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { AppError } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
 
-/** Static files: the console's script and style, and uPlot from node_modules (no CDN). */
+/** Static files: the console's scripts (the chart, the Review page's keys) and style, and uPlot from node_modules (no CDN). */
 const ASSET_FILES: Record<string, { file: string; type: string }> = {
   'console.js': { file: join(__dirname, '../public/console.js'), type: 'text/javascript' },
+  'review.js': { file: join(__dirname, '../public/review.js'), type: 'text/javascript' },
   'console.css': { file: join(__dirname, '../public/console.css'), type: 'text/css' },
   'uPlot.iife.min.js': { file: require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript' },
   'uPlot.min.css': { file: require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css' },

@@ -314,6 +314,11 @@ export function clientPage(ctx: PageContext, state: ClientPageState): string {
     state.id,
     html`<p><a href="${ctx.base}/clients">← ${t(ctx, 'allClients')}</a></p>
       <h1>${t(ctx, 'client')} <code>${state.id}</code></h1>
+      <p>
+        <a href="${ctx.base}/clients/${encodeURIComponent(state.id)}/review" id="review-link"
+          >${t(ctx, 'review')} →</a
+        >
+      </p>
       <section aria-labelledby="h-traffic">
         <h2 id="h-traffic">${t(ctx, 'traffic')}</h2>
         ${statsSection(ctx, state)}

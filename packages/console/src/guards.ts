@@ -58,11 +58,12 @@ export function checkCsrfToken(posted: unknown, expected: string): void {
 }
 
 /**
- * The console's forms (`application/x-www-form-urlencoded`, at most 50 fields and `maxBytes`). What the parser
- * refuses becomes the catalogue's problem: too large or too many fields 413, another charset 415, else 400.
+ * The console's forms (`application/x-www-form-urlencoded`, at most `fields` fields and `maxBytes`). What the
+ * parser refuses becomes the catalogue's problem: too large or too many fields 413, another charset 415, else
+ * 400.
  */
-export function formBody(maxBytes: number): RequestHandler {
-  const parse = express.urlencoded({ extended: false, limit: maxBytes, parameterLimit: 50 });
+export function formBody(maxBytes: number, fields = 50): RequestHandler {
+  const parse = express.urlencoded({ extended: false, limit: maxBytes, parameterLimit: fields });
   return (req, res, next) =>
     parse(req, res, (error?: unknown) => {
       if (!error) return next();

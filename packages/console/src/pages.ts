@@ -37,7 +37,7 @@ export function layout(
   ctx: PageContext,
   title: string,
   main: Html,
-  options: { chart?: boolean } = {},
+  options: { chart?: boolean; script?: 'review.js' } = {},
 ): string {
   const assets = '/console/assets';
   const switcher = ctx.languages.map((language) =>
@@ -71,6 +71,7 @@ export function layout(
                 <script src="${assets}/console.js" defer></script>`
             : ''
         }
+        ${options.script ? html`<script src="${assets}/${options.script}" defer></script>` : ''}
       </head>
       <body>
         <a class="skip" href="#main">${t(ctx, 'skip')}</a>

@@ -15,6 +15,7 @@ import { settingsFormSchema, settingsFromForm } from './settings-form';
 import { consoleTokenClient, SignInRefused } from './tokens';
 import { tryFormSchema, tryRequest, tryResult } from './try-check';
 import { send, views, type ConsoleDeps, type SignedInView } from './view';
+import { reviewRoutes } from './review-routes';
 import { webhookRoutes } from './webhook-routes';
 
 export interface ConsoleOptions {
@@ -205,6 +206,7 @@ export function consoleRouter(options: ConsoleOptions): Router {
   signInRoutes(router, deps, view);
   clientRoutes(router, deps, view);
   webhookRoutes(router, deps, view);
+  reviewRoutes(router, deps, view);
   const notFound: RequestHandler = view.open(() => {
     throw new AppError('NOT_FOUND');
   });

@@ -1,3 +1,4 @@
+import { REVIEW_CONSOLE_MESSAGES } from './console-review';
 import { WEBHOOK_CONSOLE_MESSAGES } from './console-webhooks';
 import type { Language, Messages } from './languages';
 
@@ -219,6 +220,7 @@ export const CONSOLE_MESSAGES = {
     fr: 'La clé est révoquée.',
   },
   ...WEBHOOK_CONSOLE_MESSAGES,
+  ...REVIEW_CONSOLE_MESSAGES,
 } as const satisfies Record<string, Messages>;
 
 export type ConsoleMessageKey = keyof typeof CONSOLE_MESSAGES;
