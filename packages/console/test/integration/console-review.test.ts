@@ -176,4 +176,41 @@ describe("the console's Review page, in a browser", () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('when a correction is forged, empty or for an unknown client, or a filter is bad, it is refused and nothing is reported', async () => {
+    token = await apiToken();
+    const checked = await checkText({ title: 'Bad input', body: 'Another plain comment on the page.' });
+    await listed([checked.id]);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${base}/sign-in`);
+    await page.fill('#username', admin.username);
+    await page.fill('#password', admin.password);
+    await submit(page, 'form[action$="/sign-in"] button[type=submit]');
+    await page.goto(reviewUrl());
+    const csrf = (await page.locator('#review-form input[name=csrf]').inputValue()) ?? '';
+    const post = (path: string, form: Record<string, string>, origin = gateway()) =>
+      context.request.post(`${gateway()}${path}`, {
+        form,
+        headers: { origin, accept: 'text/html' },
+        maxRedirects: 0,
+      });
+    const path = `/console/clients/${web.id}/review`;
+    const one = `${checked.id}:spam`;
+    expect((await post(path, { one })).status()).toBe(403);
+    expect((await post(path, { csrf, one }, 'http://elsewhere.example')).status()).toBe(403);
+    const empty = await post(path, { csrf, bulk: 'spam' });
+    expect(empty.status()).toBe(400);
+    expect(await empty.text()).toContain('Validation failed');
+    expect((await post(path, { csrf, one: 'not a correction' })).status()).toBe(400);
+    expect((await post('/console/clients/no-such-client/review', { csrf, one })).status()).toBe(404);
+    const [item] = await listed([checked.id]);
+    expect(item?.report).toBeNull();
+
+    const badFilter = await page.goto(`${reviewUrl()}?verdict=maybe`);
+    expect(badFilter?.status()).toBe(400);
+    const unknown = await page.goto(`${gateway()}/console/clients/no-such-client/review`);
+    expect(unknown?.status()).toBe(404);
+    await context.close();
+  }, 60_000);
 });
