@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
-import { median, percentile, startStack } from '@spam-check/process-kit';
+import { median, percentile, processCpuSeconds, startStack } from '@spam-check/process-kit';
 import { removeKeysUnder, writeBootstrapFile } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { Redis } from 'ioredis';
@@ -15,7 +15,10 @@ import { retryDelays } from '../src/domain/webhook-retry';
  * disposable address (spam, so every check of the first raises an event and two deliveries). Rounds of
  * ROUND_S seconds alternate between the clients, one request at a time (so nothing queues and each time is
  * the check's own); each round's p50 is taken, and the median of those per client is compared. Aim: the
- * check with two webhooks within 5 % of the one without.
+ * check with two webhooks within 5 % of the one without. Wall time means little on a loaded machine, so the
+ * gateway's CPU time per check is printed too (`/proc`, summed over each client's rounds): after each round
+ * with webhooks the bench waits until its deliveries have arrived, so that their work is counted on that side
+ * and not in the next round without.
  */
 const ROUNDS = 5;
 const ROUND_S = 4;
@@ -52,6 +55,12 @@ async function token(gateway: string, client: { id: string; secret: string }, fo
   const body = (await answer.json()) as { access_token?: string };
   if (!body.access_token) throw new Error(`no token for ${client.id}: ${answer.status}`);
   return body.access_token;
+}
+
+/** Waits until `done` (the deliveries of the rounds so far have arrived), for at most 60 s. */
+async function delivered(done: () => boolean): Promise<void> {
+  const until = performance.now() + 60_000;
+  while (!done() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** Milliseconds of each check in a round of `seconds`, one at a time. */
@@ -119,6 +128,8 @@ export async function benchWebhooks(): Promise<void> {
       services: ['auth', 'email-detector', 'gateway'],
       readyTimeoutMs: 60_000,
     });
+    stopStack = () => stack.stop();
+    const gatewayPid = stack.services.gateway.child.pid ?? 0;
     const adminToken = await token(stack.gateway, clients.admin, { grant_type: 'password', ...admin });
     const webhooks = ['first', 'second'].map((id) => ({ id, url: hooks.url, events: ['check.spam'] }));
     const put = await fetch(`${stack.gateway}/api/v1/admin/clients/${clients.hooked.id}/settings`, {
@@ -132,14 +143,23 @@ export async function benchWebhooks(): Promise<void> {
       plain: await token(stack.gateway, clients.plain, { grant_type: 'client_credentials' }),
     };
     const url = `${stack.gateway}/api/v1/spam/mail`;
-    await round(url, bearer.hooked, 1);
+    const warmUp = (await round(url, bearer.hooked, 1)).length;
     await round(url, bearer.plain, 1);
+    await delivered(() => hooks.received() >= 2 * warmUp);
     const p50s = { hooked: [] as number[], plain: [] as number[] };
+    const cpu = { hooked: { seconds: 0, checks: 0 }, plain: { seconds: 0, checks: 0 } };
+    const hookedBefore = hooks.received();
     let checks = 0;
     for (let index = 0; index < ROUNDS; index++)
       for (const side of ['plain', 'hooked'] as const) {
+        const cpuBefore = processCpuSeconds(gatewayPid);
         const times = await round(url, bearer[side], ROUND_S);
-        if (side === 'hooked') checks += times.length;
+        if (side === 'hooked') {
+          checks += times.length;
+          await delivered(() => hooks.received() - hookedBefore >= 2 * checks);
+        }
+        cpu[side].seconds += processCpuSeconds(gatewayPid) - cpuBefore;
+        cpu[side].checks += times.length;
         p50s[side].push(percentile(times, 0.5));
       }
     const [plain, hooked] = [median(p50s.plain), median(p50s.hooked)];
@@ -150,7 +170,11 @@ export async function benchWebhooks(): Promise<void> {
     console.log(`  without webhooks: p50 per round ${show(p50s.plain)} ms; median ${plain.toFixed(2)} ms`);
     console.log(`  with two webhooks: p50 per round ${show(p50s.hooked)} ms; median ${hooked.toFixed(2)} ms`);
     console.log(
-      `  with / without: ${((hooked / plain - 1) * 100).toFixed(1)} % (aim within 5 %); deliveries received ${hooks.received()} of ${2 * checks} so far`,
+      `  with / without: ${((hooked / plain - 1) * 100).toFixed(1)} % (aim within 5 %); deliveries received ${hooks.received() - hookedBefore} of ${2 * checks}`,
+    );
+    const perCheck = (side: 'plain' | 'hooked') => (cpu[side].seconds / cpu[side].checks) * 1e6;
+    console.log(
+      `  gateway CPU per check: without ${perCheck('plain').toFixed(0)} µs (${cpu.plain.checks} checks), with two webhooks and their deliveries ${perCheck('hooked').toFixed(0)} µs (${cpu.hooked.checks} checks): ${((perCheck('hooked') / perCheck('plain') - 1) * 100).toFixed(1)} %`,
     );
   } finally {
     await stopStack?.();
