@@ -1,12 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Language } from '@spam-check/contracts';
+import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import {
   elapsedMs,
   parseBody,
+  postRoute,
   readJsonBody,
+  requestContext,
   sendJson,
-  type DirectRoute,
   type RequestContext,
 } from '@spam-check/service-kit';
 import { clientIdOf } from './client-id';
@@ -52,17 +54,15 @@ const metaOf = (req: IncomingMessage, context: RequestContext): CheckMeta => ({
 });
 
 /**
- * `POST /v1/check`: a detector's check as a kit direct route (plain `node:http`), since every check of the
- * API passes it; the gateway forwards the client (`X-Client-Id`) and the language.
+ * `POST /v1/check`: a detector's check; the gateway forwards the client (`X-Client-Id`) and the language. It
+ * reads its own body, with the detector's `MAX_BODY_BYTES`.
  */
-function checkRoute<Item, Result extends object>(options: CheckRouteOptions<Item, Result>): DirectRoute {
-  return {
-    path: '/v1/check',
-    handle: async (req, res, context) => {
-      const item = parseBody(options.item, await readJsonBody(req, options.bodyLimit), context.language);
-      const result = await options.check(item, metaOf(req, context));
-      sendJson(res, 200, withDuration(result, elapsedMs(context)));
-    },
+function checkRoute<Item, Result extends object>(options: CheckRouteOptions<Item, Result>): RequestHandler {
+  return async (req, res) => {
+    const context = requestContext(res);
+    const item = parseBody(options.item, await readJsonBody(req, options.bodyLimit), context.language);
+    const result = await options.check(item, metaOf(req, context));
+    sendJson(res, 200, withDuration(result, elapsedMs(context)));
   };
 }
 
@@ -70,36 +70,36 @@ function checkRoute<Item, Result extends object>(options: CheckRouteOptions<Item
  * `POST /v1/check/batch` `{items: [...]}` → `{results: [...], duration_ms}` in the same order, for the
  * gateway's batch check (docs/design.md, Batch checks), which sends the valid items of a batch here in one
  * call. Each item goes through the detector's single-check function; an invalid item fails the whole call
- * (the gateway has already answered those itself). A direct route, so its body limit is its own
+ * (the gateway has already answered those itself). It reads its own body, with its own limit
  * (`MAX_BATCH_BODY_BYTES`).
  */
-function batchRoute<Item, Result extends object>(options: BatchRouteOptions<Item, Result>): DirectRoute {
+function batchRoute<Item, Result extends object>(options: BatchRouteOptions<Item, Result>): RequestHandler {
   const batch = z.object({ items: z.array(options.item).min(1).max(options.maxItems) });
-  return {
-    path: '/v1/check/batch',
-    handle: async (req, res, context) => {
-      const { items } = parseBody(batch, await readJsonBody(req, options.bodyLimit), context.language);
-      const meta = metaOf(req, context);
-      const results = await mapConcurrently(items, options.concurrency, async (item) => {
-        const started = process.hrtime.bigint();
-        const result = await options.check(item, meta);
-        return withDuration(result, Number(process.hrtime.bigint() - started) / 1e6);
-      });
-      sendJson(res, 200, { results, duration_ms: elapsedMs(context) });
-    },
+  return async (req, res) => {
+    const context = requestContext(res);
+    const { items } = parseBody(batch, await readJsonBody(req, options.bodyLimit), context.language);
+    const meta = metaOf(req, context);
+    const results = await mapConcurrently(items, options.concurrency, async (item) => {
+      const started = process.hrtime.bigint();
+      const result = await options.check(item, meta);
+      return withDuration(result, Number(process.hrtime.bigint() - started) / 1e6);
+    });
+    sendJson(res, 200, { results, duration_ms: elapsedMs(context) });
   };
 }
 
 /**
- * A detector's two check routes, `POST /v1/check` and `POST /v1/check/batch`, around its one check function,
- * each with its body limit from the service's config.
+ * Mounts a detector's two check routes, `POST /v1/check` and `POST /v1/check/batch`, around its one check
+ * function, each with its body limit from the service's config (the kit's `hotRoutes`).
  */
 export function checkRoutes<Item, Result extends object>(
   options: Omit<BatchRouteOptions<Item, Result>, 'bodyLimit'>,
   limits: { MAX_BODY_BYTES: number; MAX_BATCH_BODY_BYTES: number },
-): DirectRoute[] {
-  return [
-    checkRoute({ ...options, bodyLimit: limits.MAX_BODY_BYTES }),
-    batchRoute({ ...options, bodyLimit: limits.MAX_BATCH_BODY_BYTES }),
-  ];
+): (router: Router) => void {
+  const check = checkRoute({ ...options, bodyLimit: limits.MAX_BODY_BYTES });
+  const batch = batchRoute({ ...options, bodyLimit: limits.MAX_BATCH_BODY_BYTES });
+  return (router) => {
+    postRoute(router, '/v1/check', check);
+    postRoute(router, '/v1/check/batch', batch);
+  };
 }

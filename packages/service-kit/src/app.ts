@@ -1,10 +1,17 @@
 import type { Language } from '@spam-check/contracts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type ErrorRequestHandler, type Express, type IRouter, type RequestHandler } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type IRouter,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import type { Logger } from 'pino';
 import { jsonBodyParser } from './body';
 import { requestContext } from './context';
-import { answerDirectly, pathOf, type DirectRoute } from './direct-route';
 import { answerError } from './error-answer';
 import { AppError } from './errors';
 import type { Metrics } from './metrics';
@@ -28,11 +35,11 @@ export interface ServiceBase<C extends KitConfig = KitConfig> {
 
 export interface ServiceAppOptions extends ServiceBase {
   /**
-   * Hot POST endpoints answered by plain `node:http` handlers, without Express (see `DirectRoute`). The
-   * service's request listener sends a request whose path is one of these to its handler, anything else to
-   * the Express app.
+   * The routes every check passes (the detectors' checks, the gateway's mail and text checks, auth's
+   * introspection), on the kit's router that matches exactly (`exactRouter`): they get Node's request and
+   * response without Express's helpers, read their own bodies and answer with `sendJson`.
    */
-  directRoutes?: DirectRoute[];
+  hotRoutes?: (router: Router) => void;
   /**
    * Express routes that read their own body (a proxy that streams it, a form-encoded endpoint, a router with
    * its own limits): mounted after the kit's middleware, before the JSON body parser.
@@ -49,6 +56,11 @@ export interface ServiceAppOptions extends ServiceBase {
 
 /** A service's HTTP entry: what `serve` hands every request to. */
 export type ServiceApp = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A router whose paths match exactly: `/V1/CHECK` and `/v1/check/` are not `/v1/check`. */
+function exactRouter(): Router {
+  return express.Router({ caseSensitive: true, strict: true });
+}
 
 const PROBE_PATHS = ['/livez', '/readyz', '/metrics'] as const;
 
@@ -95,24 +107,17 @@ export function createManagementApp(base: Pick<ServiceBase, 'metrics' | 'readine
  * 413 too large), 404/405 and one error handler producing RFC 9457 problems. It never listens: `serve` does,
  * so tests start it on port 0.
  *
- * The returned request listener is the one place where a request is dispatched: an exact path of a direct
- * route goes to its plain `node:http` handler, everything else to the Express app. Both paths share the kit's
- * request start (`beginRequest`), body reading, problem writing (`answerError`), access log and metrics.
+ * Every route is an Express route, in two Express routers: the kit's own router (`express.Router`) takes each
+ * request first, begins it and answers the hot routes (`hotRoutes`); what it does not answer goes on, as its
+ * last middleware, to the Express app with every other route. The hot routes thus skip what the app does per request before routing
+ * (`app.handle` gives each request and response Express's prototypes, which costs a check more than all the
+ * routing: docs/design.md, "HTTP stack"), and get Node's request and response as they are: they read their
+ * own bodies (`readJsonBody`, `readJsonBytes`) and answer with `sendJson`, never with Express's helpers.
  */
 export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-
-  app.use((req, res, next) => {
-    res.locals.context = beginRequest(req, res, options, () => ({
-      route:
-        (req.route as { path?: string } | undefined)?.path ??
-        (res.statusCode === 404 ? 'unmatched' : req.path),
-      path: req.path,
-    }));
-    next();
-  });
   mountProbes(app, options, options.probesOnManagementPort ? ['/livez'] : PROBE_PATHS);
   options.beforeBodyParser?.(app);
   app.use(jsonBodyParser(options.config.MAX_BODY_BYTES));
@@ -120,18 +125,42 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
   app.use(errorHandler);
 
-  const direct = new Map((options.directRoutes ?? []).map((route) => [route.path, route]));
+  const kit = exactRouter();
+  kit.use((req, res, next) => {
+    // Express's app keeps the locals it finds (`app.handle` makes them only where there are none).
+    res.locals = Object.create(null) as Response['locals'];
+    res.locals.context = beginRequest(req, res, options, () => ({
+      route:
+        (req.route as { path?: string } | undefined)?.path ??
+        (res.statusCode === 404 ? 'unmatched' : pathOf(req.url)),
+      path: pathOf(req.url),
+    }));
+    next();
+  });
+  options.hotRoutes?.(kit);
+  kit.use(app);
+  kit.use(errorHandler);
   return (req, res) => {
-    const route = direct.get(pathOf(req.url));
-    if (route) answerDirectly(route, req, res, options);
-    else app(req, res);
+    // Unreached: the app and the error handler answer every request and never hand one on.
+    kit(req as Request, res as Response, () => res.destroy());
   };
 }
 
-/** Express's end of `answerError`. */
-const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
-  if (res.headersSent) return next(error);
-  answerError(error, req, res, requestContext(res));
+/** The path of a request URL, without its query string. */
+function pathOf(url = '/'): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * Express's end of `answerError`. A failure after the answer began leaves nothing sound to send on that
+ * connection: it is logged and the connection cut.
+ */
+const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  const context = requestContext(res);
+  if (!res.headersSent) return answerError(error, req, res, context);
+  context.log.error({ err: error }, 'request failed after its answer began');
+  req.socket.destroy();
 };
 
 /** Registers POST handlers on a path and answers every other method with 405 and `Allow: POST`. */

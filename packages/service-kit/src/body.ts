@@ -4,8 +4,9 @@ import type { RequestHandler } from 'express';
 import { AppError } from './errors';
 
 /**
- * Reading a JSON request body, with plain `node:http` objects: the kit's parser uses it, the direct routes
- * (the detectors' checks) and the gateway, which forwards mail and text bodies to the detectors as bytes.
+ * Reading a JSON request body, with plain `node:http` objects: the kit's parser uses it, the hot routes that
+ * read their own bodies (the detectors' checks) and the gateway, which forwards mail and text bodies to the
+ * detectors as bytes.
  * The rules, in this order:
  * - a JSON media type (`application/json`, `application/*+json`) without a charset or with `charset=utf-8`,
  *   else 415 UNSUPPORTED_MEDIA_TYPE (RFC 8259 §8.1: JSON exchanged between systems is UTF-8);

@@ -11,7 +11,7 @@ function toAppError(error: unknown): AppError {
 
 /**
  * The single place where errors become HTTP problems; nothing internal leaves the service. Used by the
- * Express error handler and the direct routes alike.
+ * kit's Express error handler.
  */
 export function answerError(
   error: unknown,

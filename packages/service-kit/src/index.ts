@@ -20,7 +20,6 @@ export { createMetrics, Counter, Histogram, type Metrics } from './metrics';
 export { createReadiness, evaluateReadiness } from './readiness';
 export { createServiceApp, createManagementApp, postRoute, type ServiceApp, type ServiceBase } from './app';
 export { jsonBodyParser, isJsonRequest, readJsonBody, readJsonBytes } from './body';
-export { type DirectRoute } from './direct-route';
 export { sendJson } from './respond';
 export { serve, listenForManagement, type RunningService, type Closer } from './serve';
 export { connectRedis, type RedisClient, type RedisConnection, type RedisLogger } from './redis';

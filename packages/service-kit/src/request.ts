@@ -42,10 +42,9 @@ class Context implements RequestContext {
 }
 
 /**
- * The start of every request, on the Express path and on a direct route alike: the request id (taken or made)
- * echoed as `X-Request-Id`, the language, and at `finish` the duration metric (labelled with the route that
- * `describe` names) and one access line. Returns the request's context (the Express path keeps it in
- * `res.locals.context`, read with `requestContext`).
+ * The start of every request: the request id (taken or made) echoed as `X-Request-Id`, the language, and at
+ * `finish` the duration metric (labelled with the route that `describe` names) and one access line. Returns
+ * the request's context (the kit keeps it in `res.locals.context`, read with `requestContext`).
  */
 export function beginRequest(
   req: IncomingMessage,

@@ -46,9 +46,13 @@ export function createApp(deps: AppDeps): ServiceApp {
   return createServiceApp({
     ...deps,
     // Introspection is called by the gateway for every token it has not cached.
-    directRoutes: [
-      introspectRoute({ clients, tokens, metrics, trustedProxyHops, maxBodyBytes: config.MAX_BODY_BYTES }),
-    ],
+    hotRoutes: (router) => {
+      postRoute(
+        router,
+        '/oauth/introspect',
+        introspectRoute({ clients, tokens, metrics, trustedProxyHops, maxBodyBytes: config.MAX_BODY_BYTES }),
+      );
+    },
     // Form-encoded OAuth endpoints, mounted before the kit's JSON-only body parser.
     beforeBodyParser: (router) => {
       postRoute(

@@ -18,7 +18,7 @@ export function createApp(deps: AppDeps): ServiceApp {
   const batches = { maxItems: BATCH_LIMITS.mailItems, concurrency: 64 };
   return createServiceApp({
     ...deps,
-    directRoutes: checkRoutes({ item: schema, check, ...batches }, deps.config),
+    hotRoutes: checkRoutes({ item: schema, check, ...batches }, deps.config),
     routes: (app) => {
       const { feedback } = deps.checker;
       mountFeedbackRoute(app, feedback, deps.config.limits);

@@ -10,8 +10,8 @@ import { routeHandlers } from './route-handlers';
 /**
  * The public entry. Order per check request: language prefix (before the kit reads the language), bearer
  * token, rate limit, body (mail and text: type and size only, forwarded as bytes; hybrid: parsed and
- * validated), then the detectors. The mail and text checks are kit direct routes (plain `node:http`); the
- * rest of the API is Express. Every route reads its own body (or streams it, or has its own limit); anything
+ * validated), then the detectors. The mail and text checks are the kit's hot routes, matched first. Every
+ * route reads its own body (or streams it, or has its own limit); anything
  * else is 404 at the end, before the kit's JSON body parser could answer 415 or 413.
  */
 export function createApp(deps: AppDeps): ServiceApp {
@@ -20,7 +20,10 @@ export function createApp(deps: AppDeps): ServiceApp {
     ...deps,
     // The public listener: /readyz and /metrics are on GATEWAY_MANAGEMENT_PORT (see the README).
     probesOnManagementPort: true,
-    directRoutes: [h.checks.mail('/api/v1/spam/mail'), h.checks.text('/api/v1/spam/text')],
+    hotRoutes: (router) => {
+      postRoute(router, '/api/v1/spam/mail', h.checks.mail);
+      postRoute(router, '/api/v1/spam/text', h.checks.text);
+    },
     beforeBodyParser: (app) => {
       mountDocs(app);
       postRoute(app, '/api/v1/spam/hybrid-check', h.authenticated, h.limited, h.jsonBody, ...h.hybrid);

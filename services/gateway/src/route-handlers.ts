@@ -15,7 +15,6 @@ import {
   jsonBodyParser,
   parseBody,
   requestContext,
-  type DirectRoute,
   type RequestContext,
 } from '@spam-check/service-kit';
 import { isIPv6 } from 'node:net';
@@ -137,20 +136,18 @@ function checkRecorders(deps: AppDeps) {
   };
 }
 
-/** The mail and text checks: kit direct routes, their bodies forwarded as bytes. */
+/** The mail and text checks: the kit's hot routes, their bodies forwarded as bytes. */
 function detectorChecks(
   deps: AppDeps,
   guard: ReturnType<typeof guards>,
   recorded: ReturnType<typeof checkRecorders>,
 ) {
   const check = <S extends z.ZodType>(
-    path: string,
     detector: HttpDetector,
     schema: S,
     onResult: (caller: Caller, context: RequestContext, result: z.output<S>, body: Buffer) => void,
   ) =>
     detectorCheck({
-      path,
       detector,
       schema,
       timeoutMs: deps.config.DETECTOR_TIMEOUT_MS,
@@ -160,8 +157,8 @@ function detectorChecks(
       onResult,
     });
   return {
-    mail: (path: string) => check(path, deps.detectors.email, mailResultSchema, recorded.mail),
-    text: (path: string) => check(path, deps.detectors.text, textResultSchema, recorded.text),
+    mail: check(deps.detectors.email, mailResultSchema, recorded.mail),
+    text: check(deps.detectors.text, textResultSchema, recorded.text),
   };
 }
 
@@ -233,7 +230,7 @@ export interface RouteHandlers {
   /** A `spam:check` bearer token, and the client's rate limit. */
   authenticated: RequestHandler;
   limited: RequestHandler;
-  checks: { mail: (path: string) => DirectRoute; text: (path: string) => DirectRoute };
+  checks: { mail: RequestHandler; text: RequestHandler };
   batches: { mail: RequestHandler; text: RequestHandler };
   jsonBody: RequestHandler;
   batchBody: RequestHandler;

@@ -9,7 +9,7 @@ const PARAGRAPH =
   'Hello everyone, I wanted to share a few thoughts about the new release. The installer works fine on my ' +
   'machine, but the settings page still shows the old layout after an update. Has anyone seen this? ' +
   'More details at https://example.org/forum/thread/1234 and in the attached log. Thanks a lot! ';
-const TEXT_2KB = { title: 'Question about the new release', body: PARAGRAPH.repeat(8).slice(0, 2048) };
+export const TEXT_2KB = { title: 'Question about the new release', body: PARAGRAPH.repeat(8).slice(0, 2048) };
 
 /** The service's text check with the LLM off, built as `main.ts` builds it. */
 async function localTextCheck(): Promise<CheckText> {

@@ -2,6 +2,7 @@ import { runBenches } from '@spam-check/process-kit';
 import { benchLimits, benchThroughput } from './checks';
 import { benchFairness } from './fairness';
 import { benchFeedback } from './feedback';
+import { benchHttp } from './http';
 import { benchLearningClients } from './learning-clients';
 
 /**
@@ -9,6 +10,7 @@ import { benchLearningClients } from './learning-clients';
  * [name]`.
  * - `throughput`: checks/s and p50/p99 for a 2 KB text on one core;
  * - `limits`: the CPU time of the inputs at the limits;
+ * - `http`: the detector's CPU per check and p50 over HTTP, the detector as its own process (about 20 s);
  * - `feedback`: a client with a full store of reports against a client with none;
  * - `fairness`: one client's small checks while another keeps heavy batches running, against the detector
  *   and through the gateway (the services as processes, about 1 min).
@@ -18,6 +20,7 @@ import { benchLearningClients } from './learning-clients';
 void runBenches({
   throughput: () => benchThroughput(8),
   limits: benchLimits,
+  http: benchHttp,
   feedback: benchFeedback,
   fairness: benchFairness,
   learning: benchLearningClients,

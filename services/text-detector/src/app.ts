@@ -23,7 +23,7 @@ export function createApp(deps: AppDeps): ServiceApp {
   const batches = { maxItems: BATCH_LIMITS.textItems, concurrency: 8 };
   return createServiceApp({
     ...deps,
-    directRoutes: checkRoutes({ item: schema, check, ...batches }, deps.config),
+    hotRoutes: checkRoutes({ item: schema, check, ...batches }, deps.config),
     routes: (app) => {
       mountFeedbackRoute(app, deps, deps.config.limits);
       mountErasureRoute(app, deps.eraser);

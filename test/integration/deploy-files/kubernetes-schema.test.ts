@@ -20,8 +20,8 @@ type Group = Record<string, Record<string, Constructor | undefined> | undefined>
 function modelOf(apiVersion: string, kind: string): Constructor | undefined {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
   const key = group!.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase());
-  const versions =
-    (key ? (models as unknown as Record<string, Group>)[key] : { [version!]: models.v1 }) ?? {};
+  const groups: Record<string, unknown> = models;
+  const versions = (key ? (groups[key] as Group | undefined) : { [version!]: models.v1 }) ?? {};
   return (versions as Group)[version!]?.[kind];
 }
 

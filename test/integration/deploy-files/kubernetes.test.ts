@@ -267,9 +267,7 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
 
   it('routes only the public paths to the gateway: the API and token endpoints under every language prefix, the OAuth metadata, the docs', () => {
     const gateway = serviceNamed('gateway');
-    const { LANGUAGES } = gateway.load(containerEnv(objects, gateway, overlay)) as unknown as {
-      LANGUAGES: string[];
-    };
+    const { LANGUAGES } = gateway.load(containerEnv(objects, gateway, overlay));
     const prefixes = ['', ...LANGUAGES.flatMap((language) => [language, `${language}/`])];
     const expected = [
       ...prefixes.flatMap((prefix) => ['api', 'oauth'].map((root) => `Prefix /${prefix}${root}`)),

@@ -14,6 +14,7 @@ interface ConfigSchema {
 /** What the deployment checks read of a loaded config; `managementPort` where probes and metrics have one. */
 interface Loaded {
   port: number;
+  LANGUAGES: readonly string[];
   managementPort?: number;
   SHUTDOWN_TIMEOUT_MS: number;
 }

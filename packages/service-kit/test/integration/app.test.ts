@@ -33,7 +33,7 @@ function captureLogs() {
 async function serveKitApp(
   service: string,
   logs: ReturnType<typeof captureLogs>,
-  parts: Pick<Parameters<typeof createServiceApp>[0], 'readiness' | 'routes' | 'directRoutes'>,
+  parts: Pick<Parameters<typeof createServiceApp>[0], 'readiness' | 'routes' | 'hotRoutes'>,
 ) {
   const logger = createLogger({ service, level: 'info', destination: logs.destination });
   const app = createServiceApp({
@@ -211,7 +211,7 @@ describe('the service app skeleton, over HTTP', () => {
   });
 });
 
-describe('direct routes (plain node:http handlers, dispatched by the request listener)', () => {
+describe('hot routes (matched first and exactly, reading their own bodies)', () => {
   const logs = captureLogs();
   const readiness = createReadiness({});
   let served: Awaited<ReturnType<typeof serveKitApp>>;
@@ -219,34 +219,26 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
   beforeAll(async () => {
     served = await serveKitApp('kit-direct', logs, {
       readiness,
-      directRoutes: [
-        {
-          path: '/direct',
-          handle: async (req, res, context) => {
-            const body = parseBody(
-              z.object({ name: z.string() }),
-              await readJsonBody(req, 1024),
-              context.language,
-            );
-            sendJson(res, 200, { name: body.name, language: context.language, path: req.url });
-          },
-        },
-        {
-          path: '/direct-async',
-          handle: async () => {
-            await Promise.resolve();
-            throw new AppError('SERVICE_UNAVAILABLE', { internal: 'store down' });
-          },
-        },
-        {
-          path: '/direct-breaks',
-          handle: async (_req, res) => {
-            res.writeHead(200, { 'Content-Type': 'application/json' });
-            res.write('{"half":');
-            throw new Error('failed after the answer began');
-          },
-        },
-      ],
+      hotRoutes: (router) => {
+        postRoute(router, '/direct', async (req, res) => {
+          const context = requestContext(res);
+          const body = parseBody(
+            z.object({ name: z.string() }),
+            await readJsonBody(req, 1024),
+            context.language,
+          );
+          sendJson(res, 200, { name: body.name, language: context.language, path: req.url });
+        });
+        postRoute(router, '/direct-async', async () => {
+          await Promise.resolve();
+          throw new AppError('SERVICE_UNAVAILABLE', { internal: 'store down' });
+        });
+        postRoute(router, '/direct-breaks', async (_req, res) => {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.write('{"half":');
+          throw new Error('failed after the answer began');
+        });
+      },
       routes: (router) => {
         postRoute(router, '/routed', (req, res) => {
           res.json({
@@ -283,7 +275,7 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
     ['a body over the limit', JSON.stringify({ name: 'x'.repeat(2000) }), {}, 413, 'PAYLOAD_TOO_LARGE'],
     ['a non-JSON type', 'name=x', { 'content-type': 'text/plain' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ])(
-    'when it gets %s, the direct route and an Express route answer the same problem',
+    'when it gets %s, a hot route reading its body and a route behind the kit parser answer the same problem',
     async (_name, body, headers, status, code) => {
       const answers = [];
       for (const path of ['/direct', '/routed']) {
@@ -322,7 +314,7 @@ describe('direct routes (plain node:http handlers, dispatched by the request lis
     expect(problemSchema.parse(await get.json()).code).toBe('METHOD_NOT_ALLOWED');
   });
 
-  it('when the path differs in case or by a trailing slash, it is not the direct route but a 404', async () => {
+  it('when the path differs in case or by a trailing slash, it is not the hot route but a 404', async () => {
     for (const path of ['/Direct', '/direct/']) {
       const response = await served.post(path, '{"name":"anna"}');
       expect(response.status).toBe(404);

@@ -1,6 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FeedbackLabel } from '@spam-check/contracts';
 import type { RedisClient } from '@spam-check/service-kit';
+import type { Result } from 'ioredis';
 import type { ListedRow, Position, ReadRows, StoredItem } from '../domain/review-page';
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    /** `review-add.lua`: a client's checks added, capped and given the retention; answers the count. */
+    spamCheckReviewAdd(
+      order: string,
+      items: string,
+      reports: string,
+      cap: number,
+      retentionSeconds: number,
+      cutoff: number,
+      ...checks: (string | number)[]
+    ): Result<number, Context>;
+    /** `review-rows.lua`: rows newest first, flat (id, time, item, report per row). */
+    spamCheckReviewRows(
+      order: string,
+      items: string,
+      reports: string,
+      from: number,
+      oldest: number,
+      after: string,
+      count: number,
+    ): Result<string[], Context>;
+  }
+}
 
 /** A check as the review list keeps it: the item, its time, the address's keyed hash, its sealed content. */
 export interface ReviewEntry {
@@ -36,77 +64,10 @@ const encode = (entry: ReviewEntry) =>
     entry.emailHash === undefined ? { item: entry.item } : { item: entry.item, e: entry.emailHash },
   );
 
-/**
- * A client's write (KEYS: order, items, reports; ARGV: cap, retention seconds, cutoff time, then time, id and
- * value per check). Expired checks go (a bounded number per write; the rest with the keys' TTL), the checks
- * are added, the oldest beyond the cap go, and all three keys get the retention as their TTL.
- */
-const ADD_SCRIPT = `
-local order, items, reports = KEYS[1], KEYS[2], KEYS[3]
-local cap, retention, cutoff = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
-local function drop(ids)
-  if #ids == 0 then return end
-  redis.call('HDEL', items, unpack(ids))
-  redis.call('HDEL', reports, unpack(ids))
-end
-local expired = redis.call('ZRANGEBYSCORE', order, '-inf', '(' .. cutoff, 'LIMIT', 0, 1000)
-if #expired > 0 then
-  redis.call('ZREM', order, unpack(expired))
-  drop(expired)
-end
-for i = 4, #ARGV, 3 do
-  redis.call('ZADD', order, ARGV[i], ARGV[i + 1])
-  redis.call('HSET', items, ARGV[i + 1], ARGV[i + 2])
-end
-local size = redis.call('ZCARD', order)
-if size > cap then
-  local popped = redis.call('ZPOPMIN', order, size - cap)
-  local oldest = {}
-  for i = 1, #popped, 2 do oldest[#oldest + 1] = popped[i] end
-  for i = 1, #oldest, 1000 do drop({ unpack(oldest, i, math.min(i + 999, #oldest)) }) end
-end
-redis.call('EXPIRE', order, retention)
-redis.call('EXPIRE', items, retention)
-redis.call('EXPIRE', reports, retention)
-return size
-`;
+/** Loaded by `redisReviewStore`; the build copies them beside the compiled file. */
+const ADD_SCRIPT = join(__dirname, 'review-add.lua');
+const ROWS_SCRIPT = join(__dirname, 'review-rows.lua');
 
-/**
- * Rows newest first (KEYS: order, items, reports; ARGV: from time, oldest time, from id or '', count): the
- * checks of the time \`from\` whose id is not below the from id were listed already and are skipped.
- */
-const ROWS_SCRIPT = `
-local order, items, reports = KEYS[1], KEYS[2], KEYS[3]
-local from, oldest, after, count = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local ids, times = {}, {}
-local offset = 0
-while #ids < count do
-  local batch = redis.call('ZREVRANGEBYSCORE', order, from, oldest, 'WITHSCORES', 'LIMIT', offset, count)
-  for i = 1, #batch, 2 do
-    local id, at = batch[i], batch[i + 1]
-    local seen = after ~= '' and tonumber(at) == tonumber(from) and id >= after
-    if not seen and #ids < count then
-      ids[#ids + 1] = id
-      times[#times + 1] = at
-    end
-  end
-  if #batch < 2 * count then break end
-  offset = offset + count
-end
-if #ids == 0 then return {} end
-local values = redis.call('HMGET', items, unpack(ids))
-local labels = redis.call('HMGET', reports, unpack(ids))
-local out = {}
-for i = 1, #ids do
-  out[#out + 1] = ids[i]
-  out[#out + 1] = times[i]
-  out[#out + 1] = values[i] or ''
-  out[#out + 1] = labels[i] or ''
-end
-return out
-`;
-
-type Script = (...args: (string | number)[]) => Promise<unknown>;
 type ReviewKeys = ReturnType<typeof reviewKeys>;
 
 function reviewKeys(prefix: string, client: string) {
@@ -118,10 +79,18 @@ function reviewKeys(prefix: string, client: string) {
   };
 }
 
-/** A client's rows through ROWS_SCRIPT: one call, however many checks the client has. */
-function readRows(script: Script, k: ReviewKeys): ReadRows {
+/** A client's rows through `review-rows.lua`: one call, however many checks the client has. */
+function readRows(redis: RedisClient, k: ReviewKeys): ReadRows {
   return async (from: Position, oldest: number, count: number) => {
-    const flat = (await script(k.order, k.items, k.reports, from.at, oldest, from.id, count)) as string[];
+    const flat = await redis.spamCheckReviewRows(
+      k.order,
+      k.items,
+      k.reports,
+      from.at,
+      oldest,
+      from.id,
+      count,
+    );
     const rows: ListedRow[] = [];
     for (let i = 0; i < flat.length; i += 4) {
       const row = rowOf(flat[i]!, Number(flat[i + 1]), flat[i + 2]!, flat[i + 3]!);
@@ -178,30 +147,27 @@ export function redisReviewStore(
 ): ReviewStore {
   const keys = (client: string) => reviewKeys(prefix, client);
   const clients = `${prefix}clients`;
-  redis.defineCommand('spamCheckReviewAdd', { numberOfKeys: 3, lua: ADD_SCRIPT });
-  redis.defineCommand('spamCheckReviewRows', { numberOfKeys: 3, lua: ROWS_SCRIPT });
-  const scripts = redis as unknown as Record<'spamCheckReviewRows', Script>;
-  // A command ioredis defined on this connection: called on it, not detached.
-  const readScript: Script = (...args) => scripts.spamCheckReviewRows.apply(redis, args);
+  redis.defineCommand('spamCheckReviewAdd', { numberOfKeys: 3, lua: readFileSync(ADD_SCRIPT, 'utf8') });
+  redis.defineCommand('spamCheckReviewRows', { numberOfKeys: 3, lua: readFileSync(ROWS_SCRIPT, 'utf8') });
   const retentionMs = options.retentionSeconds * 1000;
 
   return {
     async add(client, entries) {
       if (entries.length === 0) return;
       const k = keys(client);
-      const args: (string | number)[] = [
-        options.maxPerClient,
-        options.retentionSeconds,
-        Date.now() - retentionMs,
-      ];
-      for (const entry of entries) args.push(entry.at, entry.item.id, encode(entry));
-      const pipeline = redis.pipeline();
-      void (pipeline as unknown as Record<string, Script>).spamCheckReviewAdd!(
-        k.order,
-        k.items,
-        k.reports,
-        ...args,
-      );
+      const checks: (string | number)[] = [];
+      for (const entry of entries) checks.push(entry.at, entry.item.id, encode(entry));
+      const pipeline = redis
+        .pipeline()
+        .spamCheckReviewAdd(
+          k.order,
+          k.items,
+          k.reports,
+          options.maxPerClient,
+          options.retentionSeconds,
+          Date.now() - retentionMs,
+          ...checks,
+        );
       for (const entry of entries)
         if (entry.content)
           pipeline.set(k.content(entry.item.id), entry.content.sealed, 'EX', entry.content.seconds);
@@ -210,7 +176,7 @@ export function redisReviewStore(
       // The set of clients has no client's hash tag: on a cluster it lives in another slot than the pipeline.
       await redis.sadd(clients, client);
     },
-    rows: (client) => readRows(readScript, keys(client)),
+    rows: (client) => readRows(redis, keys(client)),
     row: (client, id) => readRow(redis, keys(client), id),
     async contents(client, ids) {
       if (ids.length === 0) return [];

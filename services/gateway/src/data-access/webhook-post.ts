@@ -35,8 +35,7 @@ function guardedLookup(policy: TargetPolicy): LookupFunction {
       const refused = addresses.find((entry) => !addressAllowed(entry.address, policy));
       if (refused)
         return callback(new TargetRefused(`${hostname} resolves to ${refused.address}, not allowed`), '', 0);
-      if (options.all)
-        return (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, addresses);
+      if (options.all) return callback(null, addresses);
       const first = addresses[0];
       if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
       return callback(null, first.address, first.family);

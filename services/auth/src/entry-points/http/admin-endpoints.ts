@@ -1,14 +1,13 @@
 import { createClientRequestSchema, type AdminClient } from '@spam-check/contracts';
 import { AppError, parseBody, requestContext } from '@spam-check/service-kit';
-import type { Express, Request, RequestHandler, Response } from 'express';
-import { StoreUnavailableError, type AuthStore, type ClientRecord } from '../../domain/store';
+import type { Express, Request } from 'express';
+import type { AuthStore, ClientRecord } from '../../domain/store';
 import { createAccounts } from '../../domain/accounts';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import { ADMIN_PROXY_SCOPE, isInternalClient } from '../../domain/scopes';
 import type { SecretHasher } from '../../domain/secrets';
-import { authenticateCaller, exchangeOf } from './client-auth';
+import { forGateway } from './client-auth';
 import type { TokenMetrics } from './metrics';
-import { sendOAuthError } from './oauth-errors';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -21,33 +20,6 @@ type AdminDeps = {
   metrics: TokenMetrics;
   trustedProxyHops: number;
 };
-
-/**
- * Wraps an admin handler: the caller must be a client with `auth:admin` (403 otherwise); a store outage
- * becomes 503 with Retry-After.
- */
-function adminOnly(deps: AdminDeps) {
-  return (run: (req: Request, res: Response) => Promise<void>): RequestHandler =>
-    async (req, res, next) => {
-      try {
-        const caller = await authenticateCaller(exchangeOf(req, res), deps, true);
-        if (!caller) return;
-        if (!caller.scopes.includes(ADMIN_PROXY_SCOPE))
-          return sendOAuthError(
-            res,
-            { status: 403, error: 'unauthorized_client', description: 'unauthorized_client' },
-            'en',
-          );
-        await run(req, res);
-      } catch (error) {
-        next(
-          error instanceof StoreUnavailableError
-            ? new AppError('SERVICE_UNAVAILABLE', { cause: error, headers: { 'Retry-After': '5' } })
-            : error,
-        );
-      }
-    };
-}
 
 /** The client an administrator may see: CLIENT_NOT_FOUND for an unknown id and for the services' own. */
 async function existingClient(store: AuthStore, id: string): Promise<ClientRecord> {
@@ -66,7 +38,7 @@ async function existingClient(store: AuthStore, id: string): Promise<ClientRecor
 export function mountAdminEndpoints(app: Express, deps: AdminDeps): void {
   const accounts = createAccounts(deps.store, deps.hasher);
 
-  const handler = adminOnly(deps);
+  const handler = forGateway(deps, ADMIN_PROXY_SCOPE);
   const existing = (id: string) => existingClient(deps.store, id);
   const idOf = (req: Request) => String(req.params.id);
 

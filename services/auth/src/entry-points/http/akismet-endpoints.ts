@@ -1,12 +1,11 @@
 import { AppError, clientAddress, requestContext } from '@spam-check/service-kit';
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { Express, Request } from 'express';
 import type { AkismetKeys } from '../../domain/akismet-keys';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import { ADMIN_PROXY_SCOPE, INTROSPECT_SCOPE, isInternalClient } from '../../domain/scopes';
-import { StoreUnavailableError, type AuthStore } from '../../domain/store';
-import { authenticateCaller, exchangeOf } from './client-auth';
+import type { AuthStore } from '../../domain/store';
+import { forGateway } from './client-auth';
 import type { TokenMetrics } from './metrics';
-import { sendOAuthError } from './oauth-errors';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -16,30 +15,6 @@ interface Deps {
   clients: ClientAuthenticator;
   metrics: TokenMetrics;
   trustedProxyHops: number;
-}
-
-/** A route for the gateway only: its client credentials with `scope`; a store outage is 503. */
-function forGateway(deps: Deps, scope: string) {
-  return (run: (req: Request, res: Response) => Promise<void>): RequestHandler =>
-    async (req, res, next) => {
-      try {
-        const caller = await authenticateCaller(exchangeOf(req, res), deps, true);
-        if (!caller) return;
-        if (!caller.scopes.includes(scope))
-          return sendOAuthError(
-            res,
-            { status: 403, error: 'unauthorized_client', description: 'unauthorized_client' },
-            'en',
-          );
-        await run(req, res);
-      } catch (error) {
-        next(
-          error instanceof StoreUnavailableError
-            ? new AppError('SERVICE_UNAVAILABLE', { cause: error, headers: { 'Retry-After': '5' } })
-            : error,
-        );
-      }
-    };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type http from 'node:http';
-import { clientAddress, requestContext, type RequestContext } from '@spam-check/service-kit';
-import type { Request, Response } from 'express';
-import type { ClientRecord } from '../../domain/store';
+import { AppError, clientAddress, requestContext, type RequestContext } from '@spam-check/service-kit';
+import type { Request, RequestHandler, Response } from 'express';
+import { StoreUnavailableError, type ClientRecord } from '../../domain/store';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import { presentedCredentials } from './client-credentials';
 import type { TokenMetrics } from './metrics';
@@ -59,4 +59,31 @@ export async function authenticateCaller(
         }
       : { status: 400, error: 'invalid_client', description: 'invalid_client' },
   );
+}
+
+/** A route for the gateway only: its client credentials with `scope`; a store outage is 503. */
+export function forGateway(
+  deps: { clients: ClientAuthenticator; metrics: TokenMetrics; trustedProxyHops: number },
+  scope: string,
+) {
+  return (run: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+    async (req, res, next) => {
+      try {
+        const caller = await authenticateCaller(exchangeOf(req, res), deps, true);
+        if (!caller) return;
+        if (!caller.scopes.includes(scope))
+          return sendOAuthError(
+            res,
+            { status: 403, error: 'unauthorized_client', description: 'unauthorized_client' },
+            'en',
+          );
+        await run(req, res);
+      } catch (error) {
+        next(
+          error instanceof StoreUnavailableError
+            ? new AppError('SERVICE_UNAVAILABLE', { cause: error, headers: { 'Retry-After': '5' } })
+            : error,
+        );
+      }
+    };
 }

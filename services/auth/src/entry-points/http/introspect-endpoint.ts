@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { Language } from '@spam-check/contracts';
-import { sendJson, type DirectRoute } from '@spam-check/service-kit';
+import { requestContext, sendJson } from '@spam-check/service-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ClientAuthenticator } from '../../domain/client-authenticator';
 import { INTROSPECT_SCOPE } from '../../domain/scopes';
@@ -40,8 +40,8 @@ function requiredToken({ body, res, context }: Exchange): string | undefined {
 
 /**
  * POST /oauth/introspect (RFC 7662), internal: the caller must be a client with scope `auth:introspect`.
- * The gateway calls it for every token it has not cached, so it is a kit direct route (plain `node:http`):
- * one cached client check and one store read by token hash. It takes a form or, being internal, JSON.
+ * The gateway calls it for every token it has not cached, so it is one of the kit's hot routes: one cached
+ * client check and one store read by token hash. It takes a form or, being internal, JSON.
  */
 export function introspectRoute(deps: {
   clients: ClientAuthenticator;
@@ -49,32 +49,30 @@ export function introspectRoute(deps: {
   metrics: TokenMetrics;
   trustedProxyHops: number;
   maxBodyBytes: number;
-}): DirectRoute {
+}): RequestHandler {
   const readForm = formReader(deps.maxBodyBytes, { allowJson: true });
-  return {
-    path: '/oauth/introspect',
-    handle: async (req, res, context) => {
-      const body = await readForm(req, res, context.language);
-      if (body === undefined) return;
-      const exchange = { req, body, res, context };
-      await answerOAuth(res, context.language, async () => {
-        const caller = await authenticateCaller(exchange, deps, true);
-        if (!caller) return;
-        if (!caller.scopes.includes(INTROSPECT_SCOPE)) {
-          deps.metrics.errors.inc({ error: 'unauthorized_client' });
-          return sendOAuthError(
-            res,
-            { status: 403, error: 'unauthorized_client', description: 'unauthorized_client' },
-            context.language,
-          );
-        }
-        const token = requiredToken(exchange);
-        if (token === undefined) return;
-        const answer = await deps.tokens.introspect(token);
-        deps.metrics.introspections.inc({ active: String(answer.active) });
-        sendJson(res, 200, answer, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
-      });
-    },
+  return async (req, res) => {
+    const context = requestContext(res);
+    const body = await readForm(req, res, context.language);
+    if (body === undefined) return;
+    const exchange = { req, body, res, context };
+    await answerOAuth(res, context.language, async () => {
+      const caller = await authenticateCaller(exchange, deps, true);
+      if (!caller) return;
+      if (!caller.scopes.includes(INTROSPECT_SCOPE)) {
+        deps.metrics.errors.inc({ error: 'unauthorized_client' });
+        return sendOAuthError(
+          res,
+          { status: 403, error: 'unauthorized_client', description: 'unauthorized_client' },
+          context.language,
+        );
+      }
+      const token = requiredToken(exchange);
+      if (token === undefined) return;
+      const answer = await deps.tokens.introspect(token);
+      deps.metrics.introspections.inc({ active: String(answer.active) });
+      sendJson(res, 200, answer, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    });
   };
 }
 
