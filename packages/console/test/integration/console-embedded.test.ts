@@ -13,6 +13,9 @@ describe('the operator console in embedded mode', () => {
       {
         ...SELF_CONTAINED_ENV,
         TEXT_LLM_MODE: 'never',
+        // A sign-in verifies two scrypt hashes: at the default cost a loaded machine takes longer than
+        // AUTH_TIMEOUT_MS for them (the sign-in page came back, under a load average of 35).
+        AUTH_SCRYPT_COST: '1024',
       },
       { readyTimeoutMs: 60_000 },
     );

@@ -102,6 +102,9 @@ export function consoleStackForSuite() {
         // Under the console's refresh margin (60 s): every console request refreshes its access token.
         AUTH_ACCESS_TOKEN_LIFETIME_SECONDS: '50',
         EMAIL_DNS_CHECK: 'off',
+        // Every sign-in and token refresh verifies two scrypt hashes: at the default cost a loaded machine
+        // takes longer than AUTH_TIMEOUT_MS for them, and the console answers 503 instead of the page.
+        AUTH_SCRYPT_COST: '1024',
         OPENAI_API_KEY: undefined,
         TEXT_LLM_MODE: 'never',
       },
