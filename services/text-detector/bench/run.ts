@@ -4,6 +4,7 @@ import { benchFairness } from './fairness';
 import { benchFeedback } from './feedback';
 import { benchHttp } from './http';
 import { benchLearningClients } from './learning-clients';
+import { benchSideBySide } from './side-by-side';
 
 /**
  * Text detector bench, in process, LLM off (about 40 s): `pnpm --filter @spam-check/text-detector bench
@@ -16,6 +17,8 @@ import { benchLearningClients } from './learning-clients';
  *   and through the gateway (the services as processes, about 1 min).
  * - `learning`: the detector's RSS with learning clients, and another client's p95 while one reports
  *   at full rate (the detector as a process, client state in Redis: needs REDIS_URL).
+ * - `side-by-side`: the stack's CPU per 1,000 text checks through the gateway beside Rspamd's on the same
+ *   texts, and where the detector's CPU goes (./side-by-side.ts; `pnpm bench:side-by-side`).
  */
 void runBenches({
   throughput: () => benchThroughput(8),
@@ -24,4 +27,5 @@ void runBenches({
   feedback: benchFeedback,
   fairness: benchFairness,
   learning: benchLearningClients,
+  'side-by-side': benchSideBySide,
 });

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import {
+  freePort,
+  processCpuSeconds,
+  processRssBytes,
+  startStack,
+  type Stack,
+} from '@spam-check/process-kit';
+import { startRedisServer, writeBootstrapFile } from '@spam-check/test-support';
+import { Redis } from 'ioredis';
+import type { Window } from './cpu-profile';
+import type { BenchText } from './texts';
+
+export const CLIENTS = 4;
+
+/** What one run of the stack measured, per 1,000 checks (CPU seconds) and per check or report (Redis). */
+export interface StackFigures {
+  mode: 'embedded' | 'redis';
+  checks: number;
+  cpuPer1000: Record<string, number>;
+  detectorRssMb: number;
+  /** When the measured checks ran (monotonic clock, microseconds). */
+  window: Window;
+  redis?: { opsPerCheck: number; bytesPerCheck: number; opsPerReport: number; bytesPerReport: number };
+}
+
+interface RedisCounters {
+  ops: number;
+  bytes: number;
+}
+
+async function redisCounters(redis: Redis): Promise<RedisCounters> {
+  const info = await redis.info('stats');
+  const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  return {
+    ops: field('total_commands_processed'),
+    bytes: field('total_net_input_bytes') + field('total_net_output_bytes'),
+  };
+}
+
+async function post(url: string, token: string, body: unknown): Promise<{ id?: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { id?: string };
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+async function serverToken(gateway: string, client: string): Promise<string> {
+  const response = await fetch(`${gateway}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client}:secret-${client}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`no token for ${client}: ${response.status}`);
+  return body.access_token;
+}
+
+/** `count` text checks through the gateway, by the clients at once, each client its own loop. */
+export async function checkThrough(
+  gateway: string,
+  tokens: string[],
+  texts: BenchText[],
+  count: number,
+): Promise<string[][]> {
+  let next = 0;
+  return Promise.all(
+    tokens.map(async (token) => {
+      const ids: string[] = [];
+      for (let index = next++; index < count; index = next++) {
+        const text = texts[index % texts.length]!;
+        const url = `${gateway}/${text.lang}/api/v1/spam/text`;
+        ids.push((await post(url, token, { title: text.title, body: text.body })).id ?? '');
+      }
+      return ids;
+    }),
+  );
+}
+
+/** Each client reports its checks of `ids` as spam or ham in turn (by check id), one after the other. */
+async function reportThrough(gateway: string, tokens: string[], ids: string[][]): Promise<number> {
+  const counts = await Promise.all(
+    tokens.map(async (token, client) => {
+      const own = ids[client] ?? [];
+      for (const [index, checkId] of own.entries()) {
+        const label = index % 2 === 0 ? 'spam' : 'ham';
+        await post(`${gateway}/api/v1/spam/feedback`, token, { check_id: checkId, label });
+      }
+      return own.length;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+export interface StackOptions {
+  mode: StackFigures['mode'];
+  texts: BenchText[];
+  checks: number;
+  /** Node options per service, e.g. `--cpu-prof`. */
+  nodeArgs?: Partial<Record<keyof Stack['services'], string[]>>;
+}
+
+async function startBenchStack(options: StackOptions, clients: string[], redisPort: number | undefined) {
+  const run = randomUUID().slice(0, 8);
+  const bootstrap = writeBootstrapFile({
+    clients: [
+      ...clients.map((id) => ({
+        id,
+        secret: `secret-${id}`,
+        grants: ['client_credentials'],
+        scopes: ['spam:check'],
+      })),
+      { id: `gateway-${run}`, secret: `gateway-${run}`, grants: [], scopes: ['auth:introspect'] },
+    ],
+    users: [],
+  });
+  return startStack<keyof Stack['services']>(
+    {
+      REDIS_URL: redisPort ? `redis://127.0.0.1:${redisPort}` : undefined,
+      AMQP_URL: undefined,
+      OPENAI_API_KEY: undefined,
+      EMAIL_DNS_CHECK: 'off',
+      // As `pnpm start` runs it: the default log level, feedback records kept (FEEDBACK_RETENTION_SECONDS).
+      LOG_LEVEL: 'info',
+      AUTH_BOOTSTRAP_FILE: bootstrap,
+      GATEWAY_CLIENT_ID: `gateway-${run}`,
+      GATEWAY_CLIENT_SECRET: `gateway-${run}`,
+      RATE_LIMIT_REQUESTS: '1000000000',
+      TEXT_FEEDBACK_REPORTS_PER_SECOND: '1000',
+    },
+    { readyTimeoutMs: 180_000, nodeArgs: options.nodeArgs ?? {} },
+  );
+}
+
+const cpuOf = (stack: Stack, redis: ChildProcess | undefined) => {
+  const cpu: Record<string, number> = {};
+  for (const [name, service] of Object.entries(stack.services))
+    cpu[name] = processCpuSeconds(service.child.pid!);
+  if (redis) cpu['redis-server'] = processCpuSeconds(redis.pid!);
+  return cpu;
+};
+
+/**
+ * The stack as processes (own redis-server in `redis` mode), four learning clients: each checks 50 texts and
+ * reports them (learning), then a warm-up, then `checks` measured checks by the four at once.
+ */
+export async function runStack(options: StackOptions): Promise<StackFigures> {
+  const redisPort = options.mode === 'redis' ? await freePort() : undefined;
+  const redisServer = redisPort ? await startRedisServer(redisPort) : undefined;
+  const redis = redisPort ? new Redis(redisPort, '127.0.0.1') : undefined;
+  const clients = Array.from({ length: CLIENTS }, (_, i) => `bench-client-${i}`);
+  const stack = await startBenchStack(options, clients, redisPort);
+  try {
+    const tokens = await Promise.all(clients.map((id) => serverToken(stack.gateway, id)));
+    const learning = await checkThrough(stack.gateway, tokens, options.texts, CLIENTS * 50);
+    const beforeReports = redis && (await redisCounters(redis));
+    const reports = await reportThrough(stack.gateway, tokens, learning);
+    const afterReports = redis && (await redisCounters(redis));
+    await checkThrough(stack.gateway, tokens, options.texts, 200);
+    const cpuBefore = cpuOf(stack, redisServer);
+    const before = redis && (await redisCounters(redis));
+    const from = Number(process.hrtime.bigint() / 1000n);
+    await checkThrough(stack.gateway, tokens, options.texts, options.checks);
+    const window = { from, to: Number(process.hrtime.bigint() / 1000n) };
+    const after = redis && (await redisCounters(redis));
+    const cpuAfter = cpuOf(stack, redisServer);
+    const cpuPer1000 = Object.fromEntries(
+      Object.keys(cpuAfter).map((name) => [
+        name,
+        ((cpuAfter[name]! - cpuBefore[name]!) * 1000) / options.checks,
+      ]),
+    );
+    const figures: StackFigures = {
+      mode: options.mode,
+      checks: options.checks,
+      window,
+      cpuPer1000,
+      detectorRssMb: processRssBytes(stack.services['text-detector'].child.pid!) / 2 ** 20,
+    };
+    if (before && after && beforeReports && afterReports)
+      figures.redis = {
+        opsPerCheck: (after.ops - before.ops) / options.checks,
+        bytesPerCheck: (after.bytes - before.bytes) / options.checks,
+        opsPerReport: (afterReports.ops - beforeReports.ops) / reports,
+        bytesPerReport: (afterReports.bytes - beforeReports.bytes) / reports,
+      };
+    return figures;
+  } finally {
+    await stack.stop();
+    redis?.disconnect();
+    redisServer?.kill();
+  }
+}
+
+/** A temporary folder for `--cpu-prof-dir`. */
+export const profileDirectory = () => mkdtempSync(join(tmpdir(), 'side-by-side-profile-'));
