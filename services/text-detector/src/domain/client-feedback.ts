@@ -75,8 +75,9 @@ export const EXPORTED_CHARACTERS = 1000;
 export function strongestFeatures(vector: SparseVector, count = LEARNT_FEATURES): SparseVector {
   const size = vector.indices.length;
   if (size <= count) return vector;
-  const magnitudes = Float32Array.from(vector.values, Math.abs).sort();
-  const threshold = magnitudes[size - count] as number;
+  const magnitudes = new Float32Array(size);
+  for (let k = 0; k < size; k++) magnitudes[k] = Math.abs(vector.values[k] as number);
+  const threshold = nthSmallest(magnitudes, size - count);
   const indices = new Int32Array(count);
   const values = new Float32Array(count);
   let kept = 0;
@@ -86,6 +87,34 @@ export function strongestFeatures(vector: SparseVector, count = LEARNT_FEATURES)
     values[kept++] = vector.values[k] as number;
   }
   return { indices, values };
+}
+
+/**
+ * The value that would stand at index `n` of `numbers` sorted ascending (Hoare's selection: linear on
+ * average, where sorting a check's thousands of features would cost more than the rest of its learning).
+ * Reorders `numbers`.
+ */
+function nthSmallest(numbers: Float32Array, n: number): number {
+  let low = 0;
+  let high = numbers.length - 1;
+  while (low < high) {
+    const pivot = numbers[(low + high) >>> 1] as number;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while ((numbers[i] as number) < pivot) i++;
+      while ((numbers[j] as number) > pivot) j--;
+      if (i <= j) {
+        const swapped = numbers[i] as number;
+        numbers[i++] = numbers[j] as number;
+        numbers[j--] = swapped;
+      }
+    }
+    if (n <= j) high = j;
+    else if (n >= i) low = i;
+    else break;
+  }
+  return numbers[n] as number;
 }
 
 /** A learnt weight of a feature, and how many spam and ham reports stepped it. */
