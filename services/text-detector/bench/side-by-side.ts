@@ -15,9 +15,11 @@ import { asMail, benchTexts, type BenchText } from './side-by-side/texts';
  *   repository root), and the ratio of the project's processes to Rspamd's;
  * - the ten functions with the most self time in the text detector and in the gateway while the checks ran
  *   (`--cpu-prof`, a run of its own, since profiling costs CPU).
- * `BENCH_CHECKS` (1,500) checks are measured per run, after a warm-up of 200.
+ * `BENCH_CHECKS` (1,500) checks are measured per run, after a warm-up of 200. `BENCH_PARTS` runs some parts
+ * only (`rspamd,embedded,redis,profile`, all by default), e.g. `embedded` alone to alternate two trees.
  */
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 1500);
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'rspamd,embedded,redis,profile').split(','));
 const RSPAMD_DIR =
   process.env.RSPAMD_CONTENT_ONLY_DIR ??
   join(__dirname, '..', '..', '..', '..', 'shared', 'peers', 'rspamd-content-only');
@@ -78,14 +80,17 @@ export async function benchSideBySide(): Promise<void> {
   console.log(
     `side by side: ${texts.length} texts of ${size.toFixed(0)} characters on average, ${CLIENTS} clients at once, ${CHECKS} checks per run`,
   );
-  const rspamd = await rspamdPer1000(texts).catch((error: unknown) => `Rspamd failed: ${String(error)}`);
+  const rspamd = PARTS.has('rspamd')
+    ? await rspamdPer1000(texts).catch((error: unknown) => `Rspamd failed: ${String(error)}`)
+    : 'Rspamd not run (BENCH_PARTS)';
   console.log(
     typeof rspamd === 'number'
       ? `\nRspamd content-only: ${rspamd.toFixed(2)} CPU s per 1,000 texts`
       : `\n${rspamd}`,
   );
-  for (const mode of ['embedded', 'redis'] as const)
+  for (const mode of (['embedded', 'redis'] as const).filter((part) => PARTS.has(part)))
     printStack(await runStack({ mode, texts, checks: CHECKS }), rspamd);
+  if (!PARTS.has('profile')) return;
   const directory = profileDirectory();
   const profiled = (name: string) => ['--cpu-prof', `--cpu-prof-dir=${join(directory, name)}`];
   const { window } = await runStack({
