@@ -16,10 +16,12 @@ import { asMail, benchTexts, type BenchText } from './side-by-side/texts';
  * - the ten functions with the most self time in the text detector and in the gateway while the checks ran
  *   (`--cpu-prof`, a run of its own, since profiling costs CPU).
  * `BENCH_CHECKS` (1,500) checks are measured per run, after a warm-up of 200. `BENCH_PARTS` runs some parts
- * only (`rspamd,embedded,redis,profile`, all by default), e.g. `embedded` alone to alternate two trees.
+ * only (`rspamd,embedded,redis,replicas,profile`, all by default), e.g. `embedded` alone to alternate two
+ * trees. `replicas`: with Redis, one text detector against two behind the gateway (a round-robin TCP proxy
+ * between them), for the CPU per check and the throughput of each.
  */
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 1500);
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'rspamd,embedded,redis,profile').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'rspamd,embedded,redis,replicas,profile').split(','));
 const RSPAMD_DIR =
   process.env.RSPAMD_CONTENT_ONLY_DIR ??
   join(__dirname, '..', '..', '..', '..', 'shared', 'peers', 'rspamd-content-only');
@@ -56,12 +58,15 @@ async function rspamdPer1000(texts: BenchText[]): Promise<number | string> {
 
 const total = (figures: StackFigures) => Object.values(figures.cpuPer1000).reduce((a, b) => a + b, 0);
 
-function printStack(figures: StackFigures, rspamd: number | string): void {
-  console.log(`\n${figures.mode === 'redis' ? 'with Redis (own redis-server)' : 'embedded (no Redis)'}:`);
+function printStack(figures: StackFigures, rspamd: number | string, title?: string): void {
+  console.log(
+    `\n${title ?? (figures.mode === 'redis' ? 'with Redis (own redis-server)' : 'embedded (no Redis)')}:`,
+  );
   for (const [name, seconds] of Object.entries(figures.cpuPer1000))
     console.log(`  ${name.padEnd(16)} ${seconds.toFixed(2)} CPU s per 1,000 checks`);
   console.log(`  ${'all'.padEnd(16)} ${total(figures).toFixed(2)} CPU s per 1,000 checks`);
   if (typeof rspamd === 'number') console.log(`  ratio to Rspamd  ${(total(figures) / rspamd).toFixed(2)}`);
+  console.log(`  checks/s (wall, at this machine's load): ${figures.checksPerSecond.toFixed(0)}`);
   console.log(`  text detector RSS after the run: ${figures.detectorRssMb.toFixed(0)} MB`);
   if (figures.redis) {
     const { opsPerCheck, bytesPerCheck, opsPerReport, bytesPerReport } = figures.redis;
@@ -90,6 +95,15 @@ export async function benchSideBySide(): Promise<void> {
   );
   for (const mode of (['embedded', 'redis'] as const).filter((part) => PARTS.has(part)))
     printStack(await runStack({ mode, texts, checks: CHECKS }), rspamd);
+  if (PARTS.has('replicas'))
+    for (const detectors of [1, 2] as const) {
+      const figures = await runStack({ mode: 'redis', texts, checks: CHECKS, detectors });
+      printStack(
+        figures,
+        rspamd,
+        `with Redis, ${detectors} text detector process${detectors === 1 ? '' : 'es'}`,
+      );
+    }
   if (!PARTS.has('profile')) return;
   const directory = profileDirectory();
   const profiled = (name: string) => ['--cpu-prof', `--cpu-prof-dir=${join(directory, name)}`];

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import net from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +9,11 @@ import {
   freePort,
   processCpuSeconds,
   processRssBytes,
+  spawnService,
   startStack,
+  stopService,
+  waitForReady,
+  type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
 import { startRedisServer, writeBootstrapFile } from '@spam-check/test-support';
@@ -25,6 +31,8 @@ export interface StackFigures {
   detectorRssMb: number;
   /** When the measured checks ran (monotonic clock, microseconds). */
   window: Window;
+  /** Checks per second of wall time: what the machine's other load left, not the code's alone. */
+  checksPerSecond: number;
   redis?: { opsPerCheck: number; bytesPerCheck: number; opsPerReport: number; bytesPerReport: number };
 }
 
@@ -109,9 +117,41 @@ export interface StackOptions {
   checks: number;
   /** Node options per service, e.g. `--cpu-prof`. */
   nodeArgs?: Partial<Record<keyof Stack['services'], string[]>>;
+  /** Text detector processes behind the gateway (1 or 2; two behind a round-robin TCP proxy). */
+  detectors?: 1 | 2;
 }
 
-async function startBenchStack(options: StackOptions, clients: string[], redisPort: number | undefined) {
+interface RunningStack {
+  gateway: string;
+  /** The services' processes by name (`text-detector 1`, `text-detector 2` with two detectors). */
+  processes: Record<string, ServiceProcess>;
+  stop: () => Promise<void>;
+}
+
+/** A TCP proxy handing each new connection to the next of `ports` in turn (two detectors behind one URL). */
+async function roundRobin(ports: number[]): Promise<{ url: string; close: () => void }> {
+  let next = 0;
+  const server = net.createServer((client) => {
+    const upstream = net.connect(ports[next++ % ports.length]!, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as net.AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+async function startBenchStack(
+  options: StackOptions,
+  clients: string[],
+  redisPort: number | undefined,
+): Promise<RunningStack> {
   const run = randomUUID().slice(0, 8);
   const bootstrap = writeBootstrapFile({
     clients: [
@@ -125,31 +165,60 @@ async function startBenchStack(options: StackOptions, clients: string[], redisPo
     ],
     users: [],
   });
-  return startStack<keyof Stack['services']>(
-    {
-      REDIS_URL: redisPort ? `redis://127.0.0.1:${redisPort}` : undefined,
-      AMQP_URL: undefined,
-      OPENAI_API_KEY: undefined,
-      EMAIL_DNS_CHECK: 'off',
-      // As `pnpm start` runs it: the default log level, feedback records kept (FEEDBACK_RETENTION_SECONDS).
-      LOG_LEVEL: 'info',
-      AUTH_BOOTSTRAP_FILE: bootstrap,
-      GATEWAY_CLIENT_ID: `gateway-${run}`,
-      GATEWAY_CLIENT_SECRET: `gateway-${run}`,
-      RATE_LIMIT_REQUESTS: '1000000000',
-      TEXT_FEEDBACK_REPORTS_PER_SECOND: '1000',
-    },
-    { readyTimeoutMs: 180_000, nodeArgs: options.nodeArgs ?? {} },
+  const env = {
+    REDIS_URL: redisPort ? `redis://127.0.0.1:${redisPort}` : undefined,
+    AMQP_URL: undefined,
+    OPENAI_API_KEY: undefined,
+    EMAIL_DNS_CHECK: 'off',
+    // As `pnpm start` runs it: the default log level, feedback records kept (FEEDBACK_RETENTION_SECONDS).
+    LOG_LEVEL: 'info',
+    AUTH_BOOTSTRAP_FILE: bootstrap,
+    GATEWAY_CLIENT_ID: `gateway-${run}`,
+    GATEWAY_CLIENT_SECRET: `gateway-${run}`,
+    RATE_LIMIT_REQUESTS: '1000000000',
+    TEXT_FEEDBACK_REPORTS_PER_SECOND: '1000',
+  };
+  const ready = { readyTimeoutMs: 180_000, nodeArgs: options.nodeArgs ?? {} };
+  if ((options.detectors ?? 1) === 1) {
+    const stack = await startStack<keyof Stack['services']>(env, ready);
+    return { gateway: stack.gateway, processes: stack.services, stop: stack.stop };
+  }
+  const ports = [await freePort(), await freePort()];
+  const detectors = ports.map((port) =>
+    spawnService('text-detector', env, port, { nodeArgs: options.nodeArgs?.['text-detector'] ?? [] }),
   );
+  await Promise.all(detectors.map((detector) => waitForReady(detector, { timeoutMs: 180_000 })));
+  const proxy = await roundRobin(ports);
+  const stack = await startStack<'auth' | 'email-detector' | 'gateway'>(
+    { ...env, TEXT_DETECTOR_URL: proxy.url },
+    { ...ready, services: ['auth', 'email-detector', 'gateway'] },
+  );
+  return {
+    gateway: stack.gateway,
+    processes: { ...stack.services, 'text-detector 1': detectors[0]!, 'text-detector 2': detectors[1]! },
+    stop: async () => {
+      await stack.stop();
+      await Promise.all(detectors.map(stopService));
+      proxy.close();
+    },
+  };
 }
 
-const cpuOf = (stack: Stack, redis: ChildProcess | undefined) => {
+const cpuOf = (stack: RunningStack, redis: ChildProcess | undefined) => {
   const cpu: Record<string, number> = {};
-  for (const [name, service] of Object.entries(stack.services))
+  for (const [name, service] of Object.entries(stack.processes))
     cpu[name] = processCpuSeconds(service.child.pid!);
   if (redis) cpu['redis-server'] = processCpuSeconds(redis.pid!);
   return cpu;
 };
+
+/** The largest RSS of the text detectors, in MB. */
+const detectorRssMb = (stack: RunningStack) =>
+  Math.max(
+    ...Object.entries(stack.processes)
+      .filter(([name]) => name.startsWith('text-detector'))
+      .map(([, service]) => processRssBytes(service.child.pid!) / 2 ** 20),
+  );
 
 /**
  * The stack as processes (own redis-server in `redis` mode), four learning clients: each checks 50 texts and
@@ -173,6 +242,7 @@ export async function runStack(options: StackOptions): Promise<StackFigures> {
     const from = Number(process.hrtime.bigint() / 1000n);
     await checkThrough(stack.gateway, tokens, options.texts, options.checks);
     const window = { from, to: Number(process.hrtime.bigint() / 1000n) };
+    const checksPerSecond = (options.checks * 1e6) / (window.to - window.from);
     const after = redis && (await redisCounters(redis));
     const cpuAfter = cpuOf(stack, redisServer);
     const cpuPer1000 = Object.fromEntries(
@@ -185,8 +255,9 @@ export async function runStack(options: StackOptions): Promise<StackFigures> {
       mode: options.mode,
       checks: options.checks,
       window,
+      checksPerSecond,
       cpuPer1000,
-      detectorRssMb: processRssBytes(stack.services['text-detector'].child.pid!) / 2 ** 20,
+      detectorRssMb: detectorRssMb(stack),
     };
     if (before && after && beforeReports && afterReports)
       figures.redis = {
