@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { CLIENTS, profileDirectory, runStack, type StackFigures } from './side-by-side/stack-run';
+import {
+  CLIENTS,
+  profileDirectory,
+  runStack,
+  type Measured,
+  type StackFigures,
+} from './side-by-side/stack-run';
 import { topSelfTime } from './side-by-side/cpu-profile';
 import { rspamdInstalled, startRspamd } from './side-by-side/rspamd';
 import { asMail, benchTexts, type BenchText } from './side-by-side/texts';
@@ -9,7 +15,8 @@ import { asMail, benchTexts, type BenchText } from './side-by-side/texts';
  * - the stack as processes, as `pnpm start` runs them (default log level, feedback records kept), with four
  *   learning clients (each has reported 50 checks) checking through the gateway at once: CPU seconds per
  *   1,000 checks of each process (`/proc/<pid>/stat`), embedded (memory) and with a redis-server of the
- *   bench's own (its CPU counted, and its commands and bytes per check and per report);
+ *   bench's own (its CPU counted, and its commands and bytes per check and per report); then the same for
+ *   mail and hybrid checks (parallel, over HTTP) through the same stack;
  * - Debian's Rspamd content-only on the same texts as mails, four clients at once, where it is installed
  *   (configuration folder: `RSPAMD_CONTENT_ONLY_DIR`, by default `../shared/peers/rspamd-content-only` from the
  *   repository root), and the ratio of the project's processes to Rspamd's;
@@ -56,23 +63,32 @@ async function rspamdPer1000(texts: BenchText[]): Promise<number | string> {
   }
 }
 
-const total = (figures: StackFigures) => Object.values(figures.cpuPer1000).reduce((a, b) => a + b, 0);
+const total = (figures: Measured) => Object.values(figures.cpuPer1000).reduce((a, b) => a + b, 0);
+
+function printMeasured(kind: string, figures: Measured, rspamd: number | string): void {
+  for (const [name, seconds] of Object.entries(figures.cpuPer1000))
+    console.log(`  ${name.padEnd(16)} ${seconds.toFixed(2)} CPU s per 1,000 ${kind} checks`);
+  console.log(`  ${'all'.padEnd(16)} ${total(figures).toFixed(2)} CPU s per 1,000 ${kind} checks`);
+  if (kind === 'text' && typeof rspamd === 'number')
+    console.log(`  ratio to Rspamd  ${(total(figures) / rspamd).toFixed(2)}`);
+  console.log(`  ${kind} checks/s (wall, at this machine's load): ${figures.checksPerSecond.toFixed(0)}`);
+  if (figures.redis) {
+    const { opsPerCheck, bytesPerCheck } = figures.redis;
+    console.log(
+      `  Redis per ${kind} check: ${opsPerCheck.toFixed(1)} commands, ${bytesPerCheck.toFixed(0)} bytes in and out`,
+    );
+  }
+}
 
 function printStack(figures: StackFigures, rspamd: number | string, title?: string): void {
   console.log(
     `\n${title ?? (figures.mode === 'redis' ? 'with Redis (own redis-server)' : 'embedded (no Redis)')}:`,
   );
-  for (const [name, seconds] of Object.entries(figures.cpuPer1000))
-    console.log(`  ${name.padEnd(16)} ${seconds.toFixed(2)} CPU s per 1,000 checks`);
-  console.log(`  ${'all'.padEnd(16)} ${total(figures).toFixed(2)} CPU s per 1,000 checks`);
-  if (typeof rspamd === 'number') console.log(`  ratio to Rspamd  ${(total(figures) / rspamd).toFixed(2)}`);
-  console.log(`  checks/s (wall, at this machine's load): ${figures.checksPerSecond.toFixed(0)}`);
+  printMeasured('text', figures, rspamd);
+  for (const [kind, measured] of Object.entries(figures.kinds)) printMeasured(kind, measured, rspamd);
   console.log(`  text detector RSS after the run: ${figures.detectorRssMb.toFixed(0)} MB`);
-  if (figures.redis) {
-    const { opsPerCheck, bytesPerCheck, opsPerReport, bytesPerReport } = figures.redis;
-    console.log(
-      `  Redis per check:  ${opsPerCheck.toFixed(1)} commands, ${bytesPerCheck.toFixed(0)} bytes in and out`,
-    );
+  if (figures.reports) {
+    const { opsPerReport, bytesPerReport } = figures.reports;
     console.log(
       `  Redis per report: ${opsPerReport.toFixed(1)} commands, ${bytesPerReport.toFixed(0)} bytes in and out`,
     );
@@ -94,7 +110,7 @@ export async function benchSideBySide(): Promise<void> {
       : `\n${rspamd}`,
   );
   for (const mode of (['embedded', 'redis'] as const).filter((part) => PARTS.has(part)))
-    printStack(await runStack({ mode, texts, checks: CHECKS }), rspamd);
+    printStack(await runStack({ mode, texts, checks: CHECKS, kinds: ['mail', 'hybrid'] }), rspamd);
   if (PARTS.has('replicas'))
     for (const detectors of [1, 2] as const) {
       const figures = await runStack({ mode: 'redis', texts, checks: CHECKS, detectors });

@@ -23,17 +23,23 @@ import type { BenchText } from './texts';
 
 export const CLIENTS = 4;
 
-/** What one run of the stack measured, per 1,000 checks (CPU seconds) and per check or report (Redis). */
-export interface StackFigures {
-  mode: 'embedded' | 'redis';
-  checks: number;
+/** What one kind of check cost: CPU seconds per 1,000 checks of each process, Redis per check. */
+export interface Measured {
   cpuPer1000: Record<string, number>;
-  detectorRssMb: number;
   /** When the measured checks ran (monotonic clock, microseconds). */
   window: Window;
   /** Checks per second of wall time: what the machine's other load left, not the code's alone. */
   checksPerSecond: number;
-  redis?: { opsPerCheck: number; bytesPerCheck: number; opsPerReport: number; bytesPerReport: number };
+  redis?: { opsPerCheck: number; bytesPerCheck: number };
+}
+
+/** What one run of the stack measured: text checks (at the top level), the other kinds, reports. */
+export interface StackFigures extends Measured {
+  mode: 'embedded' | 'redis';
+  checks: number;
+  detectorRssMb: number;
+  kinds: Partial<Record<Exclude<CheckKind, 'text'>, Measured>>;
+  reports?: { opsPerReport: number; bytesPerReport: number };
 }
 
 interface RedisCounters {
@@ -75,21 +81,32 @@ async function serverToken(gateway: string, client: string): Promise<string> {
   return body.access_token;
 }
 
-/** `count` text checks through the gateway, by the clients at once, each client its own loop. */
-export async function checkThrough(
+export type CheckKind = 'text' | 'mail' | 'hybrid';
+
+/** The path and body of a check of `kind` on the `index`-th text (mail: an address of its own). */
+function requestOf(kind: CheckKind, text: BenchText, index: number): { path: string; body: object } {
+  const email = `reader.${index % 997}@example.org`;
+  if (kind === 'mail') return { path: `/${text.lang}/api/v1/spam/mail`, body: { email } };
+  const checked = { title: text.title, body: text.body };
+  if (kind === 'text') return { path: `/${text.lang}/api/v1/spam/text`, body: checked };
+  return { path: `/${text.lang}/api/v1/spam/hybrid-check`, body: { ...checked, email } };
+}
+
+/** `count` checks of `kind` through the gateway, by the clients at once, each client its own loop. */
+async function checkThrough(
   gateway: string,
   tokens: string[],
   texts: BenchText[],
   count: number,
+  kind: CheckKind = 'text',
 ): Promise<string[][]> {
   let next = 0;
   return Promise.all(
     tokens.map(async (token) => {
       const ids: string[] = [];
       for (let index = next++; index < count; index = next++) {
-        const text = texts[index % texts.length]!;
-        const url = `${gateway}/${text.lang}/api/v1/spam/text`;
-        ids.push((await post(url, token, { title: text.title, body: text.body })).id ?? '');
+        const { path, body } = requestOf(kind, texts[index % texts.length]!, index);
+        ids.push((await post(`${gateway}${path}`, token, body)).id ?? '');
       }
       return ids;
     }),
@@ -119,6 +136,8 @@ export interface StackOptions {
   nodeArgs?: Partial<Record<keyof Stack['services'], string[]>>;
   /** Text detector processes behind the gateway (1 or 2; two behind a round-robin TCP proxy). */
   detectors?: 1 | 2;
+  /** Kinds of check measured besides text checks. */
+  kinds?: Exclude<CheckKind, 'text'>[];
 }
 
 interface RunningStack {
@@ -220,56 +239,73 @@ const detectorRssMb = (stack: RunningStack) =>
       .map(([, service]) => processRssBytes(service.child.pid!) / 2 ** 20),
   );
 
+/** CPU seconds per 1,000 checks of each process, and Redis per check, over `count` checks of `kind`. */
+async function measure(
+  stack: RunningStack,
+  redis: { server: ChildProcess; client: Redis } | undefined,
+  run: { tokens: string[]; texts: BenchText[]; count: number; kind: CheckKind },
+): Promise<Measured> {
+  await checkThrough(stack.gateway, run.tokens, run.texts, 200, run.kind);
+  const cpuBefore = cpuOf(stack, redis?.server);
+  const before = redis && (await redisCounters(redis.client));
+  const from = Number(process.hrtime.bigint() / 1000n);
+  await checkThrough(stack.gateway, run.tokens, run.texts, run.count, run.kind);
+  const window = { from, to: Number(process.hrtime.bigint() / 1000n) };
+  const after = redis && (await redisCounters(redis.client));
+  const cpuAfter = cpuOf(stack, redis?.server);
+  const per1000 = (value: number) => (value * 1000) / run.count;
+  const measured: Measured = {
+    window,
+    checksPerSecond: (run.count * 1e6) / (window.to - window.from),
+    cpuPer1000: Object.fromEntries(
+      Object.keys(cpuAfter).map((name) => [name, per1000(cpuAfter[name]! - cpuBefore[name]!)]),
+    ),
+  };
+  if (before && after)
+    measured.redis = {
+      opsPerCheck: (after.ops - before.ops) / run.count,
+      bytesPerCheck: (after.bytes - before.bytes) / run.count,
+    };
+  return measured;
+}
+
 /**
  * The stack as processes (own redis-server in `redis` mode), four learning clients: each checks 50 texts and
- * reports them (learning), then a warm-up, then `checks` measured checks by the four at once.
+ * reports them (learning), then per kind of check (text, and the `kinds` asked for) a warm-up of 200 and
+ * `checks` measured checks by the four at once.
  */
 export async function runStack(options: StackOptions): Promise<StackFigures> {
   const redisPort = options.mode === 'redis' ? await freePort() : undefined;
   const redisServer = redisPort ? await startRedisServer(redisPort) : undefined;
-  const redis = redisPort ? new Redis(redisPort, '127.0.0.1') : undefined;
+  const redisClient = redisPort ? new Redis(redisPort, '127.0.0.1') : undefined;
+  const redis = redisServer && redisClient && { server: redisServer, client: redisClient };
   const clients = Array.from({ length: CLIENTS }, (_, i) => `bench-client-${i}`);
   const stack = await startBenchStack(options, clients, redisPort);
   try {
     const tokens = await Promise.all(clients.map((id) => serverToken(stack.gateway, id)));
     const learning = await checkThrough(stack.gateway, tokens, options.texts, CLIENTS * 50);
-    const beforeReports = redis && (await redisCounters(redis));
+    const beforeReports = redisClient && (await redisCounters(redisClient));
     const reports = await reportThrough(stack.gateway, tokens, learning);
-    const afterReports = redis && (await redisCounters(redis));
-    await checkThrough(stack.gateway, tokens, options.texts, 200);
-    const cpuBefore = cpuOf(stack, redisServer);
-    const before = redis && (await redisCounters(redis));
-    const from = Number(process.hrtime.bigint() / 1000n);
-    await checkThrough(stack.gateway, tokens, options.texts, options.checks);
-    const window = { from, to: Number(process.hrtime.bigint() / 1000n) };
-    const checksPerSecond = (options.checks * 1e6) / (window.to - window.from);
-    const after = redis && (await redisCounters(redis));
-    const cpuAfter = cpuOf(stack, redisServer);
-    const cpuPer1000 = Object.fromEntries(
-      Object.keys(cpuAfter).map((name) => [
-        name,
-        ((cpuAfter[name]! - cpuBefore[name]!) * 1000) / options.checks,
-      ]),
-    );
+    const afterReports = redisClient && (await redisCounters(redisClient));
+    const run = { tokens, texts: options.texts, count: options.checks };
     const figures: StackFigures = {
       mode: options.mode,
       checks: options.checks,
-      window,
-      checksPerSecond,
-      cpuPer1000,
+      ...(await measure(stack, redis, { ...run, kind: 'text' })),
       detectorRssMb: detectorRssMb(stack),
+      kinds: {},
     };
-    if (before && after && beforeReports && afterReports)
-      figures.redis = {
-        opsPerCheck: (after.ops - before.ops) / options.checks,
-        bytesPerCheck: (after.bytes - before.bytes) / options.checks,
+    for (const kind of options.kinds ?? [])
+      figures.kinds[kind] = await measure(stack, redis, { ...run, kind });
+    if (beforeReports && afterReports)
+      figures.reports = {
         opsPerReport: (afterReports.ops - beforeReports.ops) / reports,
         bytesPerReport: (afterReports.bytes - beforeReports.bytes) / reports,
       };
     return figures;
   } finally {
     await stack.stop();
-    redis?.disconnect();
+    redisClient?.disconnect();
     redisServer?.kill();
   }
 }
