@@ -73,9 +73,9 @@ function printMeasured(kind: string, figures: Measured, rspamd: number | string)
     console.log(`  ratio to Rspamd  ${(total(figures) / rspamd).toFixed(2)}`);
   console.log(`  ${kind} checks/s (wall, at this machine's load): ${figures.checksPerSecond.toFixed(0)}`);
   if (figures.redis) {
-    const { opsPerCheck, bytesPerCheck } = figures.redis;
+    const { opsPerCheck, bytesPerCheck, memoryPerCheck } = figures.redis;
     console.log(
-      `  Redis per ${kind} check: ${opsPerCheck.toFixed(1)} commands, ${bytesPerCheck.toFixed(0)} bytes in and out`,
+      `  Redis per ${kind} check: ${opsPerCheck.toFixed(1)} commands, ${bytesPerCheck.toFixed(0)} bytes in and out, ${memoryPerCheck.toFixed(0)} bytes more held`,
     );
   }
 }

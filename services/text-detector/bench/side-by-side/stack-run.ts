@@ -30,7 +30,8 @@ export interface Measured {
   window: Window;
   /** Checks per second of wall time: what the machine's other load left, not the code's alone. */
   checksPerSecond: number;
-  redis?: { opsPerCheck: number; bytesPerCheck: number };
+  /** Commands and bytes in and out per check, and what Redis holds more per check (kept records). */
+  redis?: { opsPerCheck: number; bytesPerCheck: number; memoryPerCheck: number };
 }
 
 /** What one run of the stack measured: text checks (at the top level), the other kinds, reports. */
@@ -45,14 +46,16 @@ export interface StackFigures extends Measured {
 interface RedisCounters {
   ops: number;
   bytes: number;
+  memory: number;
 }
 
 async function redisCounters(redis: Redis): Promise<RedisCounters> {
-  const info = await redis.info('stats');
+  const info = `${await redis.info('stats')}\n${await redis.info('memory')}`;
   const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
   return {
     ops: field('total_commands_processed'),
     bytes: field('total_net_input_bytes') + field('total_net_output_bytes'),
+    memory: field('used_memory'),
   };
 }
 
@@ -265,6 +268,7 @@ async function measure(
     measured.redis = {
       opsPerCheck: (after.ops - before.ops) / run.count,
       bytesPerCheck: (after.bytes - before.bytes) / run.count,
+      memoryPerCheck: (after.memory - before.memory) / run.count,
     };
   return measured;
 }
