@@ -66,10 +66,13 @@ export function memoryClientMap(cap: number, retentionSeconds?: number, now = ()
     },
     getMany(client, keys) {
       const entries = maps.get(client);
+      if (!entries) return Promise.resolve(keys.map(() => undefined));
+      // One clock reading for the whole read, not one per key (a check reads hundreds).
+      const oldest = retentionSeconds === undefined ? -Infinity : now() - retentionSeconds * 1000;
       return Promise.resolve(
         keys.map((key) => {
-          const entry = entries?.get(key);
-          return entry && live(entry.at) ? entry.value : undefined;
+          const entry = entries.get(key);
+          return entry && entry.at > oldest ? entry.value : undefined;
         }),
       );
     },

@@ -158,11 +158,18 @@ function decodeWeight(text: string): LearntWeight {
 
 /** What a check reads of a client's learnt state: the index entries of its bands and its features' weights. */
 export function lookupKeys(learnable: Pick<Learnable, 'fingerprint'>, vector: SparseVector) {
-  const features = strongestFeatures(vector, LOOKED_UP_FEATURES);
   return {
     bands: bandKeys(learnable.fingerprint.signature),
-    features: [...[...features.indices].map(String), ...RESERVED_KEYS],
+    features: weightKeys(strongestFeatures(vector, LOOKED_UP_FEATURES)),
   };
+}
+
+/** The weight keys of `features`: their indices as strings, then the cut offsets. */
+function weightKeys(features: SparseVector): string[] {
+  const keys: string[] = [];
+  for (const index of features.indices) keys.push(String(index));
+  keys.push(...RESERVED_KEYS);
+  return keys;
 }
 
 /**
@@ -201,7 +208,7 @@ export function indexedUnder(
 
 /** The weight keys a report on `learnable` reads and may write: its features', then the cut offsets. */
 export function learntKeys(learnable: Pick<Learnable, 'features'>): string[] {
-  return [...[...learnable.features.indices].map(String), ...RESERVED_KEYS];
+  return weightKeys(learnable.features);
 }
 
 /**
