@@ -84,30 +84,40 @@ describe('client maps with a retention, and erasure', () => {
   );
 
   it.each(bothMaps(3, 60))(
-    'when a client writes beyond its cap, the oldest written go first, in the order of one write (%s)',
+    'when a client writes beyond its cap, the oldest written go first, in the order of one write, and are answered (%s)',
     async (_name, create) => {
       const map = create();
       // Against the alphabet: ties in write time would go in key order.
-      await map.update('client', [
-        ['y', '1'],
-        ['x', '2'],
-      ]);
-      await map.update('client', [
-        ['c', '3'],
-        ['d', '4'],
-      ]);
+      expect(
+        await map.update('client', [
+          ['y', '1'],
+          ['x', '2'],
+        ]),
+      ).toEqual([]);
+      expect(
+        await map.update('client', [
+          ['c', '3'],
+          ['d', '4'],
+        ]),
+      ).toEqual([['y', '1']]);
       expect(await map.all('client')).toEqual([
         ['x', '2'],
         ['c', '3'],
         ['d', '4'],
       ]);
-      await map.update('client', [['e', '5']], ['c']);
+      expect(await map.update('client', [['e', '5']], ['c'])).toEqual([]);
+      expect(await map.update('client', [['f', '6']])).toEqual([['x', '2']]);
       expect(await map.all('client')).toEqual([
-        ['x', '2'],
         ['d', '4'],
         ['e', '5'],
+        ['f', '6'],
       ]);
-      expect(await map.getMany('client', ['y', 'x', 'c', 'e'])).toEqual([undefined, '2', undefined, '5']);
+      expect(await map.getMany('client', ['y', 'x', 'c', 'e'])).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        '5',
+      ]);
     },
   );
 
