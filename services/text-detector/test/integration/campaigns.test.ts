@@ -48,6 +48,18 @@ const capped = `capped-${run}`;
 
 const codes = (result: TextResult) => result.reasons.map((reason) => reason.code);
 
+/**
+ * A report, sent again while the detector answers 503 (its Redis deadline passed on a loaded machine), as a
+ * client does; answers the final status.
+ */
+async function reportAccepted(url: string, client: string, body: object): Promise<number> {
+  for (;;) {
+    const { status } = await reportFeedback(url, client, body);
+    if (status !== 503) return status;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 async function checked(url: string, client: string, body: object): Promise<TextResult> {
   const response = await check(url, body, { 'x-client-id': client });
   expect(response.status).toBe(200);
@@ -164,8 +176,7 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
           .slice(i, i + 4)
           .map(async (text, k) =>
             expect(
-              (await reportFeedback(replicas[(i + k) % 2]!.url, ids.poisoner, { ...text, label: 'spam' }))
-                .status,
+              await reportAccepted(replicas[(i + k) % 2]!.url, ids.poisoner, { ...text, label: 'spam' }),
             ).toBe(200),
           ),
       );
