@@ -65,11 +65,11 @@ const UNINDEX_SCRIPT = join(__dirname, 'campaign-unindex.lua');
 
 /**
  * Redis layout: `<prefix>campaign:{<signature hash>}`, a hash of client hash → time of its last spam report
- * and the ref of that report (earlier releases kept the time only, read the same way), and `<prefix>campaign-client:{<client hash>}`, a sorted
- * set of the client's signature hashes by that time. Fields written before the index existed have no index
- * entry: they count while their time is recent, and erasing a client scans the memory for them until
- * `<prefix>campaign-indexed-since` is `ttlSeconds` old (then none can count any more; a deployment that had
- * none never scans).
+ * and the ref of that report (earlier releases kept the time only, read the same way), and
+ * `<prefix>campaign-client:{<client hash>}`, a sorted set of the client's signature hashes by that time.
+ * Fields written before the index existed have no index entry: they count while their time is recent, and
+ * erasing a client scans the memory for them until `<prefix>campaign-indexed-since` is `ttlSeconds` old (then
+ * none can count any more; a deployment that had none never scans).
  */
 function redisCampaignKeys(redis: RedisClient, prefix: string, options: CampaignMemoryOptions) {
   const ttlMs = options.ttlSeconds * 1000;
