@@ -98,8 +98,8 @@ describe('the stores on a Redis Cluster', () => {
       maxPerClient: 100,
     });
     const signatures = Array.from({ length: 24 }, (_, i) => `signature-${i}`);
-    await campaigns.report('a', signatures, 'spam');
-    await campaigns.report('b', signatures.slice(0, 2), 'spam');
+    await campaigns.report('a', signatures, 'spam', 'report-a');
+    await campaigns.report('b', signatures.slice(0, 2), 'spam', 'report-b');
     expect(await campaigns.reporters(signatures.slice(0, 3))).toEqual([2, 2, 1]);
     expect(await campaigns.eraseClient('a')).toBe(signatures.length);
     expect(await campaigns.eraseSignatures(signatures)).toBe(2);

@@ -1,6 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Result } from 'ioredis';
 import type { RedisClient } from '@spam-check/service-kit';
 import { keyedHash } from './keyed-hash';
 import { scanKeys } from './scan-keys';
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    /** Deletes a client's field of a signature if its last report was `ref`; answers the value it deleted. */
+    spamCheckCampaignWithdrawReport(key: string, field: string, ref: string): Result<string | null, Context>;
+    /** Removes a signature from a client's index if its time there is still `time`. */
+    spamCheckCampaignUnindex(key: string, member: string, time: number): Result<number, Context>;
+  }
+}
 
 /**
  * The deployment's campaign memory (docs/design.md, Campaigns), shared by the replicas of a detector: for
@@ -12,13 +24,19 @@ import { scanKeys } from './scan-keys';
  *   withdraws only its own contribution, whether it shares or not), so replaying reports gives the same memory;
  * - a client counts for a signature for `ttlSeconds` after its own last spam report of it: another client's
  *   report keeps nobody else's alive;
+ * - a client counts for a signature only while the report that last carried it is among the client's kept
+ *   reports: when the detector's report store drops it (FEEDBACK_MAX_REPORTS), `withdrawDropped` withdraws
+ *   each of its signatures that no newer report of the client carried since;
  * - a client's contribution is bounded: its newest `maxPerClient` signatures count, older ones are withdrawn;
  * - each client has an index of its signatures, so erasing it costs its own contribution, not the memory;
  * - every command touches one key, so the memory runs on Redis Cluster too: a signature's key carries the
  *   signature's hash as hash tag, a client's index the client's.
  */
 export interface CampaignMemory {
-  report(client: string, signatures: readonly string[], label: 'spam' | 'ham'): Promise<void>;
+  /** `source` names the report in the detector's own reports (its key there). */
+  report(client: string, signatures: readonly string[], label: 'spam' | 'ham', source: string): Promise<void>;
+  /** The detector's reports dropped the report `source`: its signatures stop counting for the client. */
+  withdrawDropped(client: string, signatures: readonly string[], source: string): Promise<void>;
   /** How many distinct sharing clients reported each signature, in the order given. */
   reporters(signatures: readonly string[]): Promise<number[]>;
   /** Erasure: removes the client's contribution from every signature; answers how many it had. */
@@ -36,20 +54,36 @@ export interface CampaignMemoryOptions {
 }
 
 const clientField = (key: string, client: string) => keyedHash(key, `client\n${client}`);
+/** What a client's field keeps of the report that last carried a signature: 64 bits of its keyed hash. */
+const reportRef = (key: string, source: string) => keyedHash(key, `report\n${source}`).slice(0, 16);
+/** A field's value is `<time> <report ref>` (earlier releases: `<time>`). */
+const timeOf = (value: string) => Number.parseInt(value, 10);
+
+/** Loaded by `redisCampaignMemory`; the build copies them beside the compiled file. */
+const WITHDRAW_REPORT_SCRIPT = join(__dirname, 'campaign-withdraw-report.lua');
+const UNINDEX_SCRIPT = join(__dirname, 'campaign-unindex.lua');
 
 /**
  * Redis layout: `<prefix>campaign:{<signature hash>}`, a hash of client hash → time of its last spam report
- * (the layout of earlier releases, read the same way), and `<prefix>campaign-client:{<client hash>}`, a sorted
- * set of the client's signature hashes by that time. Fields written before the index existed have no index
- * entry: they count while their time is recent, and erasing a client scans the memory for them until
- * `<prefix>campaign-indexed-since` is `ttlSeconds` old (then none can count any more; a deployment that had
- * none never scans).
+ * and the ref of that report (earlier releases kept the time only, read the same way), and
+ * `<prefix>campaign-client:{<client hash>}`, a sorted set of the client's signature hashes by that time.
+ * Fields written before the index existed have no index entry: they count while their time is recent, and
+ * erasing a client scans the memory for them until `<prefix>campaign-indexed-since` is `ttlSeconds` old (then
+ * none can count any more; a deployment that had none never scans).
  */
 function redisCampaignKeys(redis: RedisClient, prefix: string, options: CampaignMemoryOptions) {
   const ttlMs = options.ttlSeconds * 1000;
   const signatureKey = (hash: string) => `${prefix}campaign:{${hash}}`;
   const indexKey = (field: string) => `${prefix}campaign-client:{${field}}`;
   const indexedSince = `${prefix}campaign-indexed-since`;
+  redis.defineCommand('spamCheckCampaignWithdrawReport', {
+    numberOfKeys: 1,
+    lua: readFileSync(WITHDRAW_REPORT_SCRIPT, 'utf8'),
+  });
+  redis.defineCommand('spamCheckCampaignUnindex', {
+    numberOfKeys: 1,
+    lua: readFileSync(UNINDEX_SCRIPT, 'utf8'),
+  });
 
   /** Withdraws the client's signatures past their time and beyond its bound, from both sides. */
   async function prune(field: string, now: number): Promise<void> {
@@ -68,6 +102,23 @@ function redisCampaignKeys(redis: RedisClient, prefix: string, options: Campaign
     const removed = await Promise.all(hashes.map((hash) => redis.hdel(signatureKey(hash), field)));
     await redis.zrem(indexKey(field), ...hashes);
     return removed.reduce((sum, one) => sum + one, 0);
+  }
+
+  /**
+   * Withdraws the signatures whose last report by the client was `ref`, then their index entries unless a
+   * report since wrote them anew (each step touches one key, as Redis Cluster needs).
+   */
+  async function withdrawReport(field: string, ref: string, hashes: readonly string[]): Promise<void> {
+    const values = await Promise.all(
+      hashes.map((hash) => redis.spamCheckCampaignWithdrawReport(signatureKey(hash), field, ref)),
+    );
+    const withdrawn = hashes.flatMap((hash, i) => {
+      const value = values[i];
+      return value ? [{ hash, time: timeOf(value) }] : [];
+    });
+    await Promise.all(
+      withdrawn.map(({ hash, time }) => redis.spamCheckCampaignUnindex(indexKey(field), hash, time)),
+    );
   }
 
   /**
@@ -93,7 +144,7 @@ function redisCampaignKeys(redis: RedisClient, prefix: string, options: Campaign
       for (const key of batch) erased += await redis.hdel(key, field);
     return erased;
   }
-  return { signatureKey, indexKey, withdraw, prune, markIndexed, eraseUnindexed };
+  return { signatureKey, indexKey, withdraw, withdrawReport, prune, markIndexed, eraseUnindexed };
 }
 
 /** The campaign memory in Redis, shared by a detector's replicas (layout: `redisCampaignKeys`). */
@@ -103,14 +154,11 @@ export function redisCampaignMemory(
   options: CampaignMemoryOptions,
 ): CampaignMemory {
   const ttlMs = options.ttlSeconds * 1000;
-  const { signatureKey, indexKey, withdraw, prune, markIndexed, eraseUnindexed } = redisCampaignKeys(
-    redis,
-    prefix,
-    options,
-  );
+  const keys = redisCampaignKeys(redis, prefix, options);
+  const { signatureKey, indexKey, withdraw, prune, markIndexed, eraseUnindexed } = keys;
   let indexing: Promise<unknown> | undefined;
   return {
-    async report(client, signatures, label) {
+    async report(client, signatures, label, source) {
       const field = clientField(options.key, client);
       const hashes = signatures.map((signature) => keyedHash(options.key, signature));
       if (label === 'ham') {
@@ -121,9 +169,10 @@ export function redisCampaignMemory(
       await indexing;
       const now = Date.now();
       const index = indexKey(field);
+      const value = `${now} ${reportRef(options.key, source)}`;
       await Promise.all([
         ...hashes.map((hash) =>
-          redis.multi().hset(signatureKey(hash), field, now).pexpire(signatureKey(hash), ttlMs).exec(),
+          redis.multi().hset(signatureKey(hash), field, value).pexpire(signatureKey(hash), ttlMs).exec(),
         ),
         hashes.length > 0
           ? redis
@@ -135,12 +184,18 @@ export function redisCampaignMemory(
       ]);
       await prune(field, now);
     },
+    withdrawDropped: (client, signatures, source) =>
+      keys.withdrawReport(
+        clientField(options.key, client),
+        reportRef(options.key, source),
+        signatures.map((signature) => keyedHash(options.key, signature)),
+      ),
     async reporters(signatures) {
       const cutoff = Date.now() - ttlMs;
-      const times = await Promise.all(
+      const values = await Promise.all(
         signatures.map((signature) => redis.hvals(signatureKey(keyedHash(options.key, signature)))),
       );
-      return times.map((values) => values.filter((time) => Number(time) > cutoff).length);
+      return values.map((fields) => fields.filter((value) => timeOf(value) > cutoff).length);
     },
     async eraseClient(client) {
       const field = clientField(options.key, client);
@@ -163,8 +218,8 @@ export function redisCampaignMemory(
 /** Embedded mode: the same memory in this process (one replica; nothing is shared beyond it). */
 export function memoryCampaignMemory(options: CampaignMemoryOptions, now = () => Date.now()): CampaignMemory {
   const ttlMs = options.ttlSeconds * 1000;
-  /** Signature hash → client hash → time of its last spam report. */
-  const signatures = new Map<string, Map<string, number>>();
+  /** Signature hash → client hash → time and ref of its last spam report. */
+  const signatures = new Map<string, Map<string, { at: number; ref: string }>>();
   /** Client hash → its signature hashes, oldest report first. */
   const indexes = new Map<string, Map<string, number>>();
   const withdraw = (field: string, hashes: Iterable<string>) => {
@@ -180,7 +235,7 @@ export function memoryCampaignMemory(options: CampaignMemoryOptions, now = () =>
     return removed;
   };
   return {
-    report(client, reported, label) {
+    report(client, reported, label, source) {
       const field = clientField(options.key, client);
       const hashes = reported.map((signature) => keyedHash(options.key, signature));
       if (label === 'ham') {
@@ -188,11 +243,12 @@ export function memoryCampaignMemory(options: CampaignMemoryOptions, now = () =>
         return Promise.resolve();
       }
       const at = now();
+      const ref = reportRef(options.key, source);
       const index = indexes.get(field) ?? new Map<string, number>();
       indexes.set(field, index);
       for (const hash of hashes) {
-        const reporters = signatures.get(hash) ?? new Map<string, number>();
-        signatures.set(hash, reporters.set(field, at));
+        const reporters = signatures.get(hash) ?? new Map<string, { at: number; ref: string }>();
+        signatures.set(hash, reporters.set(field, { at, ref }));
         index.delete(hash);
         index.set(hash, at);
       }
@@ -202,12 +258,22 @@ export function memoryCampaignMemory(options: CampaignMemoryOptions, now = () =>
       withdraw(field, [...stale, ...oldest]);
       return Promise.resolve();
     },
+    withdrawDropped(client, reported, source) {
+      const field = clientField(options.key, client);
+      const ref = reportRef(options.key, source);
+      const hashes = reported.map((signature) => keyedHash(options.key, signature));
+      withdraw(
+        field,
+        hashes.filter((hash) => signatures.get(hash)?.get(field)?.ref === ref),
+      );
+      return Promise.resolve();
+    },
     reporters(reported) {
       const cutoff = now() - ttlMs;
       return Promise.resolve(
         reported.map((signature) => {
           const reporters = signatures.get(keyedHash(options.key, signature));
-          return [...(reporters?.values() ?? [])].filter((time) => time > cutoff).length;
+          return [...(reporters?.values() ?? [])].filter(({ at }) => at > cutoff).length;
         }),
       );
     },

@@ -5,12 +5,15 @@ import type { RedisClient } from '@spam-check/service-kit';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** A client's write in one round trip (`client-map-update.lua`); answers the map's size before the cap. */
+    /**
+     * A client's write in one round trip (`client-map-update.lua`); answers the entries the cap dropped, as
+     * key, value, key, value, ...
+     */
     spamCheckClientMapUpdate(
       hash: string,
       order: string,
       ...args: (string | number)[]
-    ): Result<number, Context>;
+    ): Result<(string | null)[], Context>;
   }
 }
 
@@ -26,12 +29,12 @@ export interface ClientMap {
   get(client: string, key: string): Promise<string | undefined>;
   /** The values of `keys`, in their order (one read, however many keys). */
   getMany(client: string, keys: readonly string[]): Promise<(string | undefined)[]>;
-  /** Writes `entries` and deletes `removed`. */
+  /** Writes `entries` and deletes `removed`; answers the entries the cap dropped, oldest first. */
   update(
     client: string,
     entries: readonly (readonly [string, string])[],
     removed?: readonly string[],
-  ): Promise<void>;
+  ): Promise<[string, string][]>;
   /** Every entry of a client, oldest first. */
   all(client: string): Promise<[string, string][]>;
   clients(): Promise<string[]>;
@@ -87,8 +90,13 @@ export function memoryClientMap(cap: number, retentionSeconds?: number, now = ()
         map.delete(key);
         map.set(key, { value, at: now() });
       }
-      while (map.size > cap) map.delete(map.keys().next().value as string);
-      return Promise.resolve();
+      const dropped: [string, string][] = [];
+      for (const [key, entry] of map) {
+        if (map.size <= cap) break;
+        dropped.push([key, entry.value]);
+        map.delete(key);
+      }
+      return Promise.resolve(dropped);
     },
     all: (client) =>
       Promise.resolve(
@@ -143,6 +151,16 @@ async function readMany(
   );
 }
 
+/** `[key, value, key, value, ...]` as pairs; a key without its value (written by no release) is left out. */
+function pairs(flat: readonly (string | null)[]): [string, string][] {
+  const result: [string, string][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const [key, value] = [flat[i], flat[i + 1]];
+    if (key && value !== null && value !== undefined) result.push([key, value]);
+  }
+  return result;
+}
+
 /** Removes `key` from every client's map; answers how many entries went. */
 async function eraseKeyOfEveryClient(redis: RedisClient, prefix: string, key: string): Promise<number> {
   let erased = 0;
@@ -195,10 +213,11 @@ export function redisClientMap(
       const args: (string | number)[] = [cap, retentionSeconds ?? 0, cutoff(), removed.length, ...removed];
       const start = writeTimes(entries.length);
       entries.forEach(([key, value], index) => args.push(String(start + index / 1024), key, value));
-      await Promise.all([
+      const [dropped] = await Promise.all([
         redis.spamCheckClientMapUpdate(hash, order, ...args),
         redis.sadd(`${prefix}clients`, client),
       ]);
+      return pairs(dropped);
     },
     async all(client) {
       const { entries: hash, order } = keys(client);

@@ -8,6 +8,7 @@ export {
   spawnService,
   startService,
   stopService,
+  waitForExit,
   waitForReady,
   type ServiceName,
   type ServiceProcess,

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { processCpuSeconds } from './proc';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 
@@ -74,7 +75,10 @@ export function spawnService(
 }
 
 export interface ReadyOptions {
-  /** How long the service may take (20 s by default). */
+  /**
+   * How long the service may take (20 s by default), counted in its own CPU time (`budget` below): a loaded
+   * machine stretches a start's wall-clock time, not the work it needs.
+   */
   timeoutMs?: number;
   /**
    * Readiness checks that may be down (e.g. the gateway's check of a detector that a bench does not start):
@@ -102,19 +106,66 @@ async function isReady(
   }
 }
 
-/** Waits until the service's `/readyz` says ready; throws with its output when it exits or times out. */
+/** How many times its CPU budget a process may take on the clock while it waits without working. */
+const WAIT_FACTOR = 10;
+
+/** The CPU seconds the process used so far; 0 once it is gone (its exit is noticed before this matters). */
+function cpuSecondsOf(child: ChildProcess): number {
+  try {
+    return child.pid === undefined ? 0 : processCpuSeconds(child.pid);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * A process's budget from now: `timeoutMs` of its own CPU time, or `WAIT_FACTOR` times as long on the clock.
+ * A loaded machine stretches a start's wall-clock time, not the work it needs; only a process that waits
+ * without working (stopped, or waiting for a dependency that never comes) runs into the clock.
+ */
+function budget(child: ChildProcess, timeoutMs: number) {
+  const started = Date.now();
+  const startedCpu = cpuSecondsOf(child);
+  const cpuMs = () => Math.round((cpuSecondsOf(child) - startedCpu) * 1000);
+  const clockLeftMs = () => WAIT_FACTOR * timeoutMs - (Date.now() - started);
+  return {
+    clockLeftMs,
+    spent: () => cpuMs() >= timeoutMs || clockLeftMs() <= 0,
+    describe: () => `${timeoutMs} ms (${cpuMs()} ms of CPU time, ${Date.now() - started} ms on the clock)`,
+  };
+}
+
+/**
+ * Waits until the service's `/readyz` says ready; throws with its output when it exits, or when it spent its
+ * budget (`budget`: `timeoutMs` of CPU time) without getting ready.
+ */
 export async function waitForReady(service: ServiceProcess, options: ReadyOptions = {}): Promise<void> {
   const timeoutMs = options.timeoutMs ?? 20_000;
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const left = budget(service.child, timeoutMs);
+  while (!left.spent()) {
     if (service.child.exitCode !== null) {
       throw new Error(`${service.name} exited with ${service.child.exitCode}:\n${service.output()}`);
     }
-    const probeMs = Math.max(1, Math.min(1000, deadline - Date.now()));
+    const probeMs = Math.max(1, Math.min(1000, left.clockLeftMs()));
     if (await isReady(service, options.ignoreChecks ?? [], probeMs)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`${service.name} was not ready within ${timeoutMs} ms:\n${service.output()}`);
+  throw new Error(`${service.name} was not ready within ${left.describe()}:\n${service.output()}`);
+}
+
+/**
+ * Waits for a process started just before to exit on its own; kills it (SIGKILL) once it spent its budget
+ * (`budget`: `timeoutMs` of CPU time). Answers its exit code, null when it was killed.
+ */
+export async function waitForExit(child: ChildProcess, timeoutMs = 20_000): Promise<number | null> {
+  const left = budget(child, timeoutMs);
+  const exited = once(child, 'exit');
+  const watch = setInterval(() => {
+    if (left.spent()) child.kill('SIGKILL');
+  }, 100);
+  const [code] = (await exited) as [number | null];
+  clearInterval(watch);
+  return code;
 }
 
 /** SIGTERM, then SIGKILL after 10 s; resolves when the process has exited. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hybridResultSchema, mailResultSchema, textResultSchema } from '@spam-check/contracts';
-import { REPO_ROOT, startStack, type Stack, SELF_CONTAINED_ENV } from '@spam-check/process-kit';
+import { REPO_ROOT, startStack, type Stack, SELF_CONTAINED_ENV, waitForExit } from '@spam-check/process-kit';
 import { parse } from 'csv-parse/sync';
 
 const ROWS = 10_000;
@@ -22,6 +22,13 @@ interface Run {
   stdout: string;
   stderr: string;
 }
+
+/** The CPU time one run of the command may use before it counts as hung (`waitForExit`). */
+const RUN_CPU_MS = 60_000;
+
+// Each test starts the command, a process from the sources, several times: its runs are bounded by their own
+// CPU time, and the test's clock only has to outlast a loaded machine.
+jest.setTimeout(300_000);
 
 // The real `spam-check` command, as a process, against the real stack (four processes, DNS off).
 describe('the spam-check command against the real stack', () => {
@@ -42,6 +49,7 @@ describe('the spam-check command against the real stack', () => {
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('error', reject);
       child.on('close', (code) => resolve({ code, stdout, stderr }));
+      void waitForExit(child, RUN_CPU_MS);
       child.stdin.end(stdin ?? '');
     });
   /** `login` as the demo client against the stack, with `how` (a user or the client credentials). */

@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { startStack, waitForReady, type Stack } from '@spam-check/process-kit';
+import { once } from 'node:events';
+import { freePort, startStack, waitForReady, type Stack } from '@spam-check/process-kit';
 
 /**
  * The process helpers against the real services: a stack of the gateway and auth only, as the gateway bench
@@ -55,5 +57,25 @@ describe('a stack of some of the services', () => {
 
   it('when the gateway is left out of the services, the stack refuses to start', async () => {
     await expect(startStack({}, { services: ['auth'] as never })).rejects.toThrow('must include the gateway');
+  });
+});
+
+describe('waiting for a service to be ready', () => {
+  it('when a start takes longer on the clock than its CPU budget but works little, it is still awaited', async () => {
+    const port = await freePort();
+    // Ready after 1.5 s of sleeping: what a start looks like on a loaded machine, whose CPU goes to others.
+    const script =
+      `setTimeout(() => require('node:http').createServer((_, res) => res.end('ok'))` +
+      `.listen(${port}, '127.0.0.1'), 1500);`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+    const url = `http://127.0.0.1:${port}`;
+    const service = { name: 'auth' as const, url, managementUrl: url, child, output: () => '' };
+    try {
+      await expect(waitForReady(service, { timeoutMs: 500 })).resolves.toBeUndefined();
+    } finally {
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    }
   });
 });

@@ -39,18 +39,16 @@ describe('connectRedis', () => {
 
   it('when Redis is unreachable, it still resolves, and commands fail at once instead of waiting', async () => {
     const { logger, lines } = recordingLogger();
-    const started = Date.now();
     const redis = await connectRedis({
       target: { kind: 'single', url: `redis://127.0.0.1:${await freePort()}` },
       name: 'down',
       logger,
     });
     try {
-      expect(Date.now() - started).toBeLessThan(1500);
-      const before = Date.now();
-      await expect(redis.check()).rejects.toThrow();
-      await expect(redis.client.get('any')).rejects.toThrow();
-      expect(Date.now() - before).toBeLessThan(200);
+      // Refused without being queued: not a command timeout, whatever the machine's load.
+      const notQueued = /enableOfflineQueue/;
+      await expect(redis.check()).rejects.toThrow(notQueued);
+      await expect(redis.client.get('any')).rejects.toThrow(notQueued);
       expect(lines.filter((line) => line.level === 'warn')).toHaveLength(1);
     } finally {
       await redis.closer.close();
@@ -67,9 +65,7 @@ describe('connectRedis', () => {
       proxy.drop();
       // Several reconnection attempts fail meanwhile (every 100 ms, growing).
       await new Promise((resolve) => setTimeout(resolve, 700));
-      const before = Date.now();
-      await expect(redis.client.get('any')).rejects.toThrow();
-      expect(Date.now() - before).toBeLessThan(200);
+      await expect(redis.client.get('any')).rejects.toThrow(/enableOfflineQueue/);
       expect(lines).toEqual([{ level: 'warn', message: 'redis connection lost; reconnecting' }]);
 
       proxy.refuse(false);

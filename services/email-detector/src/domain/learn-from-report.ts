@@ -11,8 +11,9 @@ import { learnableKey, reportKey, type EmailFeedback } from './reports';
  *   and, when its domain can be a campaign's (./campaigns.ts), the keyed hash of the domain; '' when the check
  *   teaches nothing (an invalid address, a fixture); nothing in clear;
  * - a report on a check learns from its record; a check the client does not have is not found;
- * - a report stores its label under the mailbox's hash in the client's reports and, for a sharing client,
- *   counts in the deployment's campaign memory under the address's campaign signatures;
+ * - a report stores its label (and the domain's hash, when the domain can be a campaign's) under the
+ *   mailbox's hash in the client's reports and, for a sharing client, counts in the deployment's campaign
+ *   memory under the address's campaign signatures, until the client's reports drop it (their cap);
  * - a check reads the client's label of the same mailbox, and for a protecting client how many sharing
  *   clients reported the address or its domain;
  * - erasure of an address removes its check records, every client's report of it and the campaign memory of
@@ -26,7 +27,10 @@ import { learnableKey, reportKey, type EmailFeedback } from './reports';
 export interface FeedbackMaps {
   checks: Pick<CheckMemory, 'remember' | 'recall' | 'eraseClient' | 'eraseValue'>;
   reports: Pick<ClientMap, 'get' | 'update' | 'eraseClient' | 'eraseKey'>;
-  campaigns: Pick<CampaignMemory, 'report' | 'reporters' | 'eraseClient' | 'eraseSignatures'>;
+  campaigns: Pick<
+    CampaignMemory,
+    'report' | 'withdrawDropped' | 'reporters' | 'eraseClient' | 'eraseSignatures'
+  >;
 }
 
 /** Who shares in the campaign memory. */
@@ -57,6 +61,16 @@ function parseRecord(record: string): [string, string | null] {
   return [mailbox, domain ?? null];
 }
 
+/**
+ * A stored report: its label and, when the domain can be a campaign's, `:` and the domain's hash (what
+ * withdrawing its campaign signatures needs once the report is dropped; reports of earlier releases have the
+ * label only, and withdraw the address's signature only).
+ */
+const reportValue = (label: FeedbackLabel, domain: string | null) =>
+  domain === null ? label : `${label}:${domain}`;
+const labelOf = (value: string) => value.split(':')[0] as FeedbackLabel;
+const domainOf = (value: string) => value.split(':')[1] ?? null;
+
 export function createEmailFeedback(
   stores: FeedbackMaps,
   hashKey: string,
@@ -73,9 +87,18 @@ export function createEmailFeedback(
     // A ham report withdraws the client's own contribution whether it shares now or not.
     const shared = async () => {
       if (label === 'ham' || (await campaigns.shares(client)))
-        await stores.campaigns.report(client, campaignSignatures(mailbox, domain), label);
+        await stores.campaigns.report(client, campaignSignatures(mailbox, domain), label, mailbox);
     };
-    await Promise.all([reports.update(client, [[mailbox, label]]), shared()]).catch(unavailable);
+    const [dropped] = await Promise.all([
+      reports.update(client, [[mailbox, reportValue(label, domain)]]),
+      shared(),
+    ]).catch(unavailable);
+    // A report the cap dropped no longer counts in the campaign memory either.
+    await Promise.all(
+      dropped.map(([key, value]) =>
+        stores.campaigns.withdrawDropped(client, campaignSignatures(key, domainOf(value)), key),
+      ),
+    ).catch(unavailable);
   };
   return {
     async campaignOf(address) {
@@ -86,9 +109,12 @@ export function createEmailFeedback(
     reportsOf: (client) =>
       client === undefined
         ? undefined
-        : async (address) =>
-            (await reports.get(client, keyedHash(hashKey, reportKey(address))).catch(unavailable)) as
-              FeedbackLabel | undefined,
+        : async (address) => {
+            const value = await reports
+              .get(client, keyedHash(hashKey, reportKey(address)))
+              .catch(unavailable);
+            return value === undefined ? undefined : labelOf(value);
+          },
     async remember(client, email, checkId) {
       if (client === undefined) return;
       await checks.remember(client, checkId, recordOf(email) ?? '').catch(unavailable);

@@ -37,6 +37,8 @@ const env = {
   ...campaignEnv,
 };
 const domain = `offers-${run}.example`;
+/** A sharing client that reports through the replica keeping two reports per client. */
+const capped = `capped-${run}`;
 
 interface Replica {
   url: string;
@@ -84,12 +86,16 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
         channel: env.CLIENT_SETTINGS_CHANNEL,
       },
     );
-    await storeCampaignSettings(settings, ids).finally(() => settings.close());
-    // The third keeps two signatures per client (an address and its domain): its bound is reached at once.
+    await storeCampaignSettings(settings, ids)
+      .then(() => settings.put(capped, { campaigns: { share: true, protect: true } }))
+      .finally(() => settings.close());
+    // The third keeps two signatures per client (an address and its domain): its bound is reached at once;
+    // the fourth two reports per client.
     replicas = await Promise.all([
       startReplica(),
       startReplica(),
       startReplica({ CAMPAIGN_MAX_SIGNATURES_PER_CLIENT: '2' }),
+      startReplica({ FEEDBACK_MAX_REPORTS: '2' }),
     ]);
     for (
       let attempt = 0;
@@ -233,6 +239,34 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
     expect(await redis.zcard(index)).toBe(2);
     expect(await report(0, ids.second, older, 'spam')).toBe(200);
     expect(codes(await checked(1, ids.protectedOnly, older))).not.toContain('EMAIL_CAMPAIGN');
+  });
+
+  it('when a report is dropped for FEEDBACK_MAX_REPORTS, it no longer counts in the campaign memory', async () => {
+    const reported = `dropped.${run}@gmail.com`;
+    expect(await report(3, capped, reported, 'spam')).toBe(200);
+    expect(await report(0, ids.second, reported, 'spam')).toBe(200);
+    expect(codes(await checked(1, ids.protectedOnly, reported))).toContain('EMAIL_CAMPAIGN');
+
+    expect(await report(3, capped, `newer.${run}@gmail.com`, 'spam')).toBe(200);
+    expect(await report(3, capped, `newest.${run}@gmail.com`, 'spam')).toBe(200);
+    expect(codes(await checked(3, capped, reported))).not.toContain('EMAIL_REPORTED_SPAM');
+    const [addressKey] = signatureKeys(reported);
+    expect(await redis.hexists(addressKey!, member(capped))).toBe(0);
+    expect(await redis.hexists(addressKey!, member(ids.second))).toBe(1);
+    expect(codes(await checked(1, ids.protectedOnly, reported))).not.toContain('EMAIL_CAMPAIGN');
+  });
+
+  it('when a dropped report shares a signature with a kept one of the client, that signature still counts', async () => {
+    const [first, second] = [`a@kept-${run}.example`, `b@kept-${run}.example`];
+    const [firstAddress, sharedDomain] = signatureKeys(first);
+    expect(await report(3, capped, first, 'spam')).toBe(200);
+    expect(await report(3, capped, second, 'spam')).toBe(200);
+    expect(await report(3, capped, `c@elsewhere-${run}.example`, 'spam')).toBe(200);
+    expect(await redis.hexists(firstAddress!, member(capped))).toBe(0);
+    expect(await redis.hexists(sharedDomain!, member(capped))).toBe(1);
+
+    expect(await report(3, capped, `d@elsewhere-${run}.example`, 'spam')).toBe(200);
+    expect(await redis.hexists(sharedDomain!, member(capped))).toBe(0);
   });
 
   it('stores only keyed hashes in the campaign memory: no address, domain or client id', async () => {

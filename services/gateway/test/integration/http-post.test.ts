@@ -1,24 +1,34 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { httpPost, upstream, type Upstream } from '../../src/data-access/http-post';
 
+/** Created by the server once an answer is sent: a paused event loop can still look at a file. */
+const SENT = join(tmpdir(), `http-post-test-${randomUUID()}`);
+
 /**
  * A server in its own process (so that pausing the test's event loop does not pause it): it prints its port,
- * then `got` for each request, and answers each 20 ms later.
+ * then `got` for each request, and answers each 20 ms later, creating SENT once the answer is written.
  */
 const SERVER = `
 const server = require('node:http').createServer((req, res) => {
   console.log('got');
-  setTimeout(() => res.end('late but there'), 20);
+  setTimeout(() => res.end('late but there', () => require('node:fs').writeFileSync(${JSON.stringify(SENT)}, '')), 20);
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 `;
 
-/** Keeps the event loop busy, as a long garbage collection or a starved CPU would. */
+/**
+ * Keeps the event loop busy, as a long garbage collection or a starved CPU would, for at least `ms` and until
+ * the server sent its answer (however long a loaded machine makes it take).
+ */
 function pauseEventLoop(ms: number): void {
   const until = Date.now() + ms;
-  while (Date.now() < until);
+  while (Date.now() < until || !existsSync(SENT));
 }
 
 describe('httpPost when the gateway itself pauses', () => {
@@ -34,6 +44,7 @@ describe('httpPost when the gateway itself pauses', () => {
     agent = upstream();
   });
   afterAll(async () => {
+    rmSync(SENT, { force: true });
     await agent.close();
     server.kill();
     await once(server, 'exit');
@@ -42,8 +53,8 @@ describe('httpPost when the gateway itself pauses', () => {
   it('takes an answer that arrived while its loop was paused past the deadline, rather than calling it a timeout', async () => {
     const answer = httpPost(url, { agent, method: 'GET', headers: {}, body: '', timeoutMs: 100 });
     expect((await lines.next()).value).toBe('got');
-    // The answer arrives 20 ms into this pause; the deadline passes 100 ms after the call.
-    pauseEventLoop(1000);
+    // The answer arrives during this pause; the deadline passes 100 ms after the call.
+    pauseEventLoop(200);
     const { status, body } = await answer;
     expect({ status, body: body.toString() }).toEqual({ status: 200, body: 'late but there' });
   });

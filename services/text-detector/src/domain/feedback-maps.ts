@@ -19,7 +19,15 @@ export interface FeedbackMaps {
   weights: FeedbackMap;
   texts: FeedbackMap;
   campaigns?: {
-    report(client: string, signatures: readonly string[], label: FeedbackLabel): Promise<void>;
+    /** `source`: the report's key in `reports`. */
+    report(
+      client: string,
+      signatures: readonly string[],
+      label: FeedbackLabel,
+      source: string,
+    ): Promise<void>;
+    /** `reports` dropped the report `source` (its cap): its signatures stop counting for the client. */
+    withdrawDropped(client: string, signatures: readonly string[], source: string): Promise<void>;
     /** How many distinct sharing clients reported each signature, in the order given. */
     reporters(signatures: readonly string[]): Promise<number[]>;
   };
@@ -29,7 +37,8 @@ export interface FeedbackMaps {
 export interface FeedbackMap {
   /** The values of `keys`, in their order (one read, however many keys). */
   getMany(client: string, keys: readonly string[]): Promise<(string | undefined)[]>;
-  update(client: string, entries: readonly (readonly [string, string])[]): Promise<void>;
+  /** Answers the entries the cap dropped, oldest first. */
+  update(client: string, entries: readonly (readonly [string, string])[]): Promise<[string, string][]>;
 }
 
 /** A store failure is a down dependency: 503, never a verdict or a report without the client's state. */

@@ -10,7 +10,7 @@ import {
   type Learnable,
 } from './client-feedback';
 import { unavailable, type FeedbackMaps } from './feedback-maps';
-import { bandKeys } from './near-duplicate';
+import { bandKeys, decodeFingerprint } from './near-duplicate';
 
 /**
  * What a client's report teaches. The rules:
@@ -23,7 +23,7 @@ import { bandKeys } from './near-duplicate';
  *   earlier label), indexes it under the fingerprint's LSH bands, takes one learning step on the client's
  *   weights and cuts (./client-feedback.ts `learningStep`), and keeps the canonical text for export;
  * - a sharing client's report also counts in the deployment's campaign memory under the text's campaign
- *   signatures (./campaigns.ts).
+ *   signatures (./campaigns.ts), until the client's reports drop it (their cap).
  */
 
 export interface Learning {
@@ -63,16 +63,22 @@ async function learn(
   ]);
   const step = learningStep(learnable, current, label, learning.calibration, learning.thresholds);
   const { title, body } = learnable.text;
-  await Promise.all([
+  const [dropped] = await Promise.all([
     maps.reports.update(client, [[key, label]]),
     maps.bands.update(client, indexedUnder(fingerprint, indexed)),
     step.length > 0 ? maps.weights.update(client, step) : undefined,
     maps.texts.update(client, [[key, JSON.stringify({ title, body, language: learnable.language, label })]]),
     // A ham report withdraws the client's own contribution whether it shares now or not.
     campaigns && (shares || label === 'ham')
-      ? campaigns.report(client, campaignSignatures(fingerprint), label)
+      ? campaigns.report(client, campaignSignatures(fingerprint), label, key)
       : undefined,
   ]);
+  if (campaigns)
+    await Promise.all(
+      dropped.map(([source]) =>
+        campaigns.withdrawDropped(client, campaignSignatures(decodeFingerprint(source)), source),
+      ),
+    );
 }
 
 export function learnFromReport(...report: Parameters<typeof learn>): Promise<void> {

@@ -37,8 +37,28 @@ const REPORTED = [
   campaign('Bernd', 'Dienstag', 'https://files-b.example/y2'),
 ];
 const UNSEEN = campaign('Carla', 'Freitag', 'https://files-c.example/z3');
+/** Another campaign, for the client whose replica keeps one report per client. */
+const minutes = (name: string, link: string) => ({
+  title: 'Protokoll',
+  body:
+    `Hallo ${name}, das Protokoll der letzten Sitzung liegt jetzt unter ${link} bereit. Lies es bitte ` +
+    `bis Ende der Woche und schreib mir deine Anmerkungen, dann verschicke ich es an alle. Danke und bis bald`,
+});
+const capped = `capped-${run}`;
 
 const codes = (result: TextResult) => result.reasons.map((reason) => reason.code);
+
+/**
+ * A report, sent again while the detector answers 503 (its Redis deadline passed on a loaded machine), as a
+ * client does; answers the final status.
+ */
+async function reportAccepted(url: string, client: string, body: object): Promise<number> {
+  for (;;) {
+    const { status } = await reportFeedback(url, client, body);
+    if (status !== 503) return status;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
 
 async function checked(url: string, client: string, body: object): Promise<TextResult> {
   const response = await check(url, body, { 'x-client-id': client });
@@ -58,8 +78,14 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
       prefix: env.CLIENT_SETTINGS_PREFIX,
       channel: env.CLIENT_SETTINGS_CHANNEL,
     });
-    await storeCampaignSettings(settings, ids).finally(() => settings.close());
-    replicas = await Promise.all([startDetector(env), startDetector(env)]);
+    await storeCampaignSettings(settings, ids)
+      .then(() => settings.put(capped, { campaigns: { share: true, protect: true } }))
+      .finally(() => settings.close());
+    replicas = await Promise.all([
+      startDetector(env),
+      startDetector(env),
+      startDetector({ ...env, FEEDBACK_MAX_REPORTS: '1' }),
+    ]);
     rpc = await startRpcDetector(env);
   }, 60_000);
 
@@ -113,6 +139,26 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
     expect(withdrawn.score).toBe(before.score);
   }, 60_000);
 
+  it('when a report is dropped for FEEDBACK_MAX_REPORTS, it no longer counts in the campaign memory', async () => {
+    const [one, , keepingOne] = replicas as [StartedDetector, StartedDetector, StartedDetector];
+    const spam = (text: object) => ({ ...text, label: 'spam' });
+    const dropped = minutes('Dora', 'https://notes-d.example/a1');
+    expect((await reportFeedback(keepingOne.url, capped, spam(dropped))).status).toBe(200);
+    expect(
+      (await reportFeedback(one.url, ids.first, spam(minutes('Emil', 'https://notes-e.example/b2')))).status,
+    ).toBe(200);
+    const unseen = minutes('Fritz', 'https://notes-f.example/c3');
+    expect(codes(await checked(one.url, ids.protectedOnly, unseen))).toContain('TEXT_CAMPAIGN');
+
+    const recipe = {
+      title: 'Rezept',
+      body: 'Für den Kuchen brauchst du Mehl, Zucker, Eier und Butter; backe ihn eine Stunde und lass ihn gut auskühlen.',
+    };
+    expect((await reportFeedback(keepingOne.url, capped, spam(recipe))).status).toBe(200);
+    expect(codes(await checked(keepingOne.url, capped, dropped))).not.toContain('TEXT_REPORTED_SPAM');
+    expect(codes(await checked(one.url, ids.protectedOnly, unseen))).not.toContain('TEXT_CAMPAIGN');
+  });
+
   it('when one client reports a thousand ham texts as spam, no other client sees any change', async () => {
     const hams = Array.from({ length: 1000 }, (_, i) => ({
       title: `Vereinsnachricht ${i}`,
@@ -130,8 +176,7 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
           .slice(i, i + 4)
           .map(async (text, k) =>
             expect(
-              (await reportFeedback(replicas[(i + k) % 2]!.url, ids.poisoner, { ...text, label: 'spam' }))
-                .status,
+              await reportAccepted(replicas[(i + k) % 2]!.url, ids.poisoner, { ...text, label: 'spam' }),
             ).toBe(200),
           ),
       );
