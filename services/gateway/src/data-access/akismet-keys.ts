@@ -1,6 +1,6 @@
 import { AppError } from '@spam-check/service-kit';
 import { z } from 'zod';
-import { httpPost, type Upstream } from './http-post';
+import { basicAuthorization, httpPost, type Upstream } from './http-post';
 
 const answerSchema = z.union([
   z.object({ active: z.literal(true), client_id: z.string() }),
@@ -27,9 +27,7 @@ export function createAkismetKeyVerifier(options: {
   agent: Upstream;
 }): AkismetKeyVerifier {
   const url = new URL('/akismet/verify', options.authUrl);
-  const authorization = `Basic ${Buffer.from(
-    `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
-  ).toString('base64')}`;
+  const authorization = basicAuthorization(options.clientId, options.clientSecret);
   return async (key, meta) => {
     const answer = await httpPost(url, {
       agent: options.agent,

@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '@spam-check/contracts';
 import { AppError, type FieldError } from '@spam-check/service-kit';
-import { httpPost, type Upstream } from './http-post';
+import { basicAuthorization, httpPost, type Upstream } from './http-post';
 
 export interface AdminCallMeta {
   requestId: string;
@@ -41,9 +41,7 @@ export function createAuthAdmin(options: {
   timeoutMs: number;
   agent: Upstream;
 }): AuthAdmin {
-  const authorization = `Basic ${Buffer.from(
-    `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
-  ).toString('base64')}`;
+  const authorization = basicAuthorization(options.clientId, options.clientSecret);
   return {
     async call(method, path, meta, body) {
       const answer = await httpPost(new URL(path, options.authUrl), {

@@ -173,3 +173,12 @@ export function httpPost(
     }
   });
 }
+
+/**
+ * HTTP Basic credentials of the gateway's own client at auth, each part form-encoded first (RFC 6749
+ * §2.3.1), as auth reads them.
+ */
+export function basicAuthorization(clientId: string, clientSecret: string): string {
+  const credentials = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
+  return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}

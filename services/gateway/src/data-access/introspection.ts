@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { introspectionSchema, type Introspection } from '@spam-check/contracts';
 import { AppError, type Counter } from '@spam-check/service-kit';
-import { httpPost, type Upstream } from './http-post';
+import { basicAuthorization, httpPost, type Upstream } from './http-post';
 import type { TokenCache } from './token-cache';
 
 /**
@@ -39,9 +39,7 @@ interface IntrospectorOptions {
 /** One introspection call; anything but a 200 with a well-formed answer is SERVICE_UNAVAILABLE. */
 function introspectionCall(options: IntrospectorOptions): (token: string) => Promise<Introspection> {
   const url = new URL('/oauth/introspect', options.authUrl);
-  const authorization = `Basic ${Buffer.from(
-    `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
-  ).toString('base64')}`;
+  const authorization = basicAuthorization(options.clientId, options.clientSecret);
   return async (token) => {
     const answer = await httpPost(url, {
       agent: options.agent,
