@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { writeBootstrapFile, type BootstrapAccounts } from './bootstrap-file';
+import { amqpUrl, redisUrl } from './infrastructure';
 
 /**
  * What every stack test gives its services so that runs on the shared Redis stay apart and
@@ -30,5 +31,39 @@ export function runAccount(name: string) {
     secret: `secret-${randomUUID()}`,
     username: `${name}-user`,
     password: `pw-${randomUUID()}`,
+  };
+}
+
+type RunAccount = ReturnType<typeof runAccount>;
+
+/** A run account as a bootstrap client: one that checks with the password grant unless told otherwise. */
+export function runClient(account: RunAccount, scopes = ['spam:check'], grants = ['password']) {
+  return { id: account.client, secret: account.secret, grants, scopes };
+}
+
+/** A run account's user, with `scopes` of its own when given (an administrator's `spam:admin`). */
+export function runUser(account: RunAccount, scopes?: string[]) {
+  const user = { username: account.username, password: account.password };
+  return scopes ? { ...user, scopes } : user;
+}
+
+/**
+ * The environment of a whole stack on the shared Redis and RabbitMQ: `runStackEnv`'s accounts and prefixes,
+ * RPC queues of the run's own, no DNS and no LLM. Auth's provisioning at start and the gateway's calls to auth
+ * (a token grant hashes with scrypt) get deadlines that hold on a loaded machine (defaults 500 ms and 2 s).
+ * A suite adds what it tests.
+ */
+export function sharedStackEnv(prefix: string, accounts: BootstrapAccounts) {
+  return {
+    REDIS_URL: redisUrl(),
+    AMQP_URL: amqpUrl(),
+    ...runStackEnv(prefix, accounts),
+    EMAIL_RPC_QUEUE: `${prefix}email`,
+    TEXT_RPC_QUEUE: `${prefix}text`,
+    EMAIL_DNS_CHECK: 'off',
+    OPENAI_API_KEY: undefined,
+    TEXT_LLM_MODE: 'never',
+    AUTH_REDIS_TIMEOUT_MS: '5000',
+    AUTH_TIMEOUT_MS: '10000',
   };
 }

@@ -9,12 +9,13 @@ import {
   type Stack,
 } from '@spam-check/process-kit';
 import {
-  amqpUrl,
   keysUnder,
   redisUrl,
   removeKeysUnder,
   runAccount,
-  runStackEnv,
+  runClient,
+  runUser,
+  sharedStackEnv,
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, request } from './client';
@@ -37,28 +38,18 @@ export function adminApiForSuite() {
   };
 
   beforeAll(async () => {
-    const runEnv = runStackEnv(`admin-${run}:`, {
-      clients: [
-        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-        { id: other.client, secret: other.secret, grants: ['password'], scopes: ['spam:check'] },
-      ],
-      users: [
-        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
-        { username: plainUser.username, password: plainUser.password },
-      ],
-    });
     const env = {
       LOG_LEVEL: 'info',
-      REDIS_URL: redisUrl(),
-      AMQP_URL: amqpUrl(),
-      ...runEnv,
-      EMAIL_RPC_QUEUE: `admin-${run}.email`,
-      TEXT_RPC_QUEUE: `admin-${run}.text`,
-      EMAIL_DNS_CHECK: 'off',
-      OPENAI_API_KEY: undefined,
-      TEXT_LLM_MODE: 'never',
+      ...sharedStackEnv(`admin-${run}:`, {
+        clients: [
+          runClient(admin, ['spam:admin']),
+          { id: other.client, secret: other.secret, grants: ['password'], scopes: ['spam:check'] },
+        ],
+        users: [runUser(admin, ['spam:admin']), plainUser],
+      }),
     };
-    state.stack = await startStack(env);
+    // Four detectors and two gateways start at once: on a loaded machine that takes more than the default.
+    state.stack = await startStack(env, { readyTimeoutMs: 180_000 });
     const [email, text, gateway, management] = await Promise.all([
       freePort(),
       freePort(),
@@ -79,13 +70,15 @@ export function adminApiForSuite() {
       gateway,
     );
     state.second = { gateway: gatewayProcess, email: emailProcess, text: textProcess };
-    await Promise.all(Object.values(state.second).map((service) => waitForReady(service)));
+    await Promise.all(
+      Object.values(state.second).map((service) => waitForReady(service, { timeoutMs: 180_000 })),
+    );
     state.gateways = [state.stack.gateway, gatewayProcess.url];
     const issued = await obtainToken(state.stack.gateway, '/de/', admin);
     expect(issued.status).toBe(200);
     expect(issued.body.scope).toBe('spam:admin');
     state.adminToken = issued.body.access_token;
-  }, 120_000);
+  }, 400_000);
 
   afterAll(async () => {
     if (state.second) await Promise.all(Object.values(state.second).map(stopService));

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { startStack, type Stack } from '@spam-check/process-kit';
 import {
-  amqpUrl,
   keysUnder,
   redisUrl,
   removeKeysUnder,
   runAccount,
-  runStackEnv,
+  runClient,
+  runUser,
+  sharedStackEnv,
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, request } from './client';
@@ -24,7 +25,7 @@ export interface AkismetAnswer {
  * trusts one proxy hop, so each test names its own sender address in `X-Forwarded-For` and brute-force
  * counters of one test never reach another.
  */
-type Accounts = Parameters<typeof runStackEnv>[1];
+type Accounts = Parameters<typeof sharedStackEnv>[1];
 
 export function akismetStackForSuite(extra: Accounts = { clients: [], users: [] }) {
   const run = randomUUID().slice(0, 8);
@@ -33,30 +34,15 @@ export function akismetStackForSuite(extra: Accounts = { clients: [], users: [] 
   const prefix = `ak-${run}:`;
 
   beforeAll(async () => {
-    const runEnv = runStackEnv(prefix, {
-      clients: [
-        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-        ...extra.clients,
-      ],
-      users: [
-        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
-        ...(extra.users ?? []),
-      ],
-    });
     state.stack = await startStack(
       {
         LOG_LEVEL: 'debug',
-        REDIS_URL: redisUrl(),
-        AMQP_URL: amqpUrl(),
-        ...runEnv,
-        EMAIL_RPC_QUEUE: `ak-${run}.email`,
-        TEXT_RPC_QUEUE: `ak-${run}.text`,
-        EMAIL_DNS_CHECK: 'off',
-        OPENAI_API_KEY: undefined,
-        TEXT_LLM_MODE: 'never',
+        ...sharedStackEnv(prefix, {
+          clients: [runClient(admin, ['spam:admin']), ...extra.clients],
+          users: [runUser(admin, ['spam:admin']), ...(extra.users ?? [])],
+        }),
         TRUSTED_PROXY_HOPS: '1',
         AUTH_CLIENT_MAX_FAILURES: '5',
-        AUTH_TIMEOUT_MS: '10000',
       },
       { readyTimeoutMs: 150_000 },
     );

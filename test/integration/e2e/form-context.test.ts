@@ -15,11 +15,18 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl, runAccount, runStackEnv } from '@spam-check/test-support';
+import {
+  amqpUrl,
+  keysUnder,
+  redisUrl,
+  runAccount,
+  runClient,
+  sharedStackEnv,
+} from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { connect } from 'amqplib';
 import { obtainServerToken, postJson } from './client';
-import { removeRunKeys } from './redis-keys';
+import { removeRunKeys, stringsOf } from './redis-keys';
 
 // The form context's genre and author fields (form_type, author_name, author_url) through the gateway with the
 // real services, Redis and RabbitMQ: they reach both detectors in every path (mail, text, hybrid in parallel
@@ -34,22 +41,7 @@ const codes = (result: { reasons: { code: string }[] }) => result.reasons.map((r
 async function storedUnder(redis: Redis, prefixes: string[]): Promise<string> {
   const parts: string[] = [];
   for (const prefix of prefixes)
-    for (const key of await keysUnder(redis, prefix)) {
-      const type = await redis.type(key);
-      const strings =
-        type === 'string'
-          ? [(await redis.get(key)) ?? '']
-          : type === 'hash'
-            ? Object.entries(await redis.hgetall(key)).flat()
-            : type === 'zset'
-              ? await redis.zrange(key, 0, -1)
-              : type === 'list'
-                ? await redis.lrange(key, 0, -1)
-                : type === 'set'
-                  ? await redis.smembers(key)
-                  : [`unread type ${type}`];
-      parts.push(key, ...strings);
-    }
+    for (const key of await keysUnder(redis, prefix)) parts.push(key, ...(await stringsOf(redis, key)));
   return parts.join('\n').toLowerCase();
 }
 
@@ -57,7 +49,7 @@ describe('the form type and author fields of the context, end to end', () => {
   const run = randomUUID().slice(0, 8);
   const prefix = `context-${run}:`;
   const account = runAccount(`context-${run}`);
-  const queues = { email: `context-${run}.email`, text: `context-${run}.text` };
+  const queues = { email: `${prefix}email`, text: `${prefix}text` };
   // Distinctive values: the run id in each, so that a search of Redis and the logs finds only these.
   const authorName = `https://name-${run}.example`;
   const authorUrl = `https://site-${run}.example/about`;
@@ -75,26 +67,12 @@ describe('the form type and author fields of the context, end to end', () => {
   beforeAll(async () => {
     const env = {
       LOG_LEVEL: 'debug',
-      REDIS_URL: redisUrl(),
-      AMQP_URL: amqpUrl(),
-      ...runStackEnv(prefix, {
-        clients: [
-          {
-            id: account.client,
-            secret: account.secret,
-            grants: ['client_credentials'],
-            scopes: ['spam:check'],
-          },
-        ],
+      ...sharedStackEnv(prefix, {
+        clients: [runClient(account, ['spam:check'], ['client_credentials'])],
         users: [],
       }),
-      EMAIL_RPC_QUEUE: queues.email,
-      TEXT_RPC_QUEUE: queues.text,
       CLIENT_SETTINGS_PREFIX: `${prefix}settings:`,
       CLIENT_SETTINGS_CHANNEL: `${prefix}settings`,
-      EMAIL_DNS_CHECK: 'off',
-      OPENAI_API_KEY: undefined,
-      TEXT_LLM_MODE: 'never',
     };
     stack = await startStack(env, { readyTimeoutMs: 180_000 });
     const nothing = `http://127.0.0.1:${await freePort()}`;

@@ -6,10 +6,17 @@ import {
   mailResultSchema,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl, runAccount, runStackEnv } from '@spam-check/test-support';
+import {
+  keysUnder,
+  redisUrl,
+  runAccount,
+  runClient,
+  runUser,
+  sharedStackEnv,
+} from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request, within } from './client';
-import { removeRunKeys } from './redis-keys';
+import { removeRunKeys, stringsOf } from './redis-keys';
 
 /** The gateway keeps an admin action once its answer has gone out (`audited`): allow it this long to land. */
 const ADMIN_ACTION_KEPT_MS = 2000;
@@ -23,25 +30,11 @@ const codes = (result: { reasons: { code: string }[] }) => result.reasons.map((r
 /** Every key with every string it holds (members, fields and values), lower-cased. */
 async function dumpKeys(redis: Redis, keys: string[]): Promise<Map<string, string[]>> {
   const dump = new Map<string, string[]>();
-  for (const key of keys) {
-    const type = await redis.type(key);
-    const strings =
-      type === 'string'
-        ? [(await redis.get(key)) ?? '']
-        : type === 'hash'
-          ? Object.entries(await redis.hgetall(key)).flat()
-          : type === 'zset'
-            ? await redis.zrange(key, 0, -1)
-            : type === 'list'
-              ? await redis.lrange(key, 0, -1)
-              : type === 'set'
-                ? await redis.smembers(key)
-                : [];
+  for (const key of keys)
     dump.set(
       key.toLowerCase(),
-      strings.map((value) => value.toLowerCase()),
+      (await stringsOf(redis, key)).map((value) => value.toLowerCase()),
     );
-  }
   return dump;
 }
 
@@ -73,40 +66,14 @@ describe('privacy, end to end', () => {
 
   beforeAll(async () => {
     redis = new Redis(redisUrl());
-    const checker = (who: typeof first) => ({
-      id: who.client,
-      secret: who.secret,
-      grants: ['password'],
-      scopes: ['spam:check'],
-    });
-    const runEnv = runStackEnv(prefix, {
-      clients: [
-        checker(first),
-        checker(second),
-        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-      ],
-      users: [
-        { username: first.username, password: first.password },
-        { username: second.username, password: second.password },
-        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
-      ],
-    });
     stack = await startStack(
       {
-        REDIS_URL: redisUrl(),
-        AMQP_URL: amqpUrl(),
+        ...sharedStackEnv(prefix, {
+          clients: [runClient(first), runClient(second), runClient(admin, ['spam:admin'])],
+          users: [runUser(first), runUser(second), runUser(admin, ['spam:admin'])],
+        }),
         PRIVACY_HASH_KEY: hashKey,
-        ...runEnv,
-        // Auth's provisioning at start, and the gateway's calls to auth (scrypt of a new client's secret),
-        // must not give up on a loaded machine (defaults 500 ms and 2 s).
-        AUTH_REDIS_TIMEOUT_MS: '5000',
-        AUTH_TIMEOUT_MS: '10000',
         TEXT_LLM_CACHE_PREFIX: `${prefix}text-llm:`,
-        EMAIL_RPC_QUEUE: `privacy-${run}.email`,
-        TEXT_RPC_QUEUE: `privacy-${run}.text`,
-        EMAIL_DNS_CHECK: 'off',
-        OPENAI_API_KEY: undefined,
-        TEXT_LLM_MODE: 'never',
       },
       { readyTimeoutMs: 180_000 },
     );

@@ -14,3 +14,14 @@ export async function removeRunKeys(...prefixes: string[]): Promise<void> {
     redis.disconnect();
   }
 }
+
+/** Every string a key holds (its value, or its members, fields and values), whatever its type. */
+export async function stringsOf(redis: Redis, key: string): Promise<string[]> {
+  const type = await redis.type(key);
+  if (type === 'string') return [(await redis.get(key)) ?? ''];
+  if (type === 'hash') return Object.entries(await redis.hgetall(key)).flat();
+  if (type === 'zset') return redis.zrange(key, 0, -1);
+  if (type === 'list') return redis.lrange(key, 0, -1);
+  if (type === 'set') return redis.smembers(key);
+  return [`unread type ${type}`];
+}

@@ -8,7 +8,14 @@ import {
   type ReviewItem,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, keysUnder, redisUrl, runAccount, runStackEnv } from '@spam-check/test-support';
+import {
+  keysUnder,
+  redisUrl,
+  runAccount,
+  runClient,
+  runUser,
+  sharedStackEnv,
+} from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
@@ -43,38 +50,17 @@ describe('the review list, end to end', () => {
 
   beforeAll(async () => {
     redis = new Redis(redisUrl());
-    const checker = (who: typeof first) => ({
-      id: who.client,
-      secret: who.secret,
-      grants: ['password'],
-      scopes: ['spam:check'],
-    });
-    const runEnv = runStackEnv(prefix, {
-      clients: [
-        checker(first),
-        checker(second),
-        checker(keeper),
-        { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-      ],
-      users: [
-        ...[first, second, keeper].map((who) => ({ username: who.username, password: who.password })),
-        { username: admin.username, password: admin.password, scopes: ['spam:admin'] },
-      ],
-    });
     stack = await startStack(
       {
-        REDIS_URL: redisUrl(),
-        AMQP_URL: amqpUrl(),
-        ...runEnv,
+        ...sharedStackEnv(prefix, {
+          clients: [
+            ...[first, second, keeper].map((who) => runClient(who)),
+            runClient(admin, ['spam:admin']),
+          ],
+          users: [...[first, second, keeper].map((who) => runUser(who)), runUser(admin, ['spam:admin'])],
+        }),
         REVIEW_CONTENT_KEY: randomBytes(32).toString('hex'),
-        AUTH_REDIS_TIMEOUT_MS: '5000',
-        AUTH_TIMEOUT_MS: '10000',
         TEXT_LLM_CACHE_PREFIX: `${prefix}text-llm:`,
-        EMAIL_RPC_QUEUE: `review-${run}.email`,
-        TEXT_RPC_QUEUE: `review-${run}.text`,
-        EMAIL_DNS_CHECK: 'off',
-        OPENAI_API_KEY: undefined,
-        TEXT_LLM_MODE: 'never',
       },
       { readyTimeoutMs: 180_000 },
     );

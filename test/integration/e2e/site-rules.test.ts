@@ -7,7 +7,7 @@ import {
   type TextResult,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl, runAccount, runStackEnv } from '@spam-check/test-support';
+import { amqpUrl, runAccount, runClient, runUser, sharedStackEnv } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { obtainServerToken, obtainToken, postJson, request, within } from './client';
 import { removeRunKeys } from './redis-keys';
@@ -34,7 +34,7 @@ describe('site rules (text_rules), end to end', () => {
   const admin = runAccount(`site-admin-${run}`);
   const ruled = runAccount(`site-ruled-${run}`);
   const plain = runAccount(`site-plain-${run}`);
-  const queues = { email: `site-rules-${run}.email`, text: `site-rules-${run}.text` };
+  const queues = { email: `${prefix}email`, text: `${prefix}text` };
   let stack: Stack;
   let adminToken: string;
   const tokens: Record<'ruled' | 'plain', string> = { ruled: '', plain: '' };
@@ -65,30 +65,14 @@ describe('site rules (text_rules), end to end', () => {
   }
 
   beforeAll(async () => {
-    const checker = (who: typeof ruled) => ({
-      id: who.client,
-      secret: who.secret,
-      grants: ['client_credentials'],
-      scopes: ['spam:check'],
-    });
+    const checker = (who: typeof ruled) => runClient(who, ['spam:check'], ['client_credentials']);
     const env = {
-      REDIS_URL: redisUrl(),
-      AMQP_URL: amqpUrl(),
-      ...runStackEnv(prefix, {
-        clients: [
-          { id: admin.client, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-          checker(ruled),
-          checker(plain),
-        ],
-        users: [{ username: admin.username, password: admin.password, scopes: ['spam:admin'] }],
+      ...sharedStackEnv(prefix, {
+        clients: [runClient(admin, ['spam:admin']), checker(ruled), checker(plain)],
+        users: [runUser(admin, ['spam:admin'])],
       }),
-      EMAIL_RPC_QUEUE: queues.email,
-      TEXT_RPC_QUEUE: queues.text,
       CLIENT_SETTINGS_PREFIX: `${prefix}settings:`,
       CLIENT_SETTINGS_CHANNEL: `${prefix}settings`,
-      EMAIL_DNS_CHECK: 'off',
-      OPENAI_API_KEY: undefined,
-      TEXT_LLM_MODE: 'never',
     };
     stack = await startStack(env, { readyTimeoutMs: 180_000 });
     adminToken = (await obtainToken(stack.gateway, '/de', admin)).body.access_token;
