@@ -109,10 +109,11 @@ export function createManagementApp(base: Pick<ServiceBase, 'metrics' | 'readine
  *
  * Every route is an Express route, in two Express routers: the kit's own router (`express.Router`) takes each
  * request first, begins it and answers the hot routes (`hotRoutes`); what it does not answer goes on, as its
- * last middleware, to the Express app with every other route. The hot routes thus skip what the app does per request before routing
- * (`app.handle` gives each request and response Express's prototypes, which costs a check more than all the
- * routing: docs/design.md, "HTTP stack"), and get Node's request and response as they are: they read their
- * own bodies (`readJsonBody`, `readJsonBytes`) and answer with `sendJson`, never with Express's helpers.
+ * last middleware, to the Express app with every other route. The hot routes thus skip what the app does per
+ * request before routing (`app.handle` gives each request and response Express's prototypes, which costs a
+ * check more than all the routing: docs/design.md, "HTTP stack"), and get Node's request and response as
+ * they are: they read their own bodies (`readJsonBody`, `readJsonBytes`) and answer with `sendJson`, never
+ * with Express's helpers.
  */
 export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const app = express();
