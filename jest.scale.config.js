@@ -1,6 +1,7 @@
 /**
  * `pnpm test:scale`: the tests under `test/scale/`, which start Redis Clusters and Sentinel groups of their
- * own on loopback from Debian's redis package (several processes each), so they stay out of `pnpm test`.
+ * own on loopback from Debian's redis package, and a three-node RabbitMQ cluster from Debian's
+ * rabbitmq-server (several processes each), so they stay out of `pnpm test`.
  */
 const base = require('./jest.base.config.js');
 

@@ -23,6 +23,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
+import { rpcQueueName } from '../packages/amqp-rpc/src';
 import {
   freePort,
   percentile,
@@ -176,7 +177,7 @@ async function main(): Promise<void> {
     cleanups.push(async () => {
       const connection = await connect(AMQP_URL);
       const channel = await connection.createChannel();
-      for (const queue of Object.values(queues)) await channel.deleteQueue(queue);
+      for (const queue of Object.values(queues)) await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
       await connection.close();
     });
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
 import { percentile, runBenches } from '@spam-check/process-kit';
 import pino from 'pino';
-import { createRpcClient, createRpcServer } from '../src';
+import { createRpcClient, createRpcServer, rpcQueueName } from '../src';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const DURATION_MS = 4000;
@@ -54,7 +54,7 @@ async function roundTrips(): Promise<void> {
     await server.close();
     const admin = await connect(AMQP_URL);
     const channel = await admin.createChannel();
-    await channel.deleteQueue(queue);
+    await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
     await admin.close();
   }
 }

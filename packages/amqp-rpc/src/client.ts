@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Channel, ChannelModel, ConsumeMessage, Message } from 'amqplib';
+import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Message } from 'amqplib';
 import { createManagedConnection, DEFAULT_HEARTBEAT_SECONDS } from './connection';
 import { RpcNoConsumerError, RpcRemoteError, RpcTimeoutError, RpcUnavailableError } from './errors';
+import { rpcQueueName } from './queue-type';
 import { decodeReply } from './reply';
 import type { RpcCallOptions, RpcClient, RpcClientOptions } from './types';
 
@@ -41,8 +42,9 @@ function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Pro
 }
 
 /**
- * RPC client over one connection and one channel. The reply consumer (noAck, direct reply-to) is in place
- * before the channel is used to publish; replies are matched to calls by correlation id.
+ * RPC client over one connection and one confirm channel. The reply consumer (noAck, direct reply-to) is in
+ * place before the channel is used to publish; replies are matched to calls by correlation id. A request the
+ * broker does not confirm (nack: its queue could not take it) fails at once with RpcUnavailableError.
  *
  * A second channel checks the consumer count of the queues called (passive declare), at most once per
  * `probeIntervalMs` before a call and every `probeIntervalMs` while calls are pending: a queue nobody consumes
@@ -62,7 +64,7 @@ class Client implements RpcClient {
   private readonly pending = new Map<string, PendingCall>();
   private readonly watched = new Map<string, WatchedQueue>();
   private readonly connection: ReturnType<typeof createManagedConnection>;
-  private channel: Channel | undefined;
+  private channel: ConfirmChannel | undefined;
   private model: ChannelModel | undefined;
   private probeChannel: { model: ChannelModel; opening: Promise<Channel> } | undefined;
   private watchdog: NodeJS.Timeout | undefined;
@@ -90,7 +92,7 @@ class Client implements RpcClient {
     if (!(callOptions.timeoutMs > 0 && callOptions.timeoutMs <= MAX_TIMEOUT_MS)) {
       throw new RangeError(`timeoutMs must be in (0, ${MAX_TIMEOUT_MS}], got ${callOptions.timeoutMs}`);
     }
-    return this.publish<T>(queue, payload, callOptions);
+    return this.publish<T>(rpcQueueName(queue, this.options.queueType ?? 'quorum'), payload, callOptions);
   }
 
   ready(): Promise<void> {
@@ -246,7 +248,7 @@ class Client implements RpcClient {
   }
 
   private async setup(connected: ChannelModel): Promise<void> {
-    const opened = await connected.createChannel();
+    const opened = await connected.createConfirmChannel();
     opened.on('error', (error: Error) => this.log.warn({ err: error }, 'AMQP channel error'));
     opened.on('return', (message: Message) =>
       this.settle(message.properties.correlationId, (call) =>
@@ -298,7 +300,7 @@ class Client implements RpcClient {
   }
 
   private send(
-    target: Channel,
+    target: ConfirmChannel,
     queue: string,
     json: string,
     correlationId: string,
@@ -306,15 +308,26 @@ class Client implements RpcClient {
     callOptions: RpcCallOptions,
   ): void {
     try {
-      target.sendToQueue(queue, Buffer.from(json), {
-        correlationId,
-        replyTo: DIRECT_REPLY_TO,
-        expiration: String(remainingMs),
-        headers: callOptions.headers ?? {},
-        contentType: 'application/json',
-        deliveryMode: 1,
-        mandatory: true,
-      });
+      target.sendToQueue(
+        queue,
+        Buffer.from(json),
+        {
+          correlationId,
+          replyTo: DIRECT_REPLY_TO,
+          expiration: String(remainingMs),
+          headers: callOptions.headers ?? {},
+          contentType: 'application/json',
+          deliveryMode: 1,
+          mandatory: true,
+        },
+        (error: unknown) => {
+          // A request returned as unroutable was settled by the `return` event already.
+          if (error)
+            this.settle(correlationId, (call) =>
+              call.reject(new RpcUnavailableError(`request to "${queue}" not confirmed by the broker`)),
+            );
+        },
+      );
     } catch (error) {
       const closedChannel = error instanceof Error && error.name === 'IllegalOperationError';
       this.settle(correlationId, (call) =>

@@ -10,7 +10,8 @@ export interface ReconnectOptions {
 }
 
 export interface ConnectionOptions {
-  url: string;
+  /** One broker, or the nodes of a cluster: tried in turn, at start and at every reconnect. */
+  url: string | readonly string[];
   logger: Logger;
   /** Shown by RabbitMQ (`rabbitmqctl list_connections client_properties`, management UI). */
   connectionName: string;
@@ -42,6 +43,12 @@ export interface ManagedConnection {
 const JITTER = 0.2;
 export const DEFAULT_HEARTBEAT_SECONDS = 5;
 
+/** A broker as logs show it: host and port, never the credentials. */
+function brokerOf(url: string): string {
+  const { hostname, port, protocol } = new URL(url);
+  return `${hostname}:${port || (protocol === 'amqps:' ? 5671 : 5672)}`;
+}
+
 /** The URL with `?heartbeat=` set, unless the operator's URL already says (amqplib reads it from there). */
 function withHeartbeat(url: string, seconds: number): string {
   const parsed = new URL(url);
@@ -72,8 +79,8 @@ function retryScheduler(log: Logger, options: ReconnectOptions = {}) {
         run();
       }, delay);
     },
-    succeeded(): void {
-      if (attempt > 0) log.info({ attempts: attempt }, 'AMQP reconnected');
+    succeeded(broker: string): void {
+      if (attempt > 0) log.info({ attempts: attempt, broker }, 'AMQP reconnected');
       attempt = 0;
     },
     cancel(): void {
@@ -90,6 +97,35 @@ function openConnection(url: string, options: ConnectionOptions): Promise<Channe
     noDelay: true,
     clientProperties: { connection_name: options.connectionName },
   });
+}
+
+/**
+ * The brokers of the URL list in turn: the next attempt goes to the broker after one that failed an attempt or
+ * whose connection ended, so that the nodes still up are reached without waiting for a lost one.
+ */
+function brokerTurns(url: string | readonly string[], heartbeatSeconds: number) {
+  const urls = [url].flat().map((item) => withHeartbeat(item, heartbeatSeconds));
+  let next = 0;
+  let connected = 0;
+  const moveOn = (from: number): void => {
+    if (next === from) next = (from + 1) % urls.length;
+  };
+  return {
+    next() {
+      const index = next;
+      const chosen = urls[index] ?? '';
+      return { index, url: chosen, broker: brokerOf(chosen) };
+    },
+    moveOn,
+    connected(index: number): void {
+      connected = index;
+    },
+    /** The broker of the connection in use; the next attempt goes to the one after it. */
+    leave(): string {
+      moveOn(connected);
+      return brokerOf(urls[connected] ?? '');
+    },
+  };
 }
 
 /** Callers waiting for a connection; each is answered once: connected, closed, or out of time. */
@@ -119,19 +155,17 @@ function connectionWaiters() {
 
 /**
  * One AMQP connection that reconnects with capped exponential backoff after any drop, forever, until
- * `close()`. amqplib's own recovery is not used: setup (channels, consumers) must be redone per connection
+ * `close()`; with several broker URLs each attempt goes to the next broker after one that failed or dropped. amqplib's own recovery is not used: setup (channels, consumers) must be redone per connection
  * and callers need to know at once when there is no usable connection.
  */
 export function createManagedConnection(options: ConnectionOptions): ManagedConnection {
   const log = options.logger;
-  const url = withHeartbeat(options.url, options.heartbeatSeconds);
-
+  const brokers = brokerTurns(options.url, options.heartbeatSeconds);
   let current: ChannelModel | undefined;
   let closed = false;
   let connecting: Promise<void> | undefined;
   const retries = retryScheduler(log, options.reconnect);
   const waiters = connectionWaiters();
-
   function scheduleReconnect(): void {
     if (closed || current || connecting || retries.pending()) return;
     retries.schedule(start);
@@ -145,17 +179,19 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
   }
 
   async function establish(): Promise<void> {
+    const { index, url, broker } = brokers.next();
     let model: ChannelModel | undefined;
     try {
       model = await openConnection(url, options);
       const self = model;
       let dropped = false;
-      self.on('error', (error: Error) => log.warn({ err: error }, 'AMQP connection error'));
+      self.on('error', (error: Error) => log.warn({ err: error, broker }, 'AMQP connection error'));
       self.once('close', () => {
         dropped = true;
+        brokers.moveOn(index);
         if (current !== self) return;
         current = undefined;
-        if (!closed) log.warn('AMQP connection lost; reconnecting');
+        if (!closed) log.warn({ broker }, 'AMQP connection lost; reconnecting');
         scheduleReconnect();
       });
       if (closed) throw new RpcUnavailableError('closed while connecting');
@@ -163,16 +199,17 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
       if (closed) throw new RpcUnavailableError('closed while connecting');
       if (dropped) throw new RpcUnavailableError('connection dropped during setup');
       current = self;
-      retries.succeeded();
+      brokers.connected(index);
+      retries.succeeded(broker);
       waiters.settle(true);
     } catch (error) {
-      if (!closed) log.warn({ err: error, attempt: retries.attempt() }, 'AMQP connection attempt failed');
+      brokers.moveOn(index);
+      if (!closed)
+        log.warn({ err: error, broker, attempt: retries.attempt() }, 'AMQP connection attempt failed');
       await model?.close().catch(() => undefined);
     }
   }
-
   start();
-
   return {
     isConnected: () => current !== undefined,
     waitUntilConnected(waitMs) {
@@ -182,7 +219,7 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
     },
     restart(model, reason) {
       if (closed || current !== model) return;
-      log.warn({ reason }, 'AMQP connection restarted');
+      log.warn({ reason, broker: brokers.leave() }, 'AMQP connection restarted');
       current = undefined;
       // close() can hang on a half-dead socket; reconnecting does not wait for it.
       model.close().catch(() => undefined);

@@ -7,3 +7,4 @@ export { createRpcServer } from './server';
 export { RpcTimeoutError, RpcUnavailableError, RpcNoConsumerError, RpcRemoteError } from './errors';
 export type { RpcClient, RpcClientOptions, RpcServer } from './types';
 export { createManagedConnection } from './connection';
+export { rpcQueueName, type RpcQueueType } from './queue-type';

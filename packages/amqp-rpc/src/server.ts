@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
 import { createManagedConnection, DEFAULT_HEARTBEAT_SECONDS } from './connection';
 import { headersAsStrings } from './headers';
+import { isPreconditionFailed, rpcQueueName, type RpcQueueType } from './queue-type';
 import { encodeReply, INTERNAL_PROBLEM, problemFromError, type RpcReply } from './reply';
 import type { RpcServer, RpcServerOptions } from './types';
 
@@ -34,17 +35,43 @@ async function replyFor(
   }
 }
 
-/** Publishes the reply, then acks the delivery or rejects it without requeue. */
-function sendReply(channel: Channel, message: ConsumeMessage, envelope: RpcReply, ack: boolean, log: Logger) {
+/**
+ * Publishes the reply and, once the broker has confirmed it, acks the delivery (or rejects it without requeue).
+ * A reply the broker refuses is logged and its request rejected; on a channel that is gone nothing is settled
+ * and the broker requeues the unacked delivery for the next consumer.
+ */
+function sendReply(
+  channel: ConfirmChannel,
+  message: ConsumeMessage,
+  envelope: RpcReply,
+  ack: boolean,
+  log: Logger,
+): Promise<void> {
   const { correlationId, replyTo } = message.properties as { correlationId: string; replyTo: string };
-  try {
-    channel.sendToQueue(replyTo, encodeReply(envelope), { correlationId, contentType: 'application/json' });
-    if (ack) channel.ack(message);
-    else channel.reject(message, false);
-  } catch (error) {
-    // The channel is gone: the broker requeues the unacked delivery for the next consumer.
-    log.warn({ err: error, correlationId }, 'RPC reply not sent; the broker will redeliver the request');
-  }
+  return new Promise<void>((resolve) => {
+    const settle = (confirmError: unknown) => {
+      try {
+        if (confirmError) log.warn({ correlationId }, 'RPC reply not confirmed by the broker');
+        if (ack && !confirmError) channel.ack(message);
+        else channel.reject(message, false);
+      } catch (error) {
+        log.warn({ err: error, correlationId }, 'RPC delivery not settled; the broker will redeliver it');
+      }
+      resolve();
+    };
+    try {
+      channel.sendToQueue(
+        replyTo,
+        encodeReply(envelope),
+        { correlationId, contentType: 'application/json' },
+        settle,
+      );
+    } catch (error) {
+      // The channel is gone: the broker requeues the unacked delivery for the next consumer.
+      log.warn({ err: error, correlationId }, 'RPC reply not sent; the broker will redeliver the request');
+      resolve();
+    }
+  });
 }
 
 /** Deliveries being handled, so that `close()` can wait for them, at most `drainTimeoutMs`. */
@@ -73,6 +100,26 @@ function inFlightDeliveries(log: Logger, drainTimeoutMs: number) {
   };
 }
 
+/**
+ * Declares the queue with its type. Durable: transient non-exclusive queues are deprecated (refused by default
+ * from RabbitMQ 4.3); the requests themselves stay transient and expire. A queue of that name declared with
+ * another type or arguments (by hand) is refused by the broker: said once per attempt, naming the queue and the
+ * way out, and the connection retries with its backoff.
+ */
+async function declareQueue(channel: ConfirmChannel, queue: string, type: RpcQueueType, log: Logger) {
+  try {
+    await channel.assertQueue(queue, { durable: true, arguments: { 'x-queue-type': type } });
+  } catch (error) {
+    if (isPreconditionFailed(error))
+      log.error(
+        { err: error },
+        `RPC queue "${queue}" exists with another type or arguments than a durable ${type} queue: delete it ` +
+          `(rabbitmqctl delete_queue ${queue}) or set RPC_QUEUE_TYPE to its type; retrying`,
+      );
+    throw error;
+  }
+}
+
 /** Unacknowledged deliveries at a time: a positive integer, 10 unless given. */
 function prefetchOf(options: RpcServerOptions): number {
   const prefetch = options.prefetch ?? 10;
@@ -88,13 +135,15 @@ function prefetchOf(options: RpcServerOptions): number {
  * by this code; the broker redelivers only what was unacked when a connection dropped.
  */
 export function createRpcServer(options: RpcServerOptions): RpcServer {
-  const log = options.logger.child({ component: 'amqp-rpc-server', queue: options.queue });
+  const queueType: RpcQueueType = options.queueType ?? 'quorum';
+  const queue = rpcQueueName(options.queue, queueType);
+  const log = options.logger.child({ component: 'amqp-rpc-server', queue });
   const prefetch = prefetchOf(options);
   const inFlight = inFlightDeliveries(log, options.drainTimeoutMs ?? 10_000);
-  let consumer: { channel: Channel; tag: string } | undefined;
+  let consumer: { channel: ConfirmChannel; tag: string } | undefined;
   let closed = false;
 
-  async function handle(channel: Channel, message: ConsumeMessage): Promise<void> {
+  async function handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
     const { correlationId, replyTo } = message.properties as { correlationId?: unknown; replyTo?: unknown };
     if (typeof replyTo !== 'string' || !replyTo || typeof correlationId !== 'string' || !correlationId) {
       log.warn({ correlationId }, 'RPC request without replyTo or correlationId; rejected');
@@ -105,16 +154,16 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     if (payload === MALFORMED) {
       log.warn({ correlationId, bytes: message.content.length }, 'RPC request is not JSON; rejected');
       const problem = { ...INTERNAL_PROBLEM, detail: 'malformed RPC request' };
-      sendReply(channel, message, { ok: false, problem }, false, log);
+      await sendReply(channel, message, { ok: false, problem }, false, log);
       return;
     }
     const headers = headersAsStrings(message.properties.headers);
     const envelope = await replyFor(options.handler, payload, headers, log, correlationId);
-    sendReply(channel, message, envelope, true, log);
+    await sendReply(channel, message, envelope, true, log);
   }
 
   async function setup(model: ChannelModel): Promise<void> {
-    const channel = await model.createChannel();
+    const channel = await model.createConfirmChannel();
     channel.on('error', (error: Error) => log.warn({ err: error }, 'AMQP channel error'));
     channel.once('close', () => {
       if (consumer?.channel !== channel) return;
@@ -122,11 +171,9 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       setImmediate(() => connection.restart(model, 'consumer channel closed'));
     });
     await channel.prefetch(prefetch);
-    // Durable: transient non-exclusive queues are deprecated (refused by default from RabbitMQ 4.3).
-    // The requests themselves stay transient and expire.
-    await channel.assertQueue(options.queue, { durable: true });
+    await declareQueue(channel, queue, queueType, log);
     const { consumerTag } = await channel.consume(
-      options.queue,
+      queue,
       (message) => {
         if (message) inFlight.track(handle(channel, message));
         else connection.restart(model, 'consumer cancelled by the broker (queue deleted?)');

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ReconnectOptions } from './connection';
+import type { RpcQueueType } from './queue-type';
 
 export interface RpcCallOptions {
   /** Time to wait for the reply; also sent as the message `expiration`, so the broker drops it unprocessed. */
@@ -24,7 +25,16 @@ export interface RpcClient {
 
 /** Options shared by client and server. */
 export interface RpcConnectionOptions {
-  url: string;
+  /**
+   * One broker URL, or the nodes of a RabbitMQ cluster: tried in turn at start and at every reconnect, each
+   * attempt going to the next broker after one that failed or dropped.
+   */
+  url: string | readonly string[];
+  /**
+   * The type of the RPC queues, `quorum` (default) or `classic`. Client and server must agree: a quorum queue
+   * is named `<queue>.quorum`, a classic one `<queue>` (see `rpcQueueName`).
+   */
+  queueType?: RpcQueueType;
   logger: Logger;
   /** `connection_name` client property shown by RabbitMQ. Default `spam-check-rpc-<client|server>-<random>`. */
   connectionName?: string;

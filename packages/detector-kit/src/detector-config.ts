@@ -1,9 +1,9 @@
 import {
+  amqpConfigShape,
   checkLimitsOf,
   checkLimitsShape,
   clientSettingsConfigShape,
   commonConfigShape,
-  env,
   redisConfigShape,
   redisTargetOf,
   servicePort,
@@ -22,7 +22,7 @@ export const detectorConfigShape = {
   ...checkLimitsShape,
   ...feedbackConfigShape,
   ...privacyConfigShape,
-  AMQP_URL: env.url(),
+  ...amqpConfigShape,
   /**
    * Where per-client settings, reports and feedback are kept (docs/design.md, Learning from reports;
    * Administration).

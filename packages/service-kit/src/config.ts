@@ -8,6 +8,7 @@ import {
   type Language,
 } from '@spam-check/contracts';
 import { z } from 'zod';
+import { commaList } from './comma-list';
 import { redisConfigProblems, type RedisConfig } from './redis-target';
 import { DEFAULT_SERVER_TIMEOUTS } from './serve';
 
@@ -27,7 +28,7 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Env = process.en
     throw new ConfigError(
       result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
     );
-  const config = result.data as Record<string, string | undefined>;
+  const config = result.data as { NODE_ENV?: string; REDIS_URL?: string; AMQP_URL?: readonly string[] };
   const problems = [
     ...redisConfigProblems(result.data as RedisConfig),
     ...urlSecretProblems(config.NODE_ENV ?? '', { REDIS_URL: config.REDIS_URL, AMQP_URL: config.AMQP_URL }),
@@ -45,16 +46,7 @@ export const env = {
       .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'])
       .default(fallback ? 'true' : 'false')
       .transform((value) => ['true', '1', 'on', 'yes'].includes(value)),
-  list: (fallback = '') =>
-    z
-      .string()
-      .default(fallback)
-      .transform((value) =>
-        value
-          .split(',')
-          .map((item) => item.trim())
-          .filter(Boolean),
-      ),
+  list: (fallback = '') => z.string().default(fallback).transform(commaList),
   url: () => z.url().optional(),
   languages: () =>
     z
@@ -173,25 +165,35 @@ const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The passwords inside the Redis and RabbitMQ URLs, in production: one published in this repository (in any
- * case) is refused, and so is RabbitMQ's default user `guest` (named, also percent-encoded, or implied by a
- * URL without user, which the AMQP client fills with guest:guest). Redis without a password is the operator's choice (a network
- * policy may be what protects it), so it is not refused. Never shows the value.
+ * The passwords inside the Redis and RabbitMQ URLs (each broker of an AMQP_URL list), in production: one
+ * published in this repository (in any case) is refused, and so is RabbitMQ's default user `guest` (named, also
+ * percent-encoded, or implied by a URL without user, which the AMQP client fills with guest:guest). Redis
+ * without a password is the operator's choice (a network policy may be what protects it), so it is not refused.
+ * Never shows the value.
  */
-function urlSecretProblems(nodeEnv: string, urls: Record<string, string | undefined>): string[] {
+function urlSecretProblems(
+  nodeEnv: string,
+  urls: Record<string, string | readonly string[] | undefined>,
+): string[] {
   if (nodeEnv !== 'production') return [];
-  return Object.entries(urls).flatMap(([name, value]) => {
-    if (value === undefined) return [];
-    const url = new URL(value);
-    // Compared as the client sends them: `%67uest` is `guest` to RabbitMQ.
-    const username = safeDecode(url.username);
-    const password = safeDecode(url.password);
-    if (PUBLISHED_SECRETS.has(password.trim().toLowerCase()))
-      return [`${name}: its password is published in this repository; choose your own`];
-    if (url.protocol.startsWith('amqp') && (username === '' || username === 'guest'))
-      return [`${name}: RabbitMQ's default user guest (published password); use a user of your own`];
-    return [];
+  return Object.entries(urls).flatMap(([variable, value]) => {
+    const list = value === undefined ? [] : [value].flat();
+    return list.flatMap((item, i) =>
+      urlSecretProblem(list.length > 1 ? `${variable} (broker ${i + 1} of ${list.length})` : variable, item),
+    );
   });
+}
+
+function urlSecretProblem(name: string, value: string): string[] {
+  const url = new URL(value);
+  // Compared as the client sends them: `%67uest` is `guest` to RabbitMQ.
+  const username = safeDecode(url.username);
+  const password = safeDecode(url.password);
+  if (PUBLISHED_SECRETS.has(password.trim().toLowerCase()))
+    return [`${name}: its password is published in this repository; choose your own`];
+  if (url.protocol.startsWith('amqp') && (username === '' || username === 'guest'))
+    return [`${name}: RabbitMQ's default user guest (published password); use a user of your own`];
+  return [];
 }
 
 /** A URL part decoded; one that is no valid percent-encoding is compared as written. */

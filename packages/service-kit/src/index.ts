@@ -23,6 +23,7 @@ export { jsonBodyParser, isJsonRequest, readJsonBody, readJsonBytes } from './bo
 export { sendJson } from './respond';
 export { serve, listenForManagement, type RunningService, type Closer } from './serve';
 export { connectRedis, type RedisClient, type RedisConnection, type RedisLogger } from './redis';
+export { amqpConfigShape } from './amqp-target';
 export { redisConfigShape, redisTargetOf, type RedisConfig, type RedisTarget } from './redis-target';
 export { runService, type ServiceContext, type StartedService, type Consumer } from './run';
 export { clientAddress } from './client-address';

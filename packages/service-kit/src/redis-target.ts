@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { commaList } from './comma-list';
 
 interface HostPort {
   host: string;
@@ -19,10 +20,7 @@ const hostPorts = () =>
     .optional()
     .transform((value, ctx) => {
       if (value === undefined) return undefined;
-      const items = value
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean);
+      const items = commaList(value);
       const bad = items.filter((item) => !HOST_PORT.test(item) || Number(item.split(':').pop()) > 65535);
       if (items.length === 0 || bad.length > 0) {
         ctx.addIssue({ code: 'custom', message: `must be host:port,...; got ${bad.join(', ') || 'none'}` });

@@ -14,3 +14,4 @@ export {
   type RedisTopology,
   type SentinelGroup,
 } from './redis-topologies';
+export { startRabbitCluster, type RabbitCluster } from './rabbit-cluster';

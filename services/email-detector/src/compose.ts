@@ -179,6 +179,7 @@ export async function compose({
     consumers.amqp = startRpcConsumer({
       url: config.AMQP_URL,
       queue: config.EMAIL_RPC_QUEUE,
+      queueType: config.RPC_QUEUE_TYPE,
       logger,
       languages: config.LANGUAGES,
       defaultLanguage: config.DEFAULT_LANGUAGE,

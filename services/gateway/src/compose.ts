@@ -250,8 +250,13 @@ function detectorHealth(
 }
 
 /** Step-by-step hybrid checks over RabbitMQ RPC, with its readiness check and closer. */
-function rpcStepByStep({ config, logger }: Context, url: string, closers: Closer[], checks: Checks) {
-  const client = createRpcClient({ url, logger });
+function rpcStepByStep(
+  { config, logger }: Context,
+  url: readonly string[],
+  closers: Closer[],
+  checks: Checks,
+) {
+  const client = createRpcClient({ url, logger, queueType: config.RPC_QUEUE_TYPE });
   checks.rabbitmq = async () => {
     if (!client.isConnected()) throw new Error('not connected');
   };

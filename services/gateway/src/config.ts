@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DETECTOR_RPC_QUEUES, REVIEW_MAX_KEEP_CONTENT_DAYS } from '@spam-check/contracts';
 import { feedbackConfigShape } from '@spam-check/client-state';
 import {
+  amqpConfigShape,
   ConfigError,
   checkLimitsOf,
   checkLimitsShape,
@@ -175,7 +176,7 @@ export const configSchema = z.object({
   ...redisConfigShape,
   REDIS_KEY_PREFIX: z.string().default('spam-check:gateway:'),
   REVOCATION_CHANNEL: z.string().min(1).default('spam-check:revocations'),
-  AMQP_URL: env.url(),
+  ...amqpConfigShape,
   EMAIL_RPC_QUEUE: z.string().min(1).default(DETECTOR_RPC_QUEUES.email),
   TEXT_RPC_QUEUE: z.string().min(1).default(DETECTOR_RPC_QUEUES.text),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().nonnegative().optional(),

@@ -23,7 +23,11 @@ import type { WebhookConfig } from './config';
 import type { WebhookEvents, Webhooks } from './entry-points/http/webhooks';
 
 /** RabbitMQ with AMQP_URL, else memory (embedded mode: lost on restart). */
-function deliveryQueue(config: WebhookConfig, amqpUrl: string | undefined, log: Logger): WebhookQueue {
+function deliveryQueue(
+  config: WebhookConfig,
+  amqpUrl: readonly string[] | undefined,
+  log: Logger,
+): WebhookQueue {
   if (!amqpUrl) return memoryWebhookQueue({ concurrency: config.concurrency, logger: log });
   return amqpWebhookQueue({
     url: amqpUrl,
@@ -146,7 +150,7 @@ function webhookEvents(deps: {
  */
 export function startWebhooks(deps: {
   config: WebhookConfig;
-  amqpUrl: string | undefined;
+  amqpUrl: readonly string[] | undefined;
   redis: RedisClient;
   prefix: string;
   settings: ClientSettingsStore;

@@ -212,6 +212,7 @@ export async function compose({
     consumers.amqp = startRpcConsumer({
       url: config.AMQP_URL,
       queue: config.TEXT_RPC_QUEUE,
+      queueType: config.RPC_QUEUE_TYPE,
       prefetch: config.TEXT_RPC_PREFETCH,
       logger,
       languages: config.LANGUAGES,

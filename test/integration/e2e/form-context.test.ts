@@ -25,6 +25,7 @@ import {
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { connect } from 'amqplib';
+import { rpcQueueName } from '../../../packages/amqp-rpc/src';
 import { obtainServerToken, postJson } from './client';
 import { removeRunKeys, stringsOf } from './redis-keys';
 
@@ -99,7 +100,7 @@ describe('the form type and author fields of the context, end to end', () => {
     await removeRunKeys(prefix);
     const connection = await connect(amqpUrl());
     const channel = await connection.createChannel();
-    for (const queue of Object.values(queues)) await channel.deleteQueue(queue);
+    for (const queue of Object.values(queues)) await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
     await connection.close();
   });
 

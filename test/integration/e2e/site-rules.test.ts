@@ -9,6 +9,7 @@ import {
 import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, runAccount, runClient, runUser, sharedStackEnv } from '@spam-check/test-support';
 import { connect } from 'amqplib';
+import { rpcQueueName } from '../../../packages/amqp-rpc/src';
 import { obtainServerToken, obtainToken, postJson, request, within } from './client';
 import { removeRunKeys } from './redis-keys';
 
@@ -89,7 +90,7 @@ describe('site rules (text_rules), end to end', () => {
     await removeRunKeys(prefix);
     const connection = await connect(amqpUrl());
     const channel = await connection.createChannel();
-    for (const queue of Object.values(queues)) await channel.deleteQueue(queue);
+    for (const queue of Object.values(queues)) await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
     await connection.close();
   });
 

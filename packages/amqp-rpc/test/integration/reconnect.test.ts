@@ -1,6 +1,6 @@
 import { amqpUrl } from '@spam-check/test-support';
 import { RpcUnavailableError } from '../../src';
-import { brokerFaultSuite, deferred, uniqueQueue } from './support';
+import { brokerFaultSuite, deferred, onBroker, uniqueQueue } from './support';
 
 describe('AMQP RPC when the broker connection drops', () => {
   const broker = brokerFaultSuite();
@@ -91,7 +91,7 @@ describe('AMQP RPC when the broker connection drops', () => {
     // a reply-to nobody waits on), so it may appear twice; 'after' is handled exactly once.
     expect(seen.filter((payload) => payload === 'after')).toEqual(['after']);
     expect(new Set(seen)).toEqual(new Set(['before', 'after']));
-    const { consumerCount } = await broker.admin.channel.checkQueue(queue);
+    const { consumerCount } = await broker.admin.channel.checkQueue(onBroker(queue));
     expect(consumerCount).toBe(1);
   });
 
@@ -123,7 +123,7 @@ describe('AMQP RPC when the broker connection drops', () => {
     const rpcClient = client(amqpUrl());
     await Promise.all([rpcServer.ready(), rpcClient.ready()]);
 
-    await broker.admin.channel.deleteQueue(queue);
+    await broker.admin.channel.deleteQueue(onBroker(queue));
     await broker.proxy.waitForConnections(2);
     await rpcServer.ready();
 

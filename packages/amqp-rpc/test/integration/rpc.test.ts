@@ -12,7 +12,7 @@ import {
   type RpcServer,
 } from '../../src';
 import type { ConsumeMessage } from 'amqplib';
-import { capturingLogger, deferred, openAdmin, uniqueQueue } from './support';
+import { capturingLogger, deferred, onBroker, openAdmin, uniqueQueue } from './support';
 
 const logger = pino({ level: 'silent' });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -133,7 +133,7 @@ describe('AMQP RPC against RabbitMQ', () => {
     expect((error as RpcRemoteError).problem).toEqual({ code: 'INTERNAL_ERROR', status: 500 });
     await expect(client.call(queue, {}, { timeoutMs: 5000 })).resolves.toBe('fine');
     expect(calls).toBe(2);
-    const { messageCount } = await admin.channel.checkQueue(queue);
+    const { messageCount } = await admin.channel.checkQueue(onBroker(queue));
     expect(messageCount).toBe(0);
   });
 
@@ -163,7 +163,7 @@ describe('AMQP RPC against RabbitMQ', () => {
       { noAck: true },
     );
 
-    admin.channel.sendToQueue(queue, Buffer.from('{not json'), {
+    admin.channel.sendToQueue(onBroker(queue), Buffer.from('{not json'), {
       replyTo: DIRECT_REPLY_TO,
       correlationId: 'bad-1',
     });
@@ -188,15 +188,14 @@ describe('AMQP RPC against RabbitMQ', () => {
     );
     await expect(client.call(queue, { after: true }, { timeoutMs: 5000 })).resolves.toBe('ok');
     expect(handled).toEqual([{ after: true }]);
-    expect((await admin.channel.checkQueue(queue)).messageCount).toBe(0);
+    expect((await admin.channel.checkQueue(onBroker(queue))).messageCount).toBe(0);
   });
 
   it('publishes with direct reply-to, a UUID correlation id, the headers, and the timeout as expiration', async () => {
-    const queue = admin.track(uniqueQueue('wire'));
-    await admin.channel.assertQueue(queue, { durable: true });
+    const queue = await admin.declare(uniqueQueue('wire'));
     const received = deferred<ConsumeMessage>();
     const { consumerTag } = await admin.channel.consume(
-      queue,
+      onBroker(queue),
       (delivered) => delivered && received.resolve(delivered),
       { noAck: true },
     );
@@ -265,23 +264,23 @@ describe('AMQP RPC against RabbitMQ', () => {
 
     expect(error).toBeInstanceOf(RpcNoConsumerError);
     expect(error).toBeInstanceOf(RpcUnavailableError);
-    expect((error as Error).message).toBe(`nothing consumes "${queue}"`);
+    expect((error as Error).message).toBe(`nothing consumes "${onBroker(queue)}"`);
     expect(Date.now() - startedAt).toBeLessThan(5000);
   });
 
   it('when a queue has never had a consumer, the first call rejects at once without publishing', async () => {
-    const queue = admin.track(uniqueQueue('never-consumed'));
-    await admin.channel.assertQueue(queue, { durable: true });
+    const queue = await admin.declare(uniqueQueue('never-consumed'));
 
     await expect(client.call(queue, {}, { timeoutMs: 20_000 })).rejects.toBeInstanceOf(RpcNoConsumerError);
-    expect((await admin.channel.checkQueue(queue)).messageCount).toBe(0);
+    expect((await admin.channel.checkQueue(onBroker(queue))).messageCount).toBe(0);
   });
 
   it('when the only consumer goes away while a call is pending, the call rejects with RpcNoConsumerError', async () => {
-    const queue = admin.track(uniqueQueue('consumer-gone'));
-    await admin.channel.assertQueue(queue, { durable: true });
+    const queue = await admin.declare(uniqueQueue('consumer-gone'));
     const received = deferred();
-    const { consumerTag } = await admin.channel.consume(queue, () => received.resolve(), { noAck: false });
+    const { consumerTag } = await admin.channel.consume(onBroker(queue), () => received.resolve(), {
+      noAck: false,
+    });
 
     const startedAt = Date.now();
     const call = client.call(queue, {}, { timeoutMs: 20_000 }).catch((e: unknown) => e);

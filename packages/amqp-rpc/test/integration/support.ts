@@ -5,6 +5,7 @@ import { amqpUrl, TcpProxy } from '@spam-check/test-support';
 import {
   createRpcClient,
   createRpcServer,
+  rpcQueueName,
   type RpcClient,
   type RpcClientOptions,
   type RpcServer,
@@ -14,6 +15,9 @@ export function uniqueQueue(label: string): string {
   return `test.amqp-rpc.${label}.${randomUUID()}`;
 }
 
+/** The queue the broker holds for an RPC queue name: client and server use quorum queues by default. */
+export const onBroker = (queue: string): string => rpcQueueName(queue, 'quorum');
+
 /** A pino logger whose lines are kept for assertions. */
 export function capturingLogger(): { logger: Logger; lines: () => Array<Record<string, unknown>> } {
   const raw: string[] = [];
@@ -21,10 +25,14 @@ export function capturingLogger(): { logger: Logger; lines: () => Array<Record<s
   return { logger, lines: () => raw.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
-/** A direct connection for arranging and inspecting broker state; deletes the queues it was told about. */
+/**
+ * A direct connection for arranging and inspecting broker state; `declare` makes the quorum queue of an RPC
+ * queue name, as a server would; the queues it was told about are deleted at the end.
+ */
 export async function openAdmin(): Promise<{
   channel: Channel;
   track: (queue: string) => string;
+  declare: (queue: string) => Promise<string>;
   close: () => Promise<void>;
 }> {
   const model: ChannelModel = await connect(amqpUrl());
@@ -36,8 +44,13 @@ export async function openAdmin(): Promise<{
       queues.push(queue);
       return queue;
     },
+    declare: async (queue) => {
+      queues.push(queue);
+      await channel.assertQueue(onBroker(queue), { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+      return queue;
+    },
     close: async () => {
-      for (const queue of queues) await channel.deleteQueue(queue);
+      for (const queue of queues) await channel.deleteQueue(onBroker(queue));
       await model.close();
     },
   };
@@ -90,9 +103,12 @@ export function brokerFaultSuite() {
     get proxy() {
       return proxy;
     },
-    client: (url: string, extra: Partial<RpcClientOptions> = {}): RpcClient =>
+    client: (url: string | readonly string[], extra: Partial<RpcClientOptions> = {}): RpcClient =>
       closed(createRpcClient({ url, logger, reconnect, ...extra })),
-    server: (url: string, queue: string, handler = async (payload: unknown) => payload): RpcServer =>
-      closed(createRpcServer({ url, logger, queue: admin.track(queue), reconnect, handler })),
+    server: (
+      url: string | readonly string[],
+      queue: string,
+      handler = async (payload: unknown) => payload,
+    ): RpcServer => closed(createRpcServer({ url, logger, queue: admin.track(queue), reconnect, handler })),
   };
 }

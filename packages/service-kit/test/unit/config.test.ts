@@ -1,4 +1,5 @@
 import {
+  amqpConfigShape,
   ConfigError,
   commonConfigShape,
   env,
@@ -67,5 +68,58 @@ describe('secretProblems', () => {
   it('outside production, accepts the demo secrets', () => {
     expect(secretProblems('development', { GATEWAY_CLIENT_SECRET: 'gateway-secret' })).toEqual([]);
     expect(secretProblems('test', { X: 'x' })).toEqual([]);
+  });
+});
+
+describe('AMQP_URL and RPC_QUEUE_TYPE', () => {
+  const amqpSchema = z.object({ NODE_ENV: z.string().optional(), ...amqpConfigShape });
+  const problemsOf = (source: Record<string, string>): string[] => {
+    try {
+      loadConfig(amqpSchema, source);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems;
+      throw error;
+    }
+    return [];
+  };
+
+  it('when AMQP_URL lists several brokers, each is kept in order and the RPC queues are quorum queues', () => {
+    const config = loadConfig(amqpSchema, {
+      AMQP_URL: ' amqp://u:p@node-a:5672 ,amqps://u:p@node-b:5671?heartbeat=10,, amqp://u:p%2Cx@node-c ',
+    });
+    expect(config.AMQP_URL).toEqual([
+      'amqp://u:p@node-a:5672',
+      'amqps://u:p@node-b:5671?heartbeat=10',
+      'amqp://u:p%2Cx@node-c',
+    ]);
+    expect(config.RPC_QUEUE_TYPE).toBe('quorum');
+    expect(loadConfig(amqpSchema, { RPC_QUEUE_TYPE: 'classic' }).AMQP_URL).toBeUndefined();
+  });
+
+  it('when an item is no AMQP URL or the list is empty, or the queue type is unknown, each is refused without showing the URL', () => {
+    const problems = problemsOf({
+      AMQP_URL: 'amqp://u:secret-a@a,http://u:secret-b@b',
+      RPC_QUEUE_TYPE: 'stream',
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(/^AMQP_URL: must be amqp:\/\/ or amqps:\/\/ URLs separated by commas; 1 of 2/),
+      expect.stringMatching(/^RPC_QUEUE_TYPE:/),
+    ]);
+    expect(problems.join('\n')).not.toContain('secret');
+    expect(problemsOf({ AMQP_URL: ' , ' })).toEqual([expect.stringMatching(/^AMQP_URL: .*got none/)]);
+  });
+
+  it('in production, the credentials of every broker of the list are checked, each named by its place', () => {
+    const problems = problemsOf({
+      NODE_ENV: 'production',
+      AMQP_URL: 'amqp://own:an-own-long-password@a,amqp://guest:guest@b,amqp://own:Dev-RabbitMQ-Password@c',
+    });
+    expect(problems).toEqual([
+      "AMQP_URL (broker 2 of 3): RabbitMQ's default user guest (published password); use a user of your own",
+      'AMQP_URL (broker 3 of 3): its password is published in this repository; choose your own',
+    ]);
+    expect(problemsOf({ NODE_ENV: 'production', AMQP_URL: 'amqp://b' })).toEqual([
+      "AMQP_URL: RabbitMQ's default user guest (published password); use a user of your own",
+    ]);
   });
 });

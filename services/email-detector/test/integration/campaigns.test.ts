@@ -1,4 +1,4 @@
-import { createRpcClient, type RpcClient } from '@spam-check/amqp-rpc';
+import { createRpcClient, rpcQueueName, type RpcClient } from '@spam-check/amqp-rpc';
 import { connectClientSettings } from '@spam-check/client-settings';
 import { mailResultSchema, type MailResult } from '@spam-check/contracts';
 import { keyedHash } from '@spam-check/client-state';
@@ -117,7 +117,7 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
     }
     const connection = await connect(amqpUrl());
     const channel = await connection.createChannel();
-    await channel.deleteQueue(queue);
+    await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
     await connection.close();
     await removeKeysUnder(redis, prefix);
     redis.disconnect();

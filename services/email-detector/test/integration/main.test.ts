@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createRpcClient } from '@spam-check/amqp-rpc';
+import { createRpcClient, rpcQueueName } from '@spam-check/amqp-rpc';
 import { createLogger } from '@spam-check/service-kit';
 import { freePort, spawnService, waitForReady } from '@spam-check/process-kit';
 import { amqpUrl, redisUrl, removeKeysUnder } from '@spam-check/test-support';
@@ -14,7 +14,7 @@ describe('the email-detector process (main.ts)', () => {
   afterAll(async () => {
     const connection = await connect(amqpUrl());
     const channel = await connection.createChannel();
-    await channel.deleteQueue(queue);
+    await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
     await connection.close();
     const redis = new Redis(redisUrl());
     await removeKeysUnder(redis, prefix).finally(() => redis.quit());

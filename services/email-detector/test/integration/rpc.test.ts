@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createRpcClient, RpcRemoteError, type RpcClient, type RpcServer } from '@spam-check/amqp-rpc';
+import {
+  createRpcClient,
+  rpcQueueName,
+  RpcRemoteError,
+  type RpcClient,
+  type RpcServer,
+} from '@spam-check/amqp-rpc';
 import { mailResultSchema, problemSchema } from '@spam-check/contracts';
 import { createLogger, createMetrics } from '@spam-check/service-kit';
 import { amqpUrl } from '@spam-check/test-support';
@@ -28,8 +34,9 @@ describe('the RPC entry point (RabbitMQ, same domain function as HTTP)', () => {
     });
     checker = createEmailChecker(config, createMetrics('email-detector'));
     server = startRpcConsumer({
-      url: amqpUrl(),
+      url: [amqpUrl()],
       queue: config.EMAIL_RPC_QUEUE,
+      queueType: config.RPC_QUEUE_TYPE,
       logger,
       languages: config.LANGUAGES,
       defaultLanguage: config.DEFAULT_LANGUAGE,
@@ -48,7 +55,7 @@ describe('the RPC entry point (RabbitMQ, same domain function as HTTP)', () => {
     await dns.close();
     const connection = await connect(amqpUrl());
     const channel = await connection.createChannel();
-    await channel.deleteQueue(queue);
+    await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
     await connection.close();
   });
 

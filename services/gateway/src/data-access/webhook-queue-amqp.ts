@@ -29,7 +29,8 @@ type Names = ReturnType<typeof webhookQueueNames>;
  *   queue keeps each queue first in, first out, so no message waits behind a longer one.
  */
 export function amqpWebhookQueue(options: {
-  url: string;
+  /** The brokers of AMQP_URL, tried in turn. */
+  url: readonly string[];
   queue: string;
   delays: readonly number[];
   concurrency: number;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
+import { createRpcServer, rpcQueueName, type RpcServer } from '@spam-check/amqp-rpc';
 import { hybridResultSchema } from '@spam-check/contracts';
 import { amqpUrl } from '@spam-check/test-support';
 import { connect } from 'amqplib';
@@ -262,7 +262,7 @@ describe('hybrid check step by step over RabbitMQ RPC', () => {
     await Promise.all([http.email.stop(), http.text.stop()]);
     const connection = await connect(amqpUrl());
     const channel = await connection.createChannel();
-    for (const queue of Object.values(queues)) await channel.deleteQueue(queue);
+    for (const queue of Object.values(queues)) await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
     await connection.close();
   });
 
@@ -270,7 +270,7 @@ describe('hybrid check step by step over RabbitMQ RPC', () => {
     const connection = await connect(amqpUrl());
     try {
       const channel = await connection.createChannel();
-      return (await channel.checkQueue(queues.text)).messageCount;
+      return (await channel.checkQueue(rpcQueueName(queues.text, 'quorum'))).messageCount;
     } finally {
       await connection.close();
     }

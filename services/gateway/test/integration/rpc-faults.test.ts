@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createMetrics, evaluateReadiness, serve, type RunningService } from '@spam-check/service-kit';
 import { freePort, startService, stopService, type ServiceProcess } from '@spam-check/process-kit';
 import { amqpUrl, TcpProxy } from '@spam-check/test-support';
+import { rpcQueueName } from '@spam-check/amqp-rpc';
 import { connect } from 'amqplib';
 import { loadServiceConfig } from '../../src/config';
 import { compose } from '../../src/compose';
@@ -95,7 +96,7 @@ describe('step-by-step hybrid checks when RabbitMQ or a detector consumer is dow
     await proxy.close();
     const connection = await connect(amqpUrl());
     const channel = await connection.createChannel();
-    for (const queue of Object.values(queues)) await channel.deleteQueue(queue);
+    for (const queue of Object.values(queues)) await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
     await connection.close();
   });
 

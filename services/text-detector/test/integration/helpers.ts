@@ -6,7 +6,7 @@ import {
   type Env,
   type Metrics,
 } from '@spam-check/service-kit';
-import { createRpcClient, type RpcClient } from '@spam-check/amqp-rpc';
+import { createRpcClient, rpcQueueName, type RpcClient } from '@spam-check/amqp-rpc';
 import { amqpUrl } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { loadServiceConfig } from '../../src/config';
@@ -81,8 +81,9 @@ export async function startRpcDetector(env: Env): Promise<RpcDetector> {
   const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
   const { checkText, closers } = await composeTextCheck(config, logger, createMetrics('text-detector'));
   const server = startRpcConsumer({
-    url: amqpUrl(),
+    url: [amqpUrl()],
     queue: config.TEXT_RPC_QUEUE,
+    queueType: config.RPC_QUEUE_TYPE,
     prefetch: config.TEXT_RPC_PREFETCH,
     logger,
     languages: config.LANGUAGES,
@@ -101,7 +102,7 @@ export async function startRpcDetector(env: Env): Promise<RpcDetector> {
       for (const closer of closers) await closer.close();
       const connection = await connect(amqpUrl());
       const channel = await connection.createChannel();
-      await channel.deleteQueue(config.TEXT_RPC_QUEUE);
+      await channel.deleteQueue(rpcQueueName(config.TEXT_RPC_QUEUE, config.RPC_QUEUE_TYPE));
       await connection.close();
     },
   };

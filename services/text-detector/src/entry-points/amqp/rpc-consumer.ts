@@ -1,12 +1,14 @@
 import { createDetectorRpcSchemas, type CheckLimits, type Language } from '@spam-check/contracts';
-import { createRpcServer, type RpcServer } from '@spam-check/amqp-rpc';
+import { createRpcServer, type RpcQueueType, type RpcServer } from '@spam-check/amqp-rpc';
 import { rpcCheckHandler } from '@spam-check/detector-kit';
 import type { Logger } from '@spam-check/service-kit';
 import type { CheckClientText } from '../../domain/check-for-client';
 
 export interface RpcConsumerOptions {
-  url: string;
+  /** The brokers of AMQP_URL, tried in turn. */
+  url: readonly string[];
   queue: string;
+  queueType: RpcQueueType;
   prefetch: number;
   logger: Logger;
   languages: readonly Language[];
@@ -20,6 +22,7 @@ export function startRpcConsumer(options: RpcConsumerOptions): RpcServer {
   return createRpcServer({
     url: options.url,
     queue: options.queue,
+    queueType: options.queueType,
     prefetch: options.prefetch,
     logger: options.logger,
     handler: rpcCheckHandler({
