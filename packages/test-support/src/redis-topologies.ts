@@ -20,6 +20,8 @@ function freePort(): Promise<number> {
 export interface RedisTopology {
   /** Every node's port, in start order. */
   ports: number[];
+  /** The port of the master that holds `key`'s slot now (a cluster), or the master (Sentinel). */
+  masterOf(key: string): number;
   /** Stops every process (SIGKILL of `port` only: a master lost without a goodbye). */
   kill(port: number): void;
   /** Stops every process and removes the data folders. */
@@ -79,6 +81,8 @@ function processGroup(name: string) {
   };
 }
 
+const CLUSTER_NODE_TIMEOUT_MS = 2000;
+
 const nodeArgs = (port: number) => [
   '--port',
   String(port),
@@ -109,6 +113,9 @@ export async function startRedisCluster(masters = 3): Promise<RedisTopology> {
         'yes',
         '--cluster-config-file',
         'nodes.conf',
+        // A master unreachable for this long is failed over to its replica (Redis's default is 15 s).
+        '--cluster-node-timeout',
+        String(CLUSTER_NODE_TIMEOUT_MS),
       ]);
     }
     for (const port of ports) await until(`redis node ${port}`, () => cli(port, 'ping').trim() === 'PONG');
@@ -128,11 +135,33 @@ export async function startRedisCluster(masters = 3): Promise<RedisTopology> {
       throw new Error(`redis-cli --cluster create failed:\n${created.stdout}${created.stderr}`);
     for (const port of ports)
       await until(`cluster state ok on ${port}`, () => /cluster_state:ok/.test(cli(port, 'cluster', 'info')));
+    // A replica that has not synchronised with its master once is never promoted: a master killed before
+    // then would stay lost.
+    for (const port of ports)
+      await until(`replica ${port} in sync`, () => {
+        const replication = cli(port, 'info', 'replication');
+        return /role:master/.test(replication) || /master_link_status:up/.test(replication);
+      });
   } catch (error) {
     await group.stop();
     throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? missingPackage() : error;
   }
-  return { ports, kill: group.kill, stop: group.stop };
+  const masterOf = (key: string): number => {
+    const alive = ports.find((port) => /PONG/.test(cli(port, 'ping')))!;
+    const slot = Number(cli(alive, 'cluster', 'keyslot', key).trim());
+    // `CLUSTER NODES` lines: id, ip:port@bus, flags, master id, ..., then the slot ranges the node serves.
+    for (const line of cli(alive, 'cluster', 'nodes').split('\n')) {
+      const [, address, flags, , , , , , ...ranges] = line.split(' ');
+      if (!flags?.includes('master') || flags.includes('fail')) continue;
+      const serves = ranges.some((range) => {
+        const [from, to = from] = range.split('-').map(Number);
+        return slot >= from! && slot <= to!;
+      });
+      if (serves) return Number(address!.split('@')[0]!.split(':')[1]);
+    }
+    throw new Error(`no master serves slot ${slot} of ${key}`);
+  };
+  return { ports, masterOf, kill: group.kill, stop: group.stop };
 }
 
 export interface SentinelGroup extends RedisTopology {
@@ -182,6 +211,7 @@ export async function startSentinelGroup(masterName = 'spam-check'): Promise<Sen
   }
   return {
     ports: [master, replica],
+    masterOf: masterPort,
     sentinelPorts,
     masterName,
     masterPort,
