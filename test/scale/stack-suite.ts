@@ -1,4 +1,5 @@
-import type { RedisTopology } from '@spam-check/test-support';
+import { randomBytes } from 'node:crypto';
+import type { RedisTopology, TopologyOptions } from '@spam-check/test-support';
 import { describeFigures, loadThroughFailover } from './failover-load';
 import { startStackOnRedis, type RedisTopologyEnv, type StackOnRedis } from './stack';
 import { stackEndToEndChecks } from './stack-checks';
@@ -13,12 +14,13 @@ const MAX_WINDOW_MS = 45_000;
 const REPLICATION_LAG_BOUND_MS = 1000;
 
 /**
- * The stack on one Redis topology of the test's own: the end-to-end checks, then a master killed under load
- * (`killKey`: a key whose master to kill, given the run's client id), with the figures printed and asserted.
+ * The stack on one Redis topology of the test's own, its data nodes behind a password (REDIS_PASSWORD): the
+ * end-to-end checks, then a master killed under load (`killKey`: a key whose master to kill, given the run's
+ * client id), with the figures printed and asserted.
  */
 export function describeStackOnTopology<T extends RedisTopology>(
   name: string,
-  start: () => Promise<T>,
+  start: (options: TopologyOptions) => Promise<T>,
   envOf: (topology: T) => Partial<RedisTopologyEnv>,
   killKey: (clientId: string) => string,
 ): void {
@@ -27,8 +29,9 @@ export function describeStackOnTopology<T extends RedisTopology>(
     let target: StackOnRedis;
 
     beforeAll(async () => {
-      topology = await start();
-      target = await startStackOnRedis(envOf(topology));
+      const password = randomBytes(16).toString('hex');
+      topology = await start({ password });
+      target = await startStackOnRedis({ ...envOf(topology), REDIS_PASSWORD: password });
     }, 300_000);
     afterAll(async () => {
       await target?.stack.stop();

@@ -5,7 +5,7 @@ import { obtainToken, request } from '../integration/e2e/client';
 
 /** How the services find Redis: only the variables of one topology (REDIS_URL is unset for them). */
 export type RedisTopologyEnv = Record<
-  'REDIS_SENTINELS' | 'REDIS_SENTINEL_NAME' | 'REDIS_CLUSTER_NODES',
+  'REDIS_SENTINELS' | 'REDIS_SENTINEL_NAME' | 'REDIS_CLUSTER_NODES' | 'REDIS_PASSWORD',
   string
 >;
 
@@ -54,6 +54,7 @@ export async function startStackOnRedis(topology: Partial<RedisTopologyEnv>): Pr
       REDIS_SENTINELS: undefined,
       REDIS_SENTINEL_NAME: undefined,
       REDIS_CLUSTER_NODES: undefined,
+      REDIS_PASSWORD: undefined,
       ...topology,
       // On a cluster auth keeps every key in one slot (docs/operations.md, "Redis Sentinel and Cluster").
       AUTH_REDIS_PREFIX: `{scale-${run}-auth}:`,

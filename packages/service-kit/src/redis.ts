@@ -44,6 +44,7 @@ function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
   if (target.kind === 'sentinel')
     return new Redis({
       ...options,
+      ...(target.password === undefined ? {} : { password: target.password }),
       sentinels: target.sentinels,
       name: target.name,
       ...(target.sentinelPassword === undefined ? {} : { sentinelPassword: target.sentinelPassword }),
@@ -64,7 +65,11 @@ function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
     retryDelayOnClusterDown: 0,
     slotsRefreshInterval: CLUSTER_SLOTS_REFRESH_MS,
     clusterRetryStrategy: retryDelay,
-    redisOptions: { ...options, enableAutoPipelining: false },
+    redisOptions: {
+      ...options,
+      ...(target.password === undefined ? {} : { password: target.password }),
+      enableAutoPipelining: false,
+    },
   });
 }
 

@@ -13,4 +13,5 @@ export {
   startSentinelGroup,
   type RedisTopology,
   type SentinelGroup,
+  type TopologyOptions,
 } from './redis-topologies';
