@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, runAccount, runStackEnv } from '@spam-check/test-support';
-import { obtainToken, request } from '../integration/e2e/client';
+import { callJson, obtainToken } from '../integration/e2e/client';
 
 /** How the services find Redis: only the variables of one topology (REDIS_URL is unset for them). */
 export type RedisTopologyEnv = Record<
@@ -22,10 +22,10 @@ export interface StackOnRedis {
     body: unknown,
     headers?: Record<string, string>,
     signal?: AbortSignal,
-  ) => ReturnType<typeof request>;
+  ) => ReturnType<typeof callJson>;
   /** A GET as the run's client. */
-  list: (path: string) => ReturnType<typeof request>;
-  admin: (method: string, path: string, body?: unknown) => ReturnType<typeof request>;
+  list: (path: string) => ReturnType<typeof callJson>;
+  admin: (method: string, path: string, body?: unknown) => ReturnType<typeof callJson>;
 }
 
 /**
@@ -85,22 +85,9 @@ export async function startStackOnRedis(topology: Partial<RedisTopologyEnv>): Pr
       client: { id: account.client, token },
       adminToken,
       check: (path, body, headers = {}, signal) =>
-        request(`${stack.gateway}${path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
-          body: JSON.stringify(body),
-          ...(signal ? { signal } : {}),
-        }),
-      list: (path) => request(`${stack.gateway}${path}`, { headers: { authorization: `Bearer ${token}` } }),
-      admin: (method, path, body) =>
-        request(`${stack.gateway}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${adminToken}`,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        }),
+        callJson('POST', `${stack.gateway}${path}`, token, body, { headers, ...(signal ? { signal } : {}) }),
+      list: (path) => callJson('GET', `${stack.gateway}${path}`, token),
+      admin: (method, path, body) => callJson(method, `${stack.gateway}${path}`, adminToken, body),
     };
   } catch (error) {
     await stack.stop();
