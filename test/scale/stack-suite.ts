@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisTopology, TopologyOptions } from '@spam-check/test-support';
+import { callJson, within } from '../integration/e2e/client';
 import { describeFigures, loadThroughFailover } from './failover-load';
 import { startStackOnRedis, type RedisTopologyEnv, type StackOnRedis } from './stack';
 import { stackEndToEndChecks } from './stack-checks';
@@ -40,7 +41,7 @@ export function describeStackOnTopology<T extends RedisTopology>(
 
     stackEndToEndChecks(() => target);
 
-    it('when a Redis master is killed under load, no answer is wrong, 503s come with Retry-After inside the failover window, and the services recover without a restart', async () => {
+    it('when a Redis master is killed under load, no answer is wrong, 503s come with Retry-After inside the failover window, and the services recover without a restart (revocations too)', async () => {
       const pids = Object.values(target.stack.services).map((service) => service.child.pid);
       const victim = topology.masterOf(killKey(target.client.id));
       const result = await loadThroughFailover(target, {
@@ -64,6 +65,15 @@ export function describeStackOnTopology<T extends RedisTopology>(
         (service) => service.child.exitCode === null,
       );
       expect(running.map((service) => service.child.pid)).toEqual(pids);
+
+      // Revocations travel over Redis pub/sub: a token revoked after the failover is refused long before the
+      // gateway's cached introspection (30 s) would expire.
+      const token = await target.issueToken();
+      const mail = () =>
+        callJson('POST', `${target.stack.gateway}/api/v1/spam/mail`, token, { email: 'ham@spam-check.test' });
+      expect((await mail()).status).toBe(200);
+      expect((await target.revokeToken(token)).status).toBe(200);
+      expect((await within(5000, mail, (answer) => answer.status === 401)).status).toBe(401);
     }, 180_000);
   });
 }

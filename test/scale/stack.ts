@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, runAccount, runStackEnv } from '@spam-check/test-support';
-import { callJson, obtainToken } from '../integration/e2e/client';
+import { callJson, obtainToken, request } from '../integration/e2e/client';
 
 /** How the services find Redis: only the variables of one topology (REDIS_URL is unset for them). */
 export type RedisTopologyEnv = Record<
@@ -26,6 +26,9 @@ export interface StackOnRedis {
   /** A GET as the run's client. */
   list: (path: string) => ReturnType<typeof callJson>;
   admin: (method: string, path: string, body?: unknown) => ReturnType<typeof callJson>;
+  /** A new `spam:check` token of the run's client, and its revocation. */
+  issueToken: () => Promise<string>;
+  revokeToken: (token: string) => ReturnType<typeof request>;
 }
 
 /**
@@ -88,6 +91,17 @@ export async function startStackOnRedis(topology: Partial<RedisTopologyEnv>): Pr
         callJson('POST', `${stack.gateway}${path}`, token, body, { headers, ...(signal ? { signal } : {}) }),
       list: (path) => callJson('GET', `${stack.gateway}${path}`, token),
       admin: (method, path, body) => callJson(method, `${stack.gateway}${path}`, adminToken, body),
+      issueToken: () => tokenOf(account),
+      revokeToken: (revoked) =>
+        request(`${stack.gateway}/oauth/revoke`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            token: revoked,
+            client_id: account.client,
+            client_secret: account.secret,
+          }),
+        }),
     };
   } catch (error) {
     await stack.stop();
