@@ -9,8 +9,8 @@ interface HostPort {
 /** Where a service's Redis is: one node, a Sentinel group's current master, or a Redis Cluster. */
 export type RedisTarget =
   | { kind: 'single'; url: string }
-  | { kind: 'sentinel'; sentinels: HostPort[]; name: string; sentinelPassword?: string }
-  | { kind: 'cluster'; nodes: HostPort[] };
+  | { kind: 'sentinel'; sentinels: HostPort[]; name: string; sentinelPassword?: string; password?: string }
+  | { kind: 'cluster'; nodes: HostPort[]; password?: string };
 
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[^\s:,[\]]+):(\d{1,5})$/;
 
@@ -42,6 +42,8 @@ export const redisConfigShape = {
   REDIS_SENTINEL_NAME: z.string().min(1).optional(),
   REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
   REDIS_CLUSTER_NODES: hostPorts(),
+  /** The data nodes' password (`requirepass`) under Sentinel or Cluster; a single node has it in REDIS_URL. */
+  REDIS_PASSWORD: z.string().min(1).optional(),
 };
 
 export type RedisConfig = { [K in keyof typeof redisConfigShape]?: z.output<(typeof redisConfigShape)[K]> };
@@ -64,13 +66,23 @@ export function redisConfigProblems(config: RedisConfig): string[] {
     for (const name of ['REDIS_SENTINEL_NAME', 'REDIS_SENTINEL_PASSWORD'] as const)
       if (config[name] !== undefined)
         problems.push(`${name}: only used with REDIS_SENTINELS, which is not set`);
+  if (
+    config.REDIS_PASSWORD !== undefined &&
+    config.REDIS_SENTINELS === undefined &&
+    config.REDIS_CLUSTER_NODES === undefined
+  )
+    problems.push(
+      'REDIS_PASSWORD: only used with REDIS_SENTINELS or REDIS_CLUSTER_NODES (a single node takes it in REDIS_URL)',
+    );
   return problems;
 }
 
 /** The Redis a service connects to, or undefined when none is configured (embedded mode). */
 export function redisTargetOf(config: RedisConfig): RedisTarget | undefined {
   if (config.REDIS_URL !== undefined) return { kind: 'single', url: config.REDIS_URL };
-  if (config.REDIS_CLUSTER_NODES !== undefined) return { kind: 'cluster', nodes: config.REDIS_CLUSTER_NODES };
+  const password = config.REDIS_PASSWORD === undefined ? {} : { password: config.REDIS_PASSWORD };
+  if (config.REDIS_CLUSTER_NODES !== undefined)
+    return { kind: 'cluster', nodes: config.REDIS_CLUSTER_NODES, ...password };
   if (config.REDIS_SENTINELS !== undefined && config.REDIS_SENTINEL_NAME !== undefined)
     return {
       kind: 'sentinel',
@@ -79,6 +91,7 @@ export function redisTargetOf(config: RedisConfig): RedisTarget | undefined {
       ...(config.REDIS_SENTINEL_PASSWORD === undefined
         ? {}
         : { sentinelPassword: config.REDIS_SENTINEL_PASSWORD }),
+      ...password,
     };
   return undefined;
 }

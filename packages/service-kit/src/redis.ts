@@ -35,6 +35,8 @@ export interface RedisConnection {
 const REDIS_TIMEOUT_MS = 1000;
 const REDIS_CONNECT_TIMEOUT_MS = 2000;
 
+const CLUSTER_SLOTS_REFRESH_MS = 1000;
+
 const retryDelay = (attempt: number) => Math.min(attempt * 100, 1000);
 
 function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
@@ -42,6 +44,7 @@ function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
   if (target.kind === 'sentinel')
     return new Redis({
       ...options,
+      ...(target.password === undefined ? {} : { password: target.password }),
       sentinels: target.sentinels,
       name: target.name,
       ...(target.sentinelPassword === undefined ? {} : { sentinelPassword: target.sentinelPassword }),
@@ -50,13 +53,23 @@ function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
       // connection at once, and the reconnect asks them for the new master.
       failoverDetector: true,
     });
-  // A cluster's own offline queue and retries would hide a failover from the caller: both stay off, and a
-  // moved slot is followed (MOVED/ASK) as the protocol requires.
+  // A cluster's own offline queue and retries would hide a failover from the caller and hold its answer
+  // (ioredis retries a command on a closed connection or CLUSTERDOWN up to 16 times, a command possibly run
+  // twice): all stay off, and a moved slot is followed (MOVED/ASK) as the protocol requires. Without those
+  // retries nothing else asks for the slot map after a master is lost, so the client asks every second: a
+  // promoted replica is used within a second of the cluster naming it.
   return new Cluster(target.nodes, {
     enableOfflineQueue: false,
     enableAutoPipelining: options.enableAutoPipelining ?? false,
+    retryDelayOnFailover: 0,
+    retryDelayOnClusterDown: 0,
+    slotsRefreshInterval: CLUSTER_SLOTS_REFRESH_MS,
     clusterRetryStrategy: retryDelay,
-    redisOptions: { ...options, enableAutoPipelining: false },
+    redisOptions: {
+      ...options,
+      ...(target.password === undefined ? {} : { password: target.password }),
+      enableAutoPipelining: false,
+    },
   });
 }
 

@@ -13,5 +13,6 @@ export {
   startSentinelGroup,
   type RedisTopology,
   type SentinelGroup,
+  type TopologyOptions,
 } from './redis-topologies';
 export { startRabbitCluster, type RabbitCluster } from './rabbit-cluster';

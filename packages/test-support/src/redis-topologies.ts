@@ -20,6 +20,8 @@ function freePort(): Promise<number> {
 export interface RedisTopology {
   /** Every node's port, in start order. */
   ports: number[];
+  /** The port of the master that holds `key`'s slot now (a cluster), or the master (Sentinel). */
+  masterOf(key: string): number;
   /** Stops every process (SIGKILL of `port` only: a master lost without a goodbye). */
   kill(port: number): void;
   /** Stops every process and removes the data folders. */
@@ -79,6 +81,19 @@ function processGroup(name: string) {
   };
 }
 
+const CLUSTER_NODE_TIMEOUT_MS = 2000;
+
+/** What a data node needs for a password: its own `requirepass`, and `masterauth` to replicate. */
+const passwordArgs = (password?: string) =>
+  password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
+/** redis-cli's arguments for a data node with that password. */
+const auth = (password?: string) => (password === undefined ? [] : ['-a', password, '--no-auth-warning']);
+
+export interface TopologyOptions {
+  /** The data nodes' password (`requirepass`); none by default. */
+  password?: string;
+}
+
 const nodeArgs = (port: number) => [
   '--port',
   String(port),
@@ -93,11 +108,14 @@ const nodeArgs = (port: number) => [
 ];
 
 /**
- * A Redis Cluster on loopback from Debian's redis-server: `masters` masters with one replica each, on free
- * ports, created by `redis-cli --cluster create`. Resolves once every node reports the cluster ok.
+ * A Redis Cluster on loopback from Debian's redis-server: three masters with one replica each, on free
+ * ports, created by `redis-cli --cluster create`. Resolves once every node reports the cluster ok and every
+ * replica is in sync.
  */
-export async function startRedisCluster(masters = 3): Promise<RedisTopology> {
+export async function startRedisCluster({ password }: TopologyOptions = {}): Promise<RedisTopology> {
+  const masters = 3;
   const group = processGroup('redis-cluster');
+  const node = (port: number, ...args: string[]) => cli(port, ...auth(password), ...args);
   const ports: number[] = [];
   try {
     for (let i = 0; i < masters * 2; i++) {
@@ -105,18 +123,23 @@ export async function startRedisCluster(masters = 3): Promise<RedisTopology> {
       ports.push(port);
       group.start(port, [
         ...nodeArgs(port),
+        ...passwordArgs(password),
         '--cluster-enabled',
         'yes',
         '--cluster-config-file',
         'nodes.conf',
+        // A master unreachable for this long is failed over to its replica (Redis's default is 15 s).
+        '--cluster-node-timeout',
+        String(CLUSTER_NODE_TIMEOUT_MS),
       ]);
     }
-    for (const port of ports) await until(`redis node ${port}`, () => cli(port, 'ping').trim() === 'PONG');
+    for (const port of ports) await until(`redis node ${port}`, () => node(port, 'ping').trim() === 'PONG');
     const created = spawnSync(
       REDIS_CLI,
       [
         '--cluster',
         'create',
+        ...auth(password),
         ...ports.map((port) => `127.0.0.1:${port}`),
         '--cluster-replicas',
         '1',
@@ -127,12 +150,36 @@ export async function startRedisCluster(masters = 3): Promise<RedisTopology> {
     if (created.status !== 0)
       throw new Error(`redis-cli --cluster create failed:\n${created.stdout}${created.stderr}`);
     for (const port of ports)
-      await until(`cluster state ok on ${port}`, () => /cluster_state:ok/.test(cli(port, 'cluster', 'info')));
+      await until(`cluster state ok on ${port}`, () =>
+        /cluster_state:ok/.test(node(port, 'cluster', 'info')),
+      );
+    // A replica that has not synchronised with its master once is never promoted: a master killed before
+    // then would stay lost.
+    for (const port of ports)
+      await until(`replica ${port} in sync`, () => {
+        const replication = node(port, 'info', 'replication');
+        return /role:master/.test(replication) || /master_link_status:up/.test(replication);
+      });
   } catch (error) {
     await group.stop();
     throw (error as NodeJS.ErrnoException).code === 'ENOENT' ? missingPackage() : error;
   }
-  return { ports, kill: group.kill, stop: group.stop };
+  const masterOf = (key: string): number => {
+    const alive = ports.find((port) => /PONG/.test(node(port, 'ping')))!;
+    const slot = Number(node(alive, 'cluster', 'keyslot', key).trim());
+    // `CLUSTER NODES` lines: id, ip:port@bus, flags, master id, ..., then the slot ranges the node serves.
+    for (const line of node(alive, 'cluster', 'nodes').split('\n')) {
+      const [, address, flags, , , , , , ...ranges] = line.split(' ');
+      if (!flags?.includes('master') || flags.includes('fail')) continue;
+      const serves = ranges.some((range) => {
+        const [from, to = from] = range.split('-').map(Number);
+        return slot >= from! && slot <= to!;
+      });
+      if (serves) return Number(address!.split('@')[0]!.split(':')[1]);
+    }
+    throw new Error(`no master serves slot ${slot} of ${key}`);
+  };
+  return { ports, masterOf, kill: group.kill, stop: group.stop };
 }
 
 export interface SentinelGroup extends RedisTopology {
@@ -146,7 +193,8 @@ export interface SentinelGroup extends RedisTopology {
  * A Sentinel group on loopback: one master, one replica and three sentinels (quorum two) that declare the
  * master down after one second. Resolves once every sentinel knows the master and its replica.
  */
-export async function startSentinelGroup(masterName = 'spam-check'): Promise<SentinelGroup> {
+export async function startSentinelGroup({ password }: TopologyOptions = {}): Promise<SentinelGroup> {
+  const masterName = 'spam-check';
   const group = processGroup('redis-sentinel');
   const [master, replica] = [await freePort(), await freePort()];
   const sentinelPorts = [await freePort(), await freePort(), await freePort()];
@@ -154,8 +202,14 @@ export async function startSentinelGroup(masterName = 'spam-check'): Promise<Sen
   const masterPort = () =>
     Number(cli(firstSentinel, 'sentinel', 'get-master-addr-by-name', masterName).split('\n')[1]);
   try {
-    group.start(master, nodeArgs(master));
-    group.start(replica, [...nodeArgs(replica), '--replicaof', '127.0.0.1', String(master)]);
+    group.start(master, [...nodeArgs(master), ...passwordArgs(password)]);
+    group.start(replica, [
+      ...nodeArgs(replica),
+      ...passwordArgs(password),
+      '--replicaof',
+      '127.0.0.1',
+      String(master),
+    ]);
     for (const port of sentinelPorts) {
       // A sentinel rewrites its configuration file, so each has one of its own.
       const file = join(group.root, `sentinel-${port}.conf`);
@@ -167,11 +221,15 @@ export async function startSentinelGroup(masterName = 'spam-check'): Promise<Sen
           `sentinel monitor ${masterName} 127.0.0.1 ${master} 2`,
           `sentinel down-after-milliseconds ${masterName} 1000`,
           `sentinel failover-timeout ${masterName} 5000`,
+          ...(password === undefined ? [] : [`sentinel auth-pass ${masterName} ${password}`]),
           '',
         ].join('\n'),
       );
       group.start(port, [file, '--sentinel']);
     }
+    await until(`replica ${replica} in sync`, () =>
+      /master_link_status:up/.test(cli(replica, ...auth(password), 'info', 'replication')),
+    );
     for (const port of sentinelPorts)
       await until(`sentinel ${port} sees the replica`, () =>
         /^1$/m.test(cli(port, 'sentinel', 'master', masterName).split('num-slaves\n')[1] ?? ''),
@@ -182,6 +240,7 @@ export async function startSentinelGroup(masterName = 'spam-check'): Promise<Sen
   }
   return {
     ports: [master, replica],
+    masterOf: masterPort,
     sentinelPorts,
     masterName,
     masterPort,

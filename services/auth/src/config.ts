@@ -65,13 +65,17 @@ export function loadServiceConfig(source: Env = process.env) {
       'REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES: required in production (the in-memory store is for development)',
     );
   // The scripts of a token family reach keys they build from the prefix, so on a cluster every auth key
-  // must hash to one slot: the prefix's hash tag does that.
-  if (redis?.kind === 'cluster' && !/\{[^}]+\}/.test(config.AUTH_REDIS_PREFIX))
-    problems.push('AUTH_REDIS_PREFIX: on a Redis Cluster it must hold a hash tag, e.g. {auth}:');
+  // must hash to one slot: the prefix's hash tag does that, and a prefix without one is taken as one whole
+  // tag (`auth:` becomes `{auth:}`), so that the Secret's REDIS_CLUSTER_NODES alone moves auth to a cluster.
+  const prefix =
+    redis?.kind === 'cluster' && !/\{[^}]+\}/.test(config.AUTH_REDIS_PREFIX)
+      ? `{${config.AUTH_REDIS_PREFIX}}`
+      : config.AUTH_REDIS_PREFIX;
   problems.push(...secretProblems(config.NODE_ENV, { GATEWAY_CLIENT_SECRET: config.GATEWAY_CLIENT_SECRET }));
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     ...config,
+    AUTH_REDIS_PREFIX: prefix,
     port: servicePort(source, 'AUTH_PORT', 8081),
     redis,
     embedded: !redis,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { secretProblems } from '@spam-check/service-kit';
 import { effectiveInstructions, envOf, parseDockerfile } from './dockerfile';
-import { named, ofKind, parseEnvFile, renderKustomization } from './files';
-import type { Container, K8sObject, NetworkPolicyPeer } from './manifests';
+import { named, ofKind, parseEnvFile, readText, renderKustomization } from './files';
+import type { Container, K8sObject } from './manifests';
 import { matches } from './references';
 import {
   GATEWAY_UPSTREAMS,
@@ -24,6 +24,13 @@ const rendered = Object.fromEntries(
 const PROD_SECRET_EXAMPLE = 'k8s/overlays/prod/secrets.example.env';
 const AUTOSCALED = ['gateway', 'email-detector', 'text-detector'];
 const { stages } = parseDockerfile();
+/** The example's commented-out `#KEY=value` lines: the Sentinel and Cluster keys, placeholders replaced. */
+const alternatives = Object.fromEntries(
+  [...readText(PROD_SECRET_EXAMPLE).matchAll(/^#([A-Z_]+)=(.+)$/gm)].map(([, key, value]) => [
+    key!,
+    value!.includes('replace-me') ? randomBytes(24).toString('hex') : value!,
+  ]),
+);
 
 const podSpec = (objects: K8sObject[], name: string) => named(objects, 'Deployment', name).spec.template.spec;
 const podLabels = (objects: K8sObject[], name: string) =>
@@ -43,15 +50,28 @@ const prodSecret = Object.fromEntries(
   ]),
 );
 
-function secretValue(objects: K8sObject[], name: string, key: string): string | undefined {
+function secretValue(
+  objects: K8sObject[],
+  name: string,
+  key: string,
+  operatorSecret: Record<string, string>,
+): string | undefined {
   const secret = ofKind(objects, 'Secret').find((object) => object.metadata.name === name);
-  if (!secret) return prodSecret[key];
+  if (!secret) return operatorSecret[key];
   const data = secret.data?.[key];
   return data === undefined ? secret.stringData?.[key] : Buffer.from(data, 'base64').toString();
 }
 
-/** The environment the container starts with: the image's ENV, then envFrom ConfigMaps, then env. */
-function containerEnv(objects: K8sObject[], service: ServiceUnderTest, overlay: Overlay): Env {
+/**
+ * The environment the container starts with: the image's ENV, then envFrom ConfigMaps, then env; a Secret the
+ * overlay does not render is `operatorSecret` (by default the documented example).
+ */
+function containerEnv(
+  objects: K8sObject[],
+  service: ServiceUnderTest,
+  overlay: Overlay,
+  operatorSecret = prodSecret,
+): Env {
   const spec = container(objects, service);
   const env: Env = envOf(effectiveInstructions(stages, service.name));
   for (const source of spec.envFrom ?? []) {
@@ -64,7 +84,7 @@ function containerEnv(objects: K8sObject[], service: ServiceUnderTest, overlay: 
     const configMapRef = entry.valueFrom?.configMapKeyRef;
     if (entry.value !== undefined) env[entry.name] = entry.value;
     else if (secretRef) {
-      const value = secretValue(objects, secretRef.name, secretRef.key);
+      const value = secretValue(objects, secretRef.name, secretRef.key, operatorSecret);
       if (value === undefined && !secretRef.optional)
         throw new Error(`${overlay}: Secret ${secretRef.name} has no key ${secretRef.key}`);
       // An optional key that is absent leaves the variable unset; its name is still checked.
@@ -201,62 +221,6 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
     expect(pod.securityContext?.fsGroup).toBe(pod.securityContext?.runAsGroup);
   });
 
-  describe('network policies', () => {
-    const policies = ofKind(objects, 'NetworkPolicy');
-    const isMonitoring = (peer: NetworkPolicyPeer | 'anyone') =>
-      peer !== 'anyone' &&
-      peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring';
-
-    /** Every peer that may open a connection to the service's pods (a rule without `from` lets anyone in). */
-    const peersOf = (name: string): (NetworkPolicyPeer | 'anyone')[] =>
-      policies
-        .filter((policy) => matches(policy.spec.podSelector, podLabels(objects, name)))
-        .flatMap((policy) =>
-          (policy.spec.ingress ?? []).flatMap(
-            (rule) => (rule.from ?? ['anyone']) as (NetworkPolicyPeer | 'anyone')[],
-          ),
-        );
-
-    it('deny all ingress that no policy allows', () => {
-      const deny = policies.filter((policy) => Object.keys(policy.spec.podSelector).length === 0);
-      expect(deny.map((policy) => policy.spec)).toEqual([{ podSelector: {}, policyTypes: ['Ingress'] }]);
-    });
-
-    it.each(['auth', 'email-detector', 'text-detector'])(
-      'let only the gateway (and Prometheus) reach %s',
-      (name) => {
-        const peers = peersOf(name).filter((peer) => !isMonitoring(peer));
-        expect(peers.length).toBeGreaterThan(0);
-        for (const peer of peers)
-          expect(peer).toEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'gateway' } } });
-      },
-    );
-
-    it('let only the ingress controller (and Prometheus) reach the gateway', () => {
-      expect(peersOf('gateway').filter((peer) => !isMonitoring(peer))).toEqual([
-        {
-          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } },
-          podSelector: { matchLabels: { 'app.kubernetes.io/name': 'ingress-nginx' } },
-        },
-      ]);
-    });
-
-    it('let Prometheus in from the monitoring namespace only, on the port that serves /metrics', () => {
-      const monitoring = policies.filter((policy) =>
-        (policy.spec.ingress ?? []).some((rule) => (rule.from ?? []).some(isMonitoring)),
-      );
-      expect(monitoring).toHaveLength(1);
-      expect(monitoring[0]!.spec.ingress).toEqual([
-        expect.objectContaining({
-          ports: [
-            { port: 'http', protocol: 'TCP' },
-            { port: 'management', protocol: 'TCP' },
-          ],
-        }),
-      ]);
-    });
-  });
-
   it('exposes the gateway, and only the gateway, through an Ingress', () => {
     const ingresses = ofKind(objects, 'Ingress');
     expect(ingresses).toHaveLength(1);
@@ -305,8 +269,28 @@ describe('the overlays differ where they should', () => {
         .map((ref) => ref!.key),
     );
     expect(referenced).toEqual(expect.arrayContaining(['REDIS_URL', 'AMQP_URL']));
-    // The example documents exactly the keys the operator has to create.
-    expect([...new Set(referenced)].sort()).toEqual(Object.keys(parseEnvFile(PROD_SECRET_EXAMPLE)).sort());
+    // The example documents exactly the keys the operator may create: set, or commented out as alternatives.
+    const documented = [...Object.keys(parseEnvFile(PROD_SECRET_EXAMPLE)), ...Object.keys(alternatives)];
+    expect([...new Set(referenced)].sort()).toEqual([...new Set(documented)].sort());
+  });
+
+  it.each([
+    [
+      'a Sentinel group',
+      ['REDIS_SENTINELS', 'REDIS_SENTINEL_NAME', 'REDIS_SENTINEL_PASSWORD', 'REDIS_PASSWORD'],
+    ],
+    ['a Redis Cluster', ['REDIS_CLUSTER_NODES', 'REDIS_PASSWORD']],
+  ])('prod uses %s when the Secret names it instead of REDIS_URL, with no other change', (_, keys) => {
+    const { REDIS_URL, ...rest } = prodSecret;
+    expect(REDIS_URL).toBeDefined();
+    const secret = { ...rest, ...Object.fromEntries(keys.map((key) => [key, alternatives[key]!])) };
+    for (const service of SERVICES) {
+      const env = containerEnv(rendered.prod, service, 'prod', secret);
+      expect(environmentProblems(service, env, 'k8s/overlays/prod')).toEqual([]);
+      const target = service.load({ ...env, NODE_ENV: 'development' }).redis;
+      expect(target?.kind).toBe(keys[0] === 'REDIS_SENTINELS' ? 'sentinel' : 'cluster');
+      expect(target).toMatchObject({ password: alternatives.REDIS_PASSWORD });
+    }
   });
 
   it('prod runs more replicas than dev', () => {

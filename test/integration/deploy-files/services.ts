@@ -4,6 +4,8 @@ import * as gateway from '../../../services/gateway/src/config';
 import * as textDetector from '../../../services/text-detector/src/config';
 import { embeddedDefaults as textDetectorEmbeddedDefaults } from '../../../services/text-detector/src/config';
 
+import type { RedisTarget } from '@spam-check/service-kit';
+
 export type Env = Record<string, string | undefined>;
 
 /** The part of a zod object schema these checks use (structural, so the root needs no zod of its own). */
@@ -15,6 +17,8 @@ interface ConfigSchema {
 interface Loaded {
   port: number;
   LANGUAGES: readonly string[];
+  /** Where the service's Redis is (none in embedded mode). */
+  redis: RedisTarget | undefined;
   managementPort?: number;
   SHUTDOWN_TIMEOUT_MS: number;
 }

@@ -32,6 +32,26 @@ export async function request(url: string, init: RequestInit = {}): Promise<Http
   return { status: response.status, headers: response.headers, body };
 }
 
+/** A request with a bearer token and, when given, a JSON body (`headers` added, `signal` to bound it). */
+export function callJson(
+  method: string,
+  url: string,
+  token: string,
+  body?: unknown,
+  options: { headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<HttpResult> {
+  return request(url, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}
+
 /** POST to the token endpoint with the client's HTTP Basic authentication. */
 function tokenRequest(
   gateway: string,

@@ -10,7 +10,7 @@ import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, runAccount, runClient, runUser, sharedStackEnv } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { rpcQueueName } from '../../../packages/amqp-rpc/src';
-import { obtainServerToken, obtainToken, postJson, request, within } from './client';
+import { callJson, obtainServerToken, obtainToken, postJson, request, within } from './client';
 import { removeRunKeys } from './redis-keys';
 
 // A client's site rules (`text_rules`: allowed languages, most links) through the gateway with the real
@@ -41,14 +41,7 @@ describe('site rules (text_rules), end to end', () => {
   const tokens: Record<'ruled' | 'plain', string> = { ruled: '', plain: '' };
 
   const adminCall = (method: string, path: string, body?: unknown) =>
-    request(`${stack.gateway}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${adminToken}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    callJson(method, `${stack.gateway}${path}`, adminToken, body);
   const settingsPath = `/deapi/v1/admin/clients/${ruled.client}/settings`;
 
   const checkText = async (body: unknown, who: 'ruled' | 'plain' = 'ruled'): Promise<TextResult> => {

@@ -30,6 +30,7 @@ describe('redisTargetOf', () => {
       REDIS_SENTINELS: 'sentinel-0:26379, sentinel-1:26379,[::1]:26380',
       REDIS_SENTINEL_NAME: 'spam-check',
       REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+      REDIS_PASSWORD: 'data-secret',
     });
     expect(redisTargetOf(config)).toEqual({
       kind: 'sentinel',
@@ -40,6 +41,7 @@ describe('redisTargetOf', () => {
       ],
       name: 'spam-check',
       sentinelPassword: 'sentinel-secret',
+      password: 'data-secret',
     });
   });
 
@@ -51,6 +53,20 @@ describe('redisTargetOf', () => {
         { host: 'redis-1', port: 6379 },
       ],
     });
+  });
+
+  it('when REDIS_PASSWORD is set with REDIS_CLUSTER_NODES, every node is asked with it', () => {
+    expect(
+      redisTargetOf(
+        loadConfig(schema, { REDIS_CLUSTER_NODES: 'redis-0:6379', REDIS_PASSWORD: 'data-secret' }),
+      ),
+    ).toEqual({ kind: 'cluster', nodes: [{ host: 'redis-0', port: 6379 }], password: 'data-secret' });
+  });
+
+  it('when REDIS_PASSWORD comes with REDIS_URL, configuration fails pointing at the URL', () => {
+    expect(problemsOf({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PASSWORD: 'x' })).toEqual([
+      'REDIS_PASSWORD: only used with REDIS_SENTINELS or REDIS_CLUSTER_NODES (a single node takes it in REDIS_URL)',
+    ]);
   });
 
   it('when two ways are set, configuration fails naming both', () => {

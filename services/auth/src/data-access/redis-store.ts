@@ -28,7 +28,7 @@ import {
  *   user:<name>, users     user records and the set of names
  *   fail:<key>         brute-force attempt counter, TTL = the counting window
  * The Lua scripts reach keys they build from the prefix, so on a Redis Cluster the prefix must hold a hash tag
- * (`{auth}:`; the configuration refuses one without): every auth key then lives in one slot.
+ * (`{auth}:`; the configuration makes a prefix without one its own tag): every auth key then lives in one slot.
  */
 
 declare module 'ioredis' {

@@ -303,13 +303,12 @@ describe('embedded mode and production', () => {
     ).toThrow(/REDIS_URL[\s\S]*GATEWAY_CLIENT_SECRET/);
   });
 
-  it('when Redis is a cluster and AUTH_REDIS_PREFIX has no hash tag, the configuration is refused', () => {
-    expect(() => loadServiceConfig({ REDIS_CLUSTER_NODES: 'redis-0:6379' })).toThrow(
-      /AUTH_REDIS_PREFIX: on a Redis Cluster it must hold a hash tag/,
-    );
-    expect(
-      loadServiceConfig({ REDIS_CLUSTER_NODES: 'redis-0:6379', AUTH_REDIS_PREFIX: '{auth}:' }).redis,
-    ).toEqual({ kind: 'cluster', nodes: [{ host: 'redis-0', port: 6379 }] });
+  it('when Redis is a cluster and AUTH_REDIS_PREFIX has no hash tag, the whole prefix becomes the tag', () => {
+    expect(loadServiceConfig({ REDIS_CLUSTER_NODES: 'redis-0:6379' }).AUTH_REDIS_PREFIX).toBe('{auth:}');
+    const tagged = loadServiceConfig({ REDIS_CLUSTER_NODES: 'redis-0:6379', AUTH_REDIS_PREFIX: '{auth}:' });
+    expect(tagged.AUTH_REDIS_PREFIX).toBe('{auth}:');
+    expect(tagged.redis).toEqual({ kind: 'cluster', nodes: [{ host: 'redis-0', port: 6379 }] });
+    expect(loadServiceConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).AUTH_REDIS_PREFIX).toBe('auth:');
   });
 
   it.each([
