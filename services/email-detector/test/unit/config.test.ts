@@ -64,7 +64,7 @@ describe('configuration', () => {
       REDIS_URL: 'redis://redis:6379',
       PRIVACY_HASH_KEY: 'k'.repeat(64),
     });
-    expect(config.AMQP_URL).toBe(OWN_AMQP);
+    expect(config.AMQP_URL).toEqual([OWN_AMQP]);
     expect(config.privacyHashKey).toBe('k'.repeat(64));
   });
 });
