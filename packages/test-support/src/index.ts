@@ -15,4 +15,4 @@ export {
   type SentinelGroup,
   type TopologyOptions,
 } from './redis-topologies';
-export { startRabbitCluster, type RabbitCluster } from './rabbit-cluster';
+export { acceptsConnections, startRabbitCluster, type RabbitCluster } from './rabbit-cluster';

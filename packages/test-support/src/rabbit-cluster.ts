@@ -67,7 +67,8 @@ async function lowPort(taken: Set<number>): Promise<number> {
   }
 }
 
-function answers(port: number): Promise<boolean> {
+/** Whether something on loopback accepts a TCP connection on `port` now. */
+export function acceptsConnections(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     socket.once('connect', () => {
@@ -225,7 +226,7 @@ export async function startRabbitCluster(
       children.set(node.name, child);
     }
     for (const node of nodes)
-      await until(`RabbitMQ node ${node.name}`, () => answers(node.port), 180_000, signal);
+      await until(`RabbitMQ node ${node.name}`, () => acceptsConnections(node.port), 180_000, signal);
     const [first, ...others] = nodes;
     for (const node of others)
       for (const args of [['stop_app'], ['join_cluster', first?.name ?? ''], ['start_app']]) {
@@ -233,7 +234,7 @@ export async function startRabbitCluster(
         await ctl(node.name, ...args);
       }
     for (const node of others)
-      await until(`RabbitMQ node ${node.name} back`, () => answers(node.port), 60_000, signal);
+      await until(`RabbitMQ node ${node.name} back`, () => acceptsConnections(node.port), 60_000, signal);
   } catch (error) {
     await stop();
     throw error;
@@ -246,7 +247,7 @@ export async function startRabbitCluster(
     },
     startApp: async (node) => {
       await ctl(node, 'start_app');
-      await until(`RabbitMQ node ${node} back`, () => answers(portOf(node)), 60_000);
+      await until(`RabbitMQ node ${node} back`, () => acceptsConnections(portOf(node)), 60_000);
     },
     stop,
   };

@@ -1,21 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { freePort, REPO_ROOT, SELF_CONTAINED_ENV } from '@spam-check/process-kit';
+import { acceptsConnections } from '@spam-check/test-support';
 
 // `pnpm start` as a user runs it and as a process supervisor or `timeout` stops it: a SIGTERM to pnpm alone.
 // pnpm ends without passing the signal on, so the script must notice it was left and stop its services.
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** This run's ports, with nothing outside the stack (the embedded defaults `pnpm start` uses alone). */
 function embeddedEnv(ports: Record<string, number>): NodeJS.ProcessEnv {
@@ -61,7 +51,7 @@ describe('pnpm start', () => {
   };
   const servicePorts = (ports: Record<string, number>) => Object.values(ports).slice(0, 4);
   const allClosed = async (ports: number[]) =>
-    until(async () => (await Promise.all(ports.map(accepts))).every((open) => !open), 20_000);
+    until(async () => (await Promise.all(ports.map(acceptsConnections))).every((open) => !open), 20_000);
 
   afterAll(() => {
     // Whatever is left of the process groups (only when a test failed).
@@ -80,13 +70,13 @@ describe('pnpm start', () => {
     const up = await until(async () => output.includes('Spam check API is up'), 90_000);
     expect({ up, output: up ? '' : output.slice(-2000) }).toEqual({ up: true, output: '' });
     const listening = servicePorts(ports);
-    expect(await Promise.all(listening.map(accepts))).toEqual([true, true, true, true]);
+    expect(await Promise.all(listening.map(acceptsConnections))).toEqual([true, true, true, true]);
 
     const exited = once(pnpm, 'exit');
     pnpm.kill('SIGTERM');
     await exited;
     const stopped = await allClosed(listening);
-    expect({ stopped, open: await Promise.all(listening.map(accepts)) }).toEqual({
+    expect({ stopped, open: await Promise.all(listening.map(acceptsConnections)) }).toEqual({
       stopped: true,
       open: [false, false, false, false],
     });
