@@ -66,6 +66,31 @@ describe("a client's review through the admin API", () => {
     expect(otherItems.map((item) => item.id).filter((id) => ids.includes(id))).toEqual([]);
   });
 
+  it('when an administrator lists and reports under /deapi and /frapi, the same routes answer, problems in that language', async () => {
+    const site = await admin.site();
+    const checkId = ((await site.check('spam')).body as { id: string }).id;
+    const items = (await adminList(site.id, '', 1)).items;
+    for (const api of ['/deapi', '/frapi']) {
+      const listed = await admin.call('GET', `/clients/${site.id}/checks`, undefined, api);
+      expect(listed.status).toBe(200);
+      expect(checkListSchema.parse(listed.body).items).toEqual(items);
+    }
+    const french = await admin.call('GET', `/clients/${site.id}/checks?limit=0`, undefined, '/frapi');
+    expect(french.status).toBe(400);
+    expect(french.body).toMatchObject({ code: 'VALIDATION_FAILED', title: 'Échec de la validation' });
+
+    const reported = await admin.call(
+      'POST',
+      `/clients/${site.id}/feedback`,
+      { check_id: checkId, label: 'ham' },
+      '/deapi',
+    );
+    expect(reported.status).toBe(200);
+    expect(reported.body).toMatchObject({ check_id: checkId, label: 'ham' });
+    const after = await adminList(site.id, '?reported=true', 1);
+    expect(after.items.map((item) => [item.id, item.report?.label])).toEqual([[checkId, 'ham']]);
+  });
+
   it('when the query is bad, the client unknown or the token not an administrator’s, it is refused', async () => {
     const site = await admin.site();
     const bad = await admin.call('GET', `/clients/${site.id}/checks?verdict=maybe`);

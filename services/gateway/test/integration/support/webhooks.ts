@@ -129,8 +129,9 @@ export async function startWebhookStack() {
       ADMIN.client,
       ADMIN.secret,
     );
-    const call = async (method: string, path: string, body?: unknown) => {
-      const answer = await fetch(`${base}/api/v1/admin${path}`, {
+    /** An admin API call; `api` is the path's language prefix (`/api`, `/deapi`, `/frapi`). */
+    const call = async (method: string, path: string, body?: unknown, api = '/api') => {
+      const answer = await fetch(`${base}${api}/v1/admin${path}`, {
         method,
         headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
