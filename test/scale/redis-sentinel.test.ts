@@ -1,6 +1,6 @@
 import { connectRedis, createLogger, type RedisConnection } from '@spam-check/service-kit';
 import { startSentinelGroup, type SentinelGroup } from '@spam-check/test-support';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 
 const logger = createLogger({ service: 'scale-test', level: 'silent' });
 
@@ -56,4 +56,39 @@ describe('the connection factory on a Sentinel group', () => {
     expect(await client.get('scale:sentinel:after')).toBe('written');
     await connection.check();
   }, 90_000);
+
+  it('when a connection is closed, it leaves no connection open to any sentinel (the failover watch included)', async () => {
+    const target = {
+      kind: 'sentinel' as const,
+      sentinels: group.sentinelPorts.map((port) => ({ host: '127.0.0.1', port })),
+      name: group.masterName,
+    };
+    const closing = await connectRedis({ target, name: 'redis', logger });
+    // The failover watch subscribes on every sentinel; the observer counts those connections by their channel.
+    const observers = group.sentinelPorts.map(
+      (port) => new Redis({ port, host: '127.0.0.1', lazyConnect: true }),
+    );
+    const subscribers = async () => {
+      const lists = await Promise.all(
+        observers.map((observer) => observer.client('LIST') as Promise<string>),
+      );
+      return lists
+        .join('\n')
+        .split('\n')
+        .filter((line) => / sub=[1-9]/.test(line)).length;
+    };
+    try {
+      const watching = await subscribers();
+      expect(watching).toBeGreaterThanOrEqual(1);
+      await closing.closer.close();
+      await until(
+        'no subscriber left on the sentinels but the other connection’s',
+        async () => (await subscribers()) < watching,
+        10_000,
+      );
+      expect(await subscribers()).toBe(watching - group.sentinelPorts.length);
+    } finally {
+      observers.forEach((observer) => observer.disconnect());
+    }
+  }, 30_000);
 });
