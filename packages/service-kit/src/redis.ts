@@ -49,9 +49,13 @@ function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
       name: target.name,
       ...(target.sentinelPassword === undefined ? {} : { sentinelPassword: target.sentinelPassword }),
       sentinelRetryStrategy: retryDelay,
-      // A demoted master that stays up would answer READONLY: the sentinels' +switch-master ends the
-      // connection at once, and the reconnect asks them for the new master.
+      // A stalled sentinel is skipped for the next one, not waited for.
+      sentinelCommandTimeout: options.commandTimeout ?? options.connectTimeout,
+      // The first sentinel that announces +switch-master ends the connection, and the reconnection asks them
+      // for the new master: no write reaches a demoted master that stays up. A write it refuses as READONLY
+      // (the announcement missed) ends the connection too.
       failoverDetector: true,
+      reconnectOnError: (error: Error) => error.message.startsWith('READONLY'),
     });
   // A cluster's own offline queue and retries would hide a failover from the caller and hold its answer
   // (ioredis retries a command on a closed connection or CLUSTERDOWN up to 16 times, a command possibly run
@@ -99,12 +103,25 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     retryStrategy: retryDelay,
   });
   let down = false;
+  let closing = false;
   let lastError: Error | undefined;
   client.on('error', (error: Error) => (lastError = error));
   client.on('reconnecting', () => {
     if (down) return;
     down = true;
     logger.warn({ err: lastError, client: name, redis: where }, 'redis connection lost; reconnecting');
+  });
+  // Only our closer may end a connection. ioredis ends a Sentinel client for good when its failover detector
+  // hears +switch-master while the client is between connections ("Connection is closed." ever after).
+  client.on('end', () => {
+    if (closing) return;
+    logger.warn(
+      { client: name, redis: where },
+      'redis connection ended by the client library; connecting again',
+    );
+    setTimeout(() => {
+      if (!closing) client.connect().catch(() => undefined);
+    }, retryDelay(1));
   });
   client.on('ready', () => {
     if (!down) return;
@@ -129,9 +146,10 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     closer: {
       name,
       close: async () => {
+        closing = true;
         if (client.status === 'ready') await client.quit().catch(() => undefined);
         // After QUIT too: a Sentinel client's failover detector keeps a subscriber connection to each
-        // sentinel, which only `disconnect` ends (else the process never exits).
+        // sentinel, which only `disconnect` ends; when not ready, it stops a planned reconnection.
         client.disconnect();
       },
     },

@@ -65,6 +65,9 @@ function processGroup(name: string) {
     kill: (port: number): void => {
       children.get(port)?.kill('SIGKILL');
     },
+    pause: (port: number, paused: boolean): void => {
+      children.get(port)?.kill(paused ? 'SIGSTOP' : 'SIGCONT');
+    },
     stop: async (): Promise<void> => {
       await Promise.all(
         [...children.values()].map(
@@ -187,6 +190,8 @@ export interface SentinelGroup extends RedisTopology {
   sentinelPorts: number[];
   /** The port of the master the sentinels name now. */
   masterPort(): number;
+  /** Stalls a sentinel or a node (SIGSTOP), or lets it go on (SIGCONT). */
+  pause(port: number, paused: boolean): void;
 }
 
 /**
@@ -245,6 +250,7 @@ export async function startSentinelGroup({ password }: TopologyOptions = {}): Pr
     masterName,
     masterPort,
     kill: group.kill,
+    pause: group.pause,
     stop: group.stop,
   };
 }
