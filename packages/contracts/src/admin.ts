@@ -217,6 +217,8 @@ export const adminActionSchema = z.object({
     'data.erase',
     'webhook.rotate_secret',
     'feedback.report',
+    'akismet_key.issue',
+    'akismet_key.revoke',
   ]),
   client_id: z
     .string()

@@ -16,6 +16,9 @@ describe('the admin API, end to end over HTTP: stats and the admin log', () => {
       const token = await checkToken(id, secret);
       await adminCall('PUT', `/api/v1/admin/clients/${id}/settings`, { mail: { deny: ['counted.example'] } });
       await adminCall('POST', `/api/v1/admin/clients/${id}/secret`);
+      const akismetKey = await adminCall('POST', `/api/v1/admin/clients/${id}/akismet-key`);
+      expect(akismetKey.status).toBe(201);
+      expect((await adminCall('DELETE', `/api/v1/admin/clients/${id}/akismet-key`)).status).toBe(204);
       for (const gateway of state.gateways) {
         await within(
           1000,
@@ -44,16 +47,19 @@ describe('the admin API, end to end over HTTP: stats and the admin log', () => {
       expect(body.latency_ms.mail.p99).toBeGreaterThanOrEqual(body.latency_ms.mail.p50 ?? 0);
       expect(body.feedback).toEqual({ spam: 0, ham: 0 });
       expect(body.recent_admin_actions.map((action) => action.action)).toEqual([
+        'akismet_key.revoke',
+        'akismet_key.issue',
         'client.rotate_secret',
         'settings.update',
         'client.create',
       ]);
-      expect(body.recent_admin_actions[0]).toMatchObject({
+      expect(body.recent_admin_actions[2]).toMatchObject({
         actor: { client_id: admin.client, username: admin.username },
         client_id: id,
         status: 200,
       });
       expect(JSON.stringify(body)).not.toContain(secret);
+      expect(JSON.stringify(body)).not.toContain(akismetKey.body.key);
 
       const daily = await adminCall(
         'GET',

@@ -312,7 +312,7 @@ export function adminRouter(deps: AdminDeps): Router {
   const json = jsonBodyParser(deps.maxBodyBytes);
   router.use(...deps.guards);
   clientRoutes(router, deps, json);
-  akismetKeyRoutes(router, deps.authAdmin);
+  akismetKeyRoutes(router, deps.authAdmin, (action) => audited(action, (req) => req.params.id, deps.usage));
   erasureRoute(router, deps, json);
   settingsRoutes(router, deps, json);
   usageRoutes(router, deps);

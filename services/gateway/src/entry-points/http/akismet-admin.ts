@@ -1,6 +1,6 @@
 import { clientIdSchema } from '@spam-check/contracts';
 import { AppError, parseBody, requestContext } from '@spam-check/service-kit';
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import type { AuthAdmin } from '../../data-access/auth-admin';
 import { callerOf } from './authenticate';
@@ -9,9 +9,14 @@ const idParameter = z.object({ id: clientIdSchema });
 
 /**
  * `POST /admin/clients/{id}/akismet-key` (201 `{key}`, shown once; a new key replaces the old one) and
- * `DELETE` (204, revoked): the auth service keeps the key's hash, as it keeps client secrets.
+ * `DELETE` (204, revoked): the auth service keeps the key's hash, as it keeps client secrets. `audited` logs
+ * each as an admin action and keeps it for the stats answer.
  */
-export function akismetKeyRoutes(router: Router, authAdmin: AuthAdmin): void {
+export function akismetKeyRoutes(
+  router: Router,
+  authAdmin: AuthAdmin,
+  audited: (action: 'akismet_key.issue' | 'akismet_key.revoke') => RequestHandler,
+): void {
   const forward = (method: 'POST' | 'DELETE') => async (req: Request, res: Response) => {
     const context = requestContext(res);
     const { id } = parseBody(idParameter, req.params, context.language);
@@ -22,16 +27,12 @@ export function akismetKeyRoutes(router: Router, authAdmin: AuthAdmin): void {
       clientId: caller.clientId,
       username: caller.username ?? '',
     });
-    context.log.info(
-      { admin_action: { action: `akismet_key.${method === 'POST' ? 'issue' : 'revoke'}`, client_id: id } },
-      'admin action',
-    );
     res.status(answer.status).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
     if (answer.status === 204) res.end();
     else res.json(answer.body);
   };
-  router.post('/clients/:id/akismet-key', forward('POST'));
-  router.delete('/clients/:id/akismet-key', forward('DELETE'));
+  router.post('/clients/:id/akismet-key', audited('akismet_key.issue'), forward('POST'));
+  router.delete('/clients/:id/akismet-key', audited('akismet_key.revoke'), forward('DELETE'));
   router.all('/clients/:id/akismet-key', (_req, res, next) => {
     res.setHeader('Allow', 'POST, DELETE');
     next(new AppError('METHOD_NOT_ALLOWED'));
