@@ -19,7 +19,11 @@ describe('webhook deliveries over RabbitMQ', () => {
     main: `webhooks-test-${run}`,
     short: `webhooks-test-${run}-short`,
     handover: `webhooks-test-${run}-handover`,
+    slots: `webhooks-test-${run}-slots`,
   };
+  // Retries ten minutes apart: a delivery that went back through a retry wait would not arrive in a test.
+  const slowRetry = { WEBHOOK_RETRY_BASE_MS: '600000', WEBHOOK_RETRY_MAX_DELAY_MS: '600000' };
+  const turns = webhookQueueNames(`webhooks-test-${run}-turns`, [600_000]);
   let stack: Awaited<ReturnType<typeof startWebhookStack>>;
   let proxy: TcpProxy;
   let admin: Awaited<ReturnType<typeof stack.admin>>;
@@ -51,6 +55,7 @@ describe('webhook deliveries over RabbitMQ', () => {
     const delays = retryDelays({ baseMs: 50, maxDelayMs: 400, windowMs: 0 });
     for (const queue of Object.values(queues))
       for (const name of webhookQueueNames(queue, delays).all) await channel.deleteQueue(name);
+    for (const name of turns.all) await channel.deleteQueue(name);
     await connection.close();
   });
 
@@ -209,6 +214,59 @@ describe('webhook deliveries over RabbitMQ', () => {
     // Still held: the slow client had its two attempts in flight all along, and no more.
     expect(slow.held).toHaveLength(2);
     expect(slow.requests).toHaveLength(2);
+    slow.release();
+  });
+
+  it('when a client has its share of attempts in flight, its next deliveries wait for them, not for a retry', async () => {
+    const gateway = await stack.gateway({
+      ...retry,
+      ...slowRetry,
+      AMQP_URL: amqpUrl(),
+      WEBHOOK_QUEUE: turns.work,
+      WEBHOOK_CLIENT_CONCURRENCY: '1',
+    });
+    const site = await (await stack.admin(gateway.url)).site();
+    // Answers a little late, so that the deliveries of checks made together meet in the gateway.
+    const hook = await receiver(() => 'hang');
+    const answering = setInterval(() => hook.release(), 100);
+    try {
+      await site.hooks([{ id: 'crm', url: `${hook.url}/hook`, events: ['check.spam'] }]);
+      const checks = await Promise.all([1, 2, 3, 4].map(() => site.check('spam')));
+      expect(checks.map((check) => check.status)).toEqual([200, 200, 200, 200]);
+
+      await waitFor('four deliveries', delivered(site, 4));
+    } finally {
+      clearInterval(answering);
+    }
+    expect((await site.deliveries('crm')).map((entry) => entry.attempts)).toEqual([1, 1, 1, 1]);
+    expect(hook.requests).toHaveLength(4);
+    const connection = await connect(amqpUrl());
+    const channel = await connection.createChannel();
+    const retrying = await channel.checkQueue(turns.delay(600_000));
+    await connection.close();
+    expect(retrying.messageCount).toBe(0);
+  });
+
+  it('when one client’s receiver hangs with the worker’s slots full of its deliveries, they make way for another client’s', async () => {
+    const gateway = await stack.gateway({
+      ...retry,
+      AMQP_URL: amqpUrl(),
+      WEBHOOK_QUEUE: queues.slots,
+      WEBHOOK_CONCURRENCY: '3',
+      WEBHOOK_CLIENT_CONCURRENCY: '1',
+    });
+    const siteAdmin = await stack.admin(gateway.url);
+    const [slowSite, fastSite] = [await siteAdmin.site(), await siteAdmin.site()];
+    const slow = await receiver(() => 'hang');
+    const fast = await receiver(() => 200);
+    await slowSite.hooks([{ id: 'crm', url: `${slow.url}/hook`, events: ['check.spam'] }]);
+    await fastSite.hooks([{ id: 'crm', url: `${fast.url}/hook`, events: ['check.spam'] }]);
+    for (let index = 0; index < 5; index += 1) expect((await slowSite.check('spam')).status).toBe(200);
+    await waitFor('the slow receiver holding a request', () => slow.held.length === 1);
+
+    expect((await fastSite.check('spam')).status).toBe(200);
+    await waitFor('the other client’s delivery', delivered(fastSite));
+    expect(slow.requests).toHaveLength(1);
     slow.release();
   });
 

@@ -5,6 +5,7 @@ import type { AttemptOutcome, WebhookPoster } from '../../data-access/webhook-po
 import type { Disposition, JobHandler, WebhookJob } from '../../data-access/webhook-queue';
 import type { WebhookSecrets } from '../../data-access/webhook-secrets';
 import { nextRetryDelay, retryDelays, type RetryPolicy } from '../../domain/webhook-retry';
+import { clientTurns } from './client-turns';
 
 export interface WorkerDeps {
   settings: { get(clientId: string): Promise<ClientSettings> };
@@ -12,7 +13,7 @@ export interface WorkerDeps {
   deliveries: WebhookDeliveryLog;
   poster: WebhookPoster;
   retry: RetryPolicy;
-  /** Attempts of one client in flight at once in this process; more wait their turn in the queue. */
+  /** Attempts of one client in flight at once in this process; more wait for a turn (`client-turns.ts`). */
   clientConcurrency: number;
   logger: Logger;
 }
@@ -67,8 +68,9 @@ function afterAttempt(
 
 /**
  * One delivery attempt per job, in order:
- * - a client with `clientConcurrency` attempts in flight gets its job back after the shortest wait, not
- *   counted as an attempt, so that a slow receiver never holds the worker's slots from other clients;
+ * - a client with `clientConcurrency` attempts in flight has its next jobs wait for one of them to end; when
+ *   none ends for a while (a slow receiver), they come back after the shortest wait, not counted as an
+ *   attempt, so that a slow receiver does not hold the worker's slots from other clients (`client-turns.ts`);
  * - a webhook removed or disabled since the event, or without a secret, ends the delivery as failed;
  * - the POST carries the Standard Webhooks headers, signed at the attempt;
  * - 2xx: delivered; a refused target: failed at once; otherwise retried with backoff until the retry window
@@ -76,52 +78,53 @@ function afterAttempt(
  * - when Redis cannot answer, the job waits the shortest wait and comes back, not counted as an attempt.
  */
 export function webhookWorker(deps: WorkerDeps): JobHandler {
-  const inFlight = new Map<string, number>();
+  const turns = clientTurns(deps.clientConcurrency);
   const shortestWait = retryDelays(deps.retry)[0] ?? deps.retry.baseMs;
   const later = (job: WebhookJob): Disposition => ({ kind: 'later', job, delayMs: shortestWait });
   const record = logWriter(deps);
 
-  const attempt = async (job: WebhookJob): Promise<Disposition> => {
+  /** The attempt, without the log write, which waits for no turn. */
+  const attempt = async (job: WebhookJob): Promise<{ disposition: Disposition; entry: Entry }> => {
     const now = new Date();
     const settings = await deps.settings.get(job.client_id);
     const hook = settings.webhooks?.find((candidate) => candidate.id === job.webhook_id);
     const secrets = hook?.enabled ? await deps.secrets.signing(job.client_id, job.webhook_id, now) : [];
     if (!hook?.enabled || secrets.length === 0) {
-      await record(job, {
+      const entry: Entry = {
         updated_at: now.toISOString(),
         status: 'failed',
         attempts: job.attempts,
         last_response_status: null,
         last_error: hook ? 'webhook disabled or without a secret' : 'webhook removed',
-      });
-      return { kind: 'done' };
+      };
+      return { disposition: { kind: 'done' }, entry };
     }
     const outcome = await deps.poster.post({
       url: hook.url,
       headers: signedHeaders(job, secrets, now),
       body: job.body,
     });
-    const { disposition, entry } = afterAttempt(job, outcome, deps.retry);
-    const log = deps.logger.child({ delivery_id: job.delivery_id, client_id: job.client_id });
-    if (entry.status === 'failed') log.warn({ entry }, 'webhook delivery given up');
-    else if (entry.status === 'retrying') log.info({ entry }, 'webhook attempt failed; retried later');
-    await record(job, entry);
-    return disposition;
+    const after = afterAttempt(job, outcome, deps.retry);
+    const about = { delivery_id: job.delivery_id, client_id: job.client_id, entry: after.entry };
+    if (after.entry.status === 'failed') deps.logger.warn(about, 'webhook delivery given up');
+    else if (after.entry.status === 'retrying')
+      deps.logger.info(about, 'webhook attempt failed; retried later');
+    return after;
   };
 
   return async (job) => {
-    const running = inFlight.get(job.client_id) ?? 0;
-    if (running >= deps.clientConcurrency) return later(job);
-    inFlight.set(job.client_id, running + 1);
+    if (!(await turns.take(job.client_id))) return later(job);
+    let done: { disposition: Disposition; entry: Entry };
     try {
-      return await attempt(job);
+      done = await attempt(job);
     } catch (error) {
       deps.logger.warn({ err: error, delivery_id: job.delivery_id }, 'webhook attempt not made; tried again');
       return later(job);
     } finally {
-      const left = (inFlight.get(job.client_id) ?? 1) - 1;
-      if (left === 0) inFlight.delete(job.client_id);
-      else inFlight.set(job.client_id, left);
+      turns.release(job.client_id);
     }
+    // Written before the job is settled, so that a retry's entry never lands before this one.
+    await record(job, done.entry);
+    return done.disposition;
   };
 }
