@@ -38,29 +38,38 @@ function deliveryQueue(
   });
 }
 
+/** An event as its deliveries carry it: the body fixed once, for every webhook subscribed to it. */
+interface QueuedEvent {
+  type: string;
+  created_at: string;
+  body: string;
+}
+
+function queuedEvent(type: string, item: ReviewItem): QueuedEvent {
+  const at = new Date();
+  return { type, created_at: at.toISOString(), body: JSON.stringify(webhookPayload(type, item, at)) };
+}
+
 /**
- * A new delivery of an event to one webhook: its body fixed now, then queued; answers the delivery id (its
- * `webhook-id`). Events appear in the log from their first attempt (one Redis write less per delivery); a
- * test event, asked for in the console, is logged as pending at once. A delivery the queue did not take is
- * logged as failed.
+ * A new delivery of an event to one webhook, then queued; answers the delivery id (its `webhook-id`). Events
+ * appear in the log from their first attempt (one Redis write less per delivery); a test event, asked for in
+ * the console, is logged as pending at once. A delivery the queue did not take is logged as failed.
  */
 function enqueuer(queue: WebhookQueue, deliveries: WebhookDeliveryLog, log: Logger) {
-  return async (clientId: string, hook: Webhook, type: string, item: ReviewItem, logPending = false) => {
-    const at = new Date();
-    const now = at.toISOString();
-    const payload = webhookPayload(type, item, at);
+  return async (clientId: string, hook: Webhook, event: QueuedEvent, logPending = false) => {
+    const now = event.created_at;
     const job: WebhookJob = {
       delivery_id: `msg_${randomUUID().replaceAll('-', '')}`,
       client_id: clientId,
       webhook_id: hook.id,
-      type,
+      type: event.type,
       created_at: now,
-      body: JSON.stringify(payload),
+      body: event.body,
       attempts: 0,
     };
     const entry = {
       id: job.delivery_id,
-      event: type,
+      event: event.type,
       created_at: now,
       attempts: 0,
       last_response_status: null,
@@ -114,11 +123,12 @@ function webhookEvents(deps: {
       .then(async (settings) => {
         const hooks = settings.webhooks?.filter((hook) => hook.enabled);
         if (!hooks?.length) return;
-        const queued = (await eventsOf(settings)).flatMap((event) =>
-          hooks
-            .filter((hook) => hook.events.includes(event.type))
-            .map((hook) => deps.enqueue(clientId, hook, event.type, event.item)),
-        );
+        const queued = (await eventsOf(settings)).flatMap((event) => {
+          const subscribed = hooks.filter((hook) => hook.events.includes(event.type));
+          if (subscribed.length === 0) return [];
+          const queuedOnce = queuedEvent(event.type, event.item);
+          return subscribed.map((hook) => deps.enqueue(clientId, hook, queuedOnce));
+        });
         await Promise.all(queued);
       })
       .catch((error: unknown) =>
@@ -190,7 +200,8 @@ export function startWebhooks(deps: {
     secrets,
     deliveries,
     policy: config,
-    sendTest: (clientId, hook) => enqueue(clientId, hook, WEBHOOK_TEST_EVENT, testItem(new Date()), true),
+    sendTest: (clientId, hook) =>
+      enqueue(clientId, hook, queuedEvent(WEBHOOK_TEST_EVENT, testItem(new Date())), true),
     connected: () => queue.connected(),
   };
 }
