@@ -44,7 +44,7 @@ export const webhookConfigShape = {
   WEBHOOK_ALLOW_PRIVATE: env.flag(false),
   /** The durable queue of deliveries; its dead-letter and delay queues are named after it. */
   WEBHOOK_QUEUE: z.string().min(1).default('spam-check.webhooks'),
-  /** Attempts in flight per gateway, and per client within them. */
+  /** Deliveries held per gateway (the prefetch), and attempts in flight per client within them. */
   WEBHOOK_CONCURRENCY: env.positiveInt(32),
   WEBHOOK_CLIENT_CONCURRENCY: env.positiveInt(2),
   /** Encrypts the stored signing secrets (AES-256-GCM); required in production. */
