@@ -51,12 +51,12 @@ function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Pro
 /**
  * RPC client over one connection and one confirm channel. The reply consumer (noAck, on the connection's
  * exclusive reply queue) is in place before the channel is used to publish; replies are matched to calls by
- * correlation id. A request the
- * broker does not confirm (nack: its queue could not take it) fails at once with RpcUnavailableError.
+ * correlation id. A request the broker does not confirm (nack: its queue could not take it) fails at once with
+ * RpcUnavailableError.
  *
  * A second channel checks the consumer count of the queues called (passive declare), at most once per
  * `probeIntervalMs` before a call and every `probeIntervalMs` while calls are pending: a queue nobody consumes
- * fails its calls at once with RpcNoConsumerError, and a check the broker leaves unanswered for
+ * (twice in a row, `checkQueue`) fails its calls with RpcNoConsumerError, and a check the broker leaves unanswered for
  * `probeTimeoutMs` drops the connection (pending calls fail with RpcUnavailableError) instead of letting every
  * call run into its timeout on a connection that died silently. Heartbeats catch the same while idle.
  */
@@ -173,7 +173,19 @@ class Client implements RpcClient {
     return this.probeChannel.opening;
   }
 
+  /**
+   * The queue's state, `no_consumer` only when two checks half a probe interval apart both count none: a
+   * quorum queue whose leader does not answer the broker's own short stat timeout (a loaded node, a leader
+   * election, a node rejoining) is reported with 0 consumers, so one such answer proves nothing.
+   */
   private async checkQueue(queue: string): Promise<QueueState> {
+    const first = await this.checkQueueOnce(queue);
+    if (first !== 'no_consumer') return first;
+    await new Promise((resolve) => setTimeout(resolve, this.probeIntervalMs / 2));
+    return this.checkQueueOnce(queue);
+  }
+
+  private async checkQueueOnce(queue: string): Promise<QueueState> {
     const current = this.model;
     if (!current) throw new RpcUnavailableError('not connected to the AMQP broker');
     const unanswered = new RpcUnavailableError(
