@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, runAccount, runStackEnv } from '@spam-check/test-support';
+import { amqpUrl, runAccount, runQueueEnv, runStackEnv } from '@spam-check/test-support';
+import { removeStackQueues } from '../../services/gateway/test/integration/support/queues';
 import { callJson, obtainToken, request } from '../integration/e2e/client';
 
 /** How the services find Redis: only the variables of one topology (REDIS_URL is unset for them). */
@@ -33,7 +34,8 @@ export interface StackOnRedis {
 
 /**
  * The four services as separate processes, configured for Redis only through `topology` (a Sentinel group or a
- * Redis Cluster of the test's own), with RabbitMQ queues of the run's own on the shared broker. The run's
+ * Redis Cluster of the test's own), with RabbitMQ queues of the run's own on the shared broker (removed by
+ * `stack.stop()`). The run's
  * client may send far more than the default rate limit, so that a load test measures Redis, not the limit.
  */
 export async function startStackOnRedis(topology: Partial<RedisTopologyEnv>): Promise<StackOnRedis> {
@@ -50,7 +52,7 @@ export async function startStackOnRedis(topology: Partial<RedisTopologyEnv>): Pr
       { username: account.username, password: account.password },
     ],
   });
-  const stack = await startStack(
+  const started = await startStack(
     {
       ...runEnv,
       REDIS_URL: undefined,
@@ -62,8 +64,7 @@ export async function startStackOnRedis(topology: Partial<RedisTopologyEnv>): Pr
       // On a cluster auth keeps every key in one slot (docs/operations.md, "Redis Sentinel and Cluster").
       AUTH_REDIS_PREFIX: `{scale-${run}-auth}:`,
       AMQP_URL: amqpUrl(),
-      EMAIL_RPC_QUEUE: `scale-${run}.email`,
-      TEXT_RPC_QUEUE: `scale-${run}.text`,
+      ...runQueueEnv(`scale-${run}:`),
       EMAIL_DNS_CHECK: 'off',
       OPENAI_API_KEY: undefined,
       TEXT_LLM_MODE: 'never',
@@ -75,6 +76,14 @@ export async function startStackOnRedis(topology: Partial<RedisTopologyEnv>): Pr
     },
     { readyTimeoutMs: 150_000 },
   );
+  // The run's queues on the shared broker go with the stack.
+  const stack: Stack = {
+    ...started,
+    stop: async () => {
+      await started.stop();
+      await removeStackQueues(runQueueEnv(`scale-${run}:`));
+    },
+  };
   try {
     const tokenOf = async (credentials: typeof admin) => {
       const issued = await obtainToken(stack.gateway, '/', credentials);

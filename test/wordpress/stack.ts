@@ -10,7 +10,8 @@ import {
   type RecentFeedback,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl, runStackEnv } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, runQueueEnv, runStackEnv } from '@spam-check/test-support';
+import { removeStackQueues } from '../../services/gateway/test/integration/support/queues';
 import { obtainToken, request } from '../integration/e2e/client';
 import { removeRunKeys } from '../integration/e2e/redis-keys';
 
@@ -55,6 +56,7 @@ export async function startWordPressStack(): Promise<WordPressStack> {
   });
   const removeRun = async () => {
     await removeRunKeys(prefix);
+    await removeStackQueues(runQueueEnv(prefix));
     rmSync(dirname(runEnv.AUTH_BOOTSTRAP_FILE), { recursive: true, force: true });
   };
   // A stack that failed to start has stopped its services; what its auth wrote is removed all the same.
@@ -62,8 +64,7 @@ export async function startWordPressStack(): Promise<WordPressStack> {
     {
       REDIS_URL: redisUrl(),
       AMQP_URL: amqpUrl(),
-      EMAIL_RPC_QUEUE: `wp-${run}.email`,
-      TEXT_RPC_QUEUE: `wp-${run}.text`,
+      ...runQueueEnv(prefix),
       ...runEnv,
       // The site rules the plugin sets live with the run's other keys.
       CLIENT_SETTINGS_PREFIX: `${prefix}settings:`,

@@ -6,8 +6,15 @@ import { rpcQueueName } from './queue-type';
 import { decodeReply } from './reply';
 import type { RpcCallOptions, RpcClient, RpcClientOptions } from './types';
 
-/** RabbitMQ direct reply-to pseudo-queue: replies go straight to this channel's consumer, no queue declared. */
-export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
+/**
+ * The reply queue of one connection: exclusive (gone with its connection, on the node the client is connected
+ * to) and named by the broker. Not direct reply-to: a reply published to the direct reply-to address of a
+ * caller whose node is down crashes the replier's channel and with it the server's connection, and the request,
+ * unacked, is redelivered to the next server to crash it again until it expires (RabbitMQ 3.10,
+ * `rabbit_channel:deliver_reply`). A reply to a queue that is gone is dropped and confirmed like any unroutable
+ * message.
+ */
+const REPLY_QUEUE = { exclusive: true, autoDelete: true, durable: false } as const;
 
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -42,13 +49,14 @@ function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Pro
 }
 
 /**
- * RPC client over one connection and one confirm channel. The reply consumer (noAck, direct reply-to) is in
- * place before the channel is used to publish; replies are matched to calls by correlation id. A request the
- * broker does not confirm (nack: its queue could not take it) fails at once with RpcUnavailableError.
+ * RPC client over one connection and one confirm channel. The reply consumer (noAck, on the connection's
+ * exclusive reply queue) is in place before the channel is used to publish; replies are matched to calls by
+ * correlation id. A request the broker does not confirm (nack: its queue could not take it) fails at once with
+ * RpcUnavailableError.
  *
  * A second channel checks the consumer count of the queues called (passive declare), at most once per
  * `probeIntervalMs` before a call and every `probeIntervalMs` while calls are pending: a queue nobody consumes
- * fails its calls at once with RpcNoConsumerError, and a check the broker leaves unanswered for
+ * (twice in a row, `checkQueue`) fails its calls with RpcNoConsumerError, and a check the broker leaves unanswered for
  * `probeTimeoutMs` drops the connection (pending calls fail with RpcUnavailableError) instead of letting every
  * call run into its timeout on a connection that died silently. Heartbeats catch the same while idle.
  */
@@ -65,6 +73,7 @@ class Client implements RpcClient {
   private readonly watched = new Map<string, WatchedQueue>();
   private readonly connection: ReturnType<typeof createManagedConnection>;
   private channel: ConfirmChannel | undefined;
+  private replyQueue = '';
   private model: ChannelModel | undefined;
   private probeChannel: { model: ChannelModel; opening: Promise<Channel> } | undefined;
   private watchdog: NodeJS.Timeout | undefined;
@@ -164,7 +173,19 @@ class Client implements RpcClient {
     return this.probeChannel.opening;
   }
 
+  /**
+   * The queue's state, `no_consumer` only when two checks half a probe interval apart both count none: a
+   * quorum queue whose leader does not answer the broker's own short stat timeout (a loaded node, a leader
+   * election, a node rejoining) is reported with 0 consumers, so one such answer proves nothing.
+   */
   private async checkQueue(queue: string): Promise<QueueState> {
+    const first = await this.checkQueueOnce(queue);
+    if (first !== 'no_consumer') return first;
+    await new Promise((resolve) => setTimeout(resolve, this.probeIntervalMs / 2));
+    return this.checkQueueOnce(queue);
+  }
+
+  private async checkQueueOnce(queue: string): Promise<QueueState> {
     const current = this.model;
     if (!current) throw new RpcUnavailableError('not connected to the AMQP broker');
     const unanswered = new RpcUnavailableError(
@@ -263,7 +284,9 @@ class Client implements RpcClient {
       // Deferred: when the whole connection closes, its own close event comes right after this one.
       setImmediate(() => this.connection.restart(connected, 'reply channel closed'));
     });
-    await opened.consume(DIRECT_REPLY_TO, (message) => this.onReply(message, connected), { noAck: true });
+    const { queue } = await opened.assertQueue('', REPLY_QUEUE);
+    await opened.consume(queue, (message) => this.onReply(message, connected), { noAck: true });
+    this.replyQueue = queue;
     this.channel = opened;
     this.model = connected;
   }
@@ -313,7 +336,7 @@ class Client implements RpcClient {
         Buffer.from(json),
         {
           correlationId,
-          replyTo: DIRECT_REPLY_TO,
+          replyTo: this.replyQueue,
           expiration: String(remainingMs),
           headers: callOptions.headers ?? {},
           contentType: 'application/json',

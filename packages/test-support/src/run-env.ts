@@ -48,8 +48,21 @@ export function runUser(account: RunAccount, scopes?: string[]) {
 }
 
 /**
+ * The queues of a run on the shared RabbitMQ, named after its prefix: the detectors' RPC queues and the
+ * gateway's webhook queue (its dead-letter and delay queues are named after it). The defaults are shared by
+ * every stack on a broker; the run's own can be deleted when it ends (the gateway's tests' `removeStackQueues`).
+ */
+export function runQueueEnv(prefix: string) {
+  return {
+    EMAIL_RPC_QUEUE: `${prefix}email`,
+    TEXT_RPC_QUEUE: `${prefix}text`,
+    WEBHOOK_QUEUE: `${prefix}webhooks`,
+  };
+}
+
+/**
  * The environment of a whole stack on the shared Redis and RabbitMQ: `runStackEnv`'s accounts and prefixes,
- * RPC queues of the run's own, no DNS and no LLM. Auth's provisioning at start and the gateway's calls to auth
+ * queues of the run's own (`runQueueEnv`), no DNS and no LLM. Auth's provisioning at start and the gateway's calls to auth
  * (a token grant hashes with scrypt) get deadlines that hold on a loaded machine (defaults 500 ms and 2 s).
  * A suite adds what it tests.
  */
@@ -58,8 +71,7 @@ export function sharedStackEnv(prefix: string, accounts: BootstrapAccounts) {
     REDIS_URL: redisUrl(),
     AMQP_URL: amqpUrl(),
     ...runStackEnv(prefix, accounts),
-    EMAIL_RPC_QUEUE: `${prefix}email`,
-    TEXT_RPC_QUEUE: `${prefix}text`,
+    ...runQueueEnv(prefix),
     EMAIL_DNS_CHECK: 'off',
     OPENAI_API_KEY: undefined,
     TEXT_LLM_MODE: 'never',

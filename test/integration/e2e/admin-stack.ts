@@ -14,11 +14,13 @@ import {
   removeKeysUnder,
   runAccount,
   runClient,
+  runQueueEnv,
   runUser,
   sharedStackEnv,
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, request } from './client';
+import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
 
 /**
  * The admin API's stack, started before the calling suite's tests and stopped after them: two gateway
@@ -90,6 +92,7 @@ export function adminApiForSuite() {
     if (settings.length > 0) await redis.unlink(...settings);
     await removeKeysUnder(redis, `admin-${run}:`);
     redis.disconnect();
+    await removeStackQueues(runQueueEnv(`admin-${run}:`));
   });
 
   const adminCall = (

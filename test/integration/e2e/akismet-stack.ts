@@ -7,11 +7,13 @@ import {
   removeKeysUnder,
   runAccount,
   runClient,
+  runQueueEnv,
   runUser,
   sharedStackEnv,
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, request } from './client';
+import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
 
 export interface AkismetAnswer {
   status: number;
@@ -60,6 +62,7 @@ export function akismetStackForSuite(extra: Accounts = { clients: [], users: [] 
     if (settings.length > 0) await redis.unlink(...settings);
     await removeKeysUnder(redis, prefix);
     redis.disconnect();
+    await removeStackQueues(runQueueEnv(prefix));
   });
 
   const adminCall = (method: string, path: string, body?: unknown) =>

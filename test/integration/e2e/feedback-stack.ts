@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, redisUrl, runAccount, writeBootstrapFile } from '@spam-check/test-support';
+import { amqpUrl, redisUrl, runAccount, runQueueEnv, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, postJson } from './client';
 import { removeRunKeys } from './redis-keys';
+import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
 
 /**
  * The stack of the feedback tests, started before the calling suite's tests and stopped after them, with two
@@ -45,8 +46,7 @@ export function feedbackStackForSuite(mode: 'redis' | 'embedded') {
             TEXT_FEEDBACK_PREFIX: `fb-${run}:text-feedback:`,
             AUTH_REVOCATION_CHANNEL: `fb-${run}:revocations`,
             REVOCATION_CHANNEL: `fb-${run}:revocations`,
-            EMAIL_RPC_QUEUE: `fb-${run}.email`,
-            TEXT_RPC_QUEUE: `fb-${run}.text`,
+            ...runQueueEnv(`fb-${run}:`),
           }
         : { REDIS_URL: undefined, AMQP_URL: undefined };
     state.stack = await startStack(
@@ -77,7 +77,10 @@ export function feedbackStackForSuite(mode: 'redis' | 'embedded') {
 
   afterAll(async () => {
     await state.stack?.stop();
-    if (mode === 'redis') await removeRunKeys(`fb-${run}:`);
+    if (mode === 'redis') {
+      await removeRunKeys(`fb-${run}:`);
+      await removeStackQueues(runQueueEnv(`fb-${run}:`));
+    }
   });
 
   const post = (who: 'first' | 'second', path: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -16,18 +16,17 @@ import {
   type Stack,
 } from '@spam-check/process-kit';
 import {
-  amqpUrl,
   keysUnder,
   redisUrl,
   runAccount,
   runClient,
+  runQueueEnv,
   sharedStackEnv,
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
-import { connect } from 'amqplib';
-import { rpcQueueName } from '../../../packages/amqp-rpc/src';
 import { obtainServerToken, postJson } from './client';
 import { removeRunKeys, stringsOf } from './redis-keys';
+import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
 
 // The form context's genre and author fields (form_type, author_name, author_url) through the gateway with the
 // real services, Redis and RabbitMQ: they reach both detectors in every path (mail, text, hybrid in parallel
@@ -50,7 +49,6 @@ describe('the form type and author fields of the context, end to end', () => {
   const run = randomUUID().slice(0, 8);
   const prefix = `context-${run}:`;
   const account = runAccount(`context-${run}`);
-  const queues = { email: `${prefix}email`, text: `${prefix}text` };
   // Distinctive values: the run id in each, so that a search of Redis and the logs finds only these.
   const authorName = `https://name-${run}.example`;
   const authorUrl = `https://site-${run}.example/about`;
@@ -98,10 +96,7 @@ describe('the form type and author fields of the context, end to end', () => {
     if (rpcOnly) await stopService(rpcOnly);
     await stack?.stop();
     await removeRunKeys(prefix);
-    const connection = await connect(amqpUrl());
-    const channel = await connection.createChannel();
-    for (const queue of Object.values(queues)) await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
-    await connection.close();
+    await removeStackQueues(runQueueEnv(prefix));
   });
 
   it('when a text check at /deapi carries them, the text detector judges the form type and the author name', async () => {

@@ -11,12 +11,14 @@ import {
   redisUrl,
   runAccount,
   runClient,
+  runQueueEnv,
   runUser,
   sharedStackEnv,
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request, within } from './client';
 import { removeRunKeys, stringsOf } from './redis-keys';
+import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
 
 /** The gateway keeps an admin action once its answer has gone out (`audited`): allow it this long to land. */
 const ADMIN_ACTION_KEPT_MS = 2000;
@@ -92,6 +94,7 @@ describe('privacy, end to end', () => {
     if (settings.length > 0) await redis.unlink(...settings);
     redis?.disconnect();
     await removeRunKeys(prefix);
+    await removeStackQueues(runQueueEnv(prefix));
   });
 
   const post = (who: typeof first, path: string, body: unknown, headers: Record<string, string> = {}) =>

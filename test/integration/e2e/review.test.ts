@@ -13,12 +13,14 @@ import {
   redisUrl,
   runAccount,
   runClient,
+  runQueueEnv,
   runUser,
   sharedStackEnv,
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
+import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
 
 // The review list (docs/review.md) through the gateway with the real services, Redis and RabbitMQ: what is
 // listed and to whom, its filters and cursor, corrections in bulk, content kept encrypted, and erasure.
@@ -73,6 +75,7 @@ describe('the review list, end to end', () => {
 
   afterAll(async () => {
     await stack?.stop();
+    await removeStackQueues(runQueueEnv(prefix));
     if (!redis) return;
     const settings = (await keysUnder(redis, 'spam-check:client-settings:')).filter((key) =>
       key.endsWith(`-${run}`),

@@ -3,7 +3,6 @@ import { amqpUrl } from '@spam-check/test-support';
 import {
   createRpcClient,
   createRpcServer,
-  DIRECT_REPLY_TO,
   RpcNoConsumerError,
   RpcRemoteError,
   RpcTimeoutError,
@@ -154,8 +153,9 @@ describe('AMQP RPC against RabbitMQ', () => {
     servers.push(server);
     await server.ready();
     const replies: Array<{ body: string; correlationId: unknown }> = [];
+    const { queue: replyQueue } = await admin.channel.assertQueue('', { exclusive: true });
     const { consumerTag } = await admin.channel.consume(
-      DIRECT_REPLY_TO,
+      replyQueue,
       (message) => {
         if (message)
           replies.push({ body: message.content.toString(), correlationId: message.properties.correlationId });
@@ -164,7 +164,7 @@ describe('AMQP RPC against RabbitMQ', () => {
     );
 
     admin.channel.sendToQueue(onBroker(queue), Buffer.from('{not json'), {
-      replyTo: DIRECT_REPLY_TO,
+      replyTo: replyQueue,
       correlationId: 'bad-1',
     });
     for (let i = 0; i < 100 && replies.length === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
@@ -191,7 +191,7 @@ describe('AMQP RPC against RabbitMQ', () => {
     expect((await admin.channel.checkQueue(onBroker(queue))).messageCount).toBe(0);
   });
 
-  it('publishes with direct reply-to, a UUID correlation id, the headers, and the timeout as expiration', async () => {
+  it('publishes with its exclusive reply queue, a UUID correlation id, the headers, and the timeout as expiration', async () => {
     const queue = await admin.declare(uniqueQueue('wire'));
     const received = deferred<ConsumeMessage>();
     const { consumerTag } = await admin.channel.consume(
@@ -216,7 +216,7 @@ describe('AMQP RPC against RabbitMQ', () => {
 
     await expect(call).resolves.toBe('answered by hand');
     expect(JSON.parse(message.content.toString())).toEqual({ title: 'hi' });
-    expect(properties.replyTo).toMatch(/^amq\.rabbitmq\.reply-to\./);
+    expect(properties.replyTo).toMatch(/^amq\.gen-/);
     expect(properties.correlationId).toMatch(UUID);
     expect(properties.headers).toMatchObject({ 'x-request-id': 'req-9' });
     const expiration = Number(properties.expiration);

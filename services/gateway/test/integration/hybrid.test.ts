@@ -17,6 +17,7 @@ import {
   type RecordedRequest,
   type Running,
 } from './support/servers';
+import { removeStackQueues } from './support/queues';
 
 type Scripted = Awaited<ReturnType<typeof startScriptedServer>>;
 
@@ -203,7 +204,18 @@ describe('hybrid check over HTTP (parallel, and step-by-step without AMQP_URL)',
 
 describe('hybrid check step by step over RabbitMQ RPC', () => {
   const unique = randomUUID();
-  const queues = { email: `test.gateway.${unique}.email`, text: `test.gateway.${unique}.text` };
+  const queues = {
+    email: `test.gateway.${unique}.email`,
+    text: `test.gateway.${unique}.text`,
+    webhooks: `test.gateway.${unique}.webhooks`,
+  };
+  const nobody = `test.gateway.${unique}.nobody`;
+  const amqpEnv = {
+    AMQP_URL: amqpUrl(),
+    EMAIL_RPC_QUEUE: queues.email,
+    TEXT_RPC_QUEUE: queues.text,
+    WEBHOOK_QUEUE: queues.webhooks,
+  };
   const calls: { email: { payload: unknown; headers: Record<string, string> }[]; text: unknown[] } = {
     email: [],
     text: [],
@@ -248,9 +260,7 @@ describe('hybrid check step by step over RabbitMQ RPC', () => {
       AUTH_URL: auth.url,
       EMAIL_DETECTOR_URL: http.email.url,
       TEXT_DETECTOR_URL: http.text.url,
-      AMQP_URL: amqpUrl(),
-      EMAIL_RPC_QUEUE: queues.email,
-      TEXT_RPC_QUEUE: queues.text,
+      ...amqpEnv,
       DETECTOR_TIMEOUT_MS: '700',
     });
     token = await obtainToken(gateway.url);
@@ -260,10 +270,7 @@ describe('hybrid check step by step over RabbitMQ RPC', () => {
     await gateway.stop();
     await Promise.all(servers.map((server) => server.close()));
     await Promise.all([http.email.stop(), http.text.stop()]);
-    const connection = await connect(amqpUrl());
-    const channel = await connection.createChannel();
-    for (const queue of Object.values(queues)) await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
-    await connection.close();
+    await removeStackQueues(amqpEnv);
   });
 
   async function textQueueDepth(): Promise<number> {
@@ -347,9 +354,8 @@ describe('hybrid check step by step over RabbitMQ RPC', () => {
   it('when nothing consumes the text queue, a clean e-mail ends in 503', async () => {
     const orphan = await startGatewayForTest({
       AUTH_URL: auth.url,
-      AMQP_URL: amqpUrl(),
-      EMAIL_RPC_QUEUE: queues.email,
-      TEXT_RPC_QUEUE: `test.gateway.${unique}.nobody`,
+      ...amqpEnv,
+      TEXT_RPC_QUEUE: nobody,
       DETECTOR_TIMEOUT_MS: '700',
     });
     try {

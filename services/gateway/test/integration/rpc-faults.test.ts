@@ -3,10 +3,9 @@ import { once } from 'node:events';
 import { createMetrics, evaluateReadiness, serve, type RunningService } from '@spam-check/service-kit';
 import { freePort, startService, stopService, type ServiceProcess } from '@spam-check/process-kit';
 import { amqpUrl, TcpProxy } from '@spam-check/test-support';
-import { rpcQueueName } from '@spam-check/amqp-rpc';
-import { connect } from 'amqplib';
 import { loadServiceConfig } from '../../src/config';
 import { compose } from '../../src/compose';
+import { removeStackQueues } from './support/queues';
 import { json, obtainToken, silentLogger, startAuth, type Running } from './support/servers';
 
 /**
@@ -16,13 +15,16 @@ import { json, obtainToken, silentLogger, startAuth, type Running } from './supp
  */
 describe('step-by-step hybrid checks when RabbitMQ or a detector consumer is down', () => {
   const unique = randomUUID();
-  const queues = { email: `test.gateway.faults.${unique}.email`, text: `test.gateway.faults.${unique}.text` };
+  const queues = {
+    EMAIL_RPC_QUEUE: `test.gateway.faults.${unique}.email`,
+    TEXT_RPC_QUEUE: `test.gateway.faults.${unique}.text`,
+    WEBHOOK_QUEUE: `test.gateway.faults.${unique}.webhooks`,
+  };
   const detectorEnv = {
     // The detectors keep their feedback in memory: nothing of this test is left in the shared Redis.
     REDIS_URL: undefined,
     AMQP_URL: amqpUrl(),
-    EMAIL_RPC_QUEUE: queues.email,
-    TEXT_RPC_QUEUE: queues.text,
+    ...queues,
     EMAIL_DNS_CHECK: 'off',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'test',
@@ -70,8 +72,7 @@ describe('step-by-step hybrid checks when RabbitMQ or a detector consumer is dow
       EMAIL_DETECTOR_URL: emailDetector.url,
       TEXT_DETECTOR_URL: textDetector.url,
       AMQP_URL: proxy.url,
-      EMAIL_RPC_QUEUE: queues.email,
-      TEXT_RPC_QUEUE: queues.text,
+      ...queues,
     });
     const started = await compose({ config, logger: silentLogger(), metrics: createMetrics('gateway') });
     const service = await serve(started.app, {
@@ -94,10 +95,7 @@ describe('step-by-step hybrid checks when RabbitMQ or a detector consumer is dow
     await gateway.service.stop();
     await Promise.all([stopService(emailDetector), stopService(textDetector), auth.stop()]);
     await proxy.close();
-    const connection = await connect(amqpUrl());
-    const channel = await connection.createChannel();
-    for (const queue of Object.values(queues)) await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
-    await connection.close();
+    await removeStackQueues(queues);
   });
 
   it('when the e-mail detector process is stopped, the check answers 503 with Retry-After at once, not 504', async () => {
