@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   createFeedbackSchemas,
   createRequestSchemas,
-  detectorFeedbackAnswerSchema,
   type CheckLimits,
   type FeedbackPart,
   type Language,
@@ -12,7 +11,9 @@ import { AppError, clientAddress, elapsedMs, parseBody, requestContext } from '@
 import type { CheckMemory } from '@spam-check/client-state';
 import express, { Router, type Request, type Response } from 'express';
 import type { AkismetKeyVerifier } from '../../data-access/akismet-keys';
-import { callDetector, type HttpDetector } from '../../data-access/detector-client';
+import type { HttpDetector } from '../../data-access/detector-client';
+import { sendFeedback } from '../../data-access/detectors';
+import { rememberHybridParts } from '../../data-access/hybrid-parts';
 import type { UsageStore } from '../../data-access/usage-store';
 import {
   checkOf,
@@ -125,14 +126,7 @@ function commentCheck(deps: AkismetDeps) {
         meta,
       );
       const parts = { email: result.email.id, text: result.text?.id ?? null };
-      await deps.hybrids
-        .remember(meta.clientId, randomUUID(), JSON.stringify(parts))
-        .catch((error: unknown) => {
-          throw new AppError('SERVICE_UNAVAILABLE', {
-            cause: error,
-            internal: 'hybrid check store unavailable',
-          });
-        });
+      await rememberHybridParts(deps.hybrids, meta.clientId, randomUUID(), parts);
       const reasons = [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code);
       verdict = { verdict: result.verdict, score: result.score, reasons };
     } else {
@@ -168,13 +162,7 @@ function report(deps: AkismetDeps, label: 'spam' | 'ham') {
       ...(check.kind === 'hybrid' ? [{ email: check.request.email, label }] : []),
     ].map((body) => parseBody(schemas.formOf(body), body, meta.language));
     const send = async (part: FeedbackPart, body: object) => {
-      await callDetector(deps.detectors[part], {
-        path: '/v1/feedback',
-        schema: detectorFeedbackAnswerSchema,
-        body: { json: body },
-        meta,
-        timeoutMs: deps.timeoutMs,
-      });
+      await sendFeedback(deps.detectors[part], body, meta, deps.timeoutMs);
       return true;
     };
     const applied = (
