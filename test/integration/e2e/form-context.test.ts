@@ -15,19 +15,11 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import {
-  amqpUrl,
-  keysUnder,
-  redisUrl,
-  runAccount,
-  runClient,
-  sharedStackEnv,
-} from '@spam-check/test-support';
+import { keysUnder, redisUrl, runAccount, runClient, sharedStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
-import { connect } from 'amqplib';
-import { rpcQueueName } from '../../../packages/amqp-rpc/src';
 import { obtainServerToken, postJson } from './client';
 import { removeRunKeys, stringsOf } from './redis-keys';
+import { deleteRunQueues } from './rpc-queues';
 
 // The form context's genre and author fields (form_type, author_name, author_url) through the gateway with the
 // real services, Redis and RabbitMQ: they reach both detectors in every path (mail, text, hybrid in parallel
@@ -98,10 +90,7 @@ describe('the form type and author fields of the context, end to end', () => {
     if (rpcOnly) await stopService(rpcOnly);
     await stack?.stop();
     await removeRunKeys(prefix);
-    const connection = await connect(amqpUrl());
-    const channel = await connection.createChannel();
-    for (const queue of Object.values(queues)) await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
-    await connection.close();
+    await deleteRunQueues(queues);
   });
 
   it('when a text check at /deapi carries them, the text detector judges the form type and the author name', async () => {

@@ -7,11 +7,10 @@ import {
   type TextResult,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { amqpUrl, runAccount, runClient, runUser, sharedStackEnv } from '@spam-check/test-support';
-import { connect } from 'amqplib';
-import { rpcQueueName } from '../../../packages/amqp-rpc/src';
+import { runAccount, runClient, runUser, sharedStackEnv } from '@spam-check/test-support';
 import { callJson, obtainServerToken, obtainToken, postJson, request, within } from './client';
 import { removeRunKeys } from './redis-keys';
+import { deleteRunQueues } from './rpc-queues';
 
 // A client's site rules (`text_rules`: allowed languages, most links) through the gateway with the real
 // services, Redis and RabbitMQ: set with the admin API, applied to that client's text checks, the text part of
@@ -81,10 +80,7 @@ describe('site rules (text_rules), end to end', () => {
   afterAll(async () => {
     await stack?.stop();
     await removeRunKeys(prefix);
-    const connection = await connect(amqpUrl());
-    const channel = await connection.createChannel();
-    for (const queue of Object.values(queues)) await channel.deleteQueue(rpcQueueName(queue, 'quorum'));
-    await connection.close();
+    await deleteRunQueues(queues);
   });
 
   it('when the admin API set the rules, reading the settings gives them back', async () => {
