@@ -1,7 +1,7 @@
 import { startStack, stopService, type Stack, SELF_CONTAINED_ENV } from '@spam-check/process-kit';
-import { launchBrowser } from '@spam-check/test-support';
+import { collectProblems, launchBrowser } from '@spam-check/test-support';
 import type { Browser } from 'playwright-core';
-import { collectProblems, sessionCookie, signInWithKeyboard, submit } from './support/browser';
+import { sessionCookie, signInWithKeyboard, submit } from './support/browser';
 
 // Embedded mode (`pnpm start`: no Redis): sessions in the gateway's memory, the demo admin client and user.
 describe('the operator console in embedded mode', () => {

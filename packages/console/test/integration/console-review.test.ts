@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { collectProblems, screenshot, signInWithKeyboard, submit } from './support/browser';
+import { collectProblems } from '@spam-check/test-support';
+import { screenshot, signInWithKeyboard, submit } from './support/browser';
 import { consoleStackForSuite, json } from './support/console-stack';
 
 const VOCABULARY = (

@@ -1,14 +1,8 @@
 import type { Stack } from '@spam-check/process-kit';
 import type { Redis } from 'ioredis';
+import { collectProblems } from '@spam-check/test-support';
 import type { Browser, Page } from 'playwright-core';
-import {
-  collectProblems,
-  recordResponses,
-  screenshot,
-  sessionCookie,
-  signInWithKeyboard,
-  submit,
-} from './support/browser';
+import { recordResponses, screenshot, sessionCookie, signInWithKeyboard, submit } from './support/browser';
 import { consoleStackForSuite, json } from './support/console-stack';
 
 const HAM_TEXT = {
