@@ -19,7 +19,7 @@ const hostPorts = () =>
     (item) => HOST_PORT.test(item) && Number(item.split(':').pop()) <= 65535,
     (bad) => `must be host:port,...; got ${bad.join(', ') || 'none'}`,
   ).transform((items) =>
-    items?.map((item): HostPort => {
+    items?.map((item) => {
       const separator = item.lastIndexOf(':');
       return {
         host: item.slice(0, separator).replace(/^\[|\]$/g, ''),

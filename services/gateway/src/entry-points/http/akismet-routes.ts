@@ -21,6 +21,7 @@ import {
   isSpam,
   languageOf,
   REQUIRED_FIELDS,
+  type AkismetCheck,
   type AkismetForm,
 } from '../../domain/akismet';
 import type { Caller } from '../../domain/authorization';
@@ -106,14 +107,22 @@ async function callerFor(deps: AkismetDeps, req: Request, res: Response, form: A
   return meta;
 }
 
-/** comment-check: the text check, or the hybrid check with an author address, as the JSON API runs them. */
-function commentCheck(deps: AkismetDeps) {
-  const schemas = createRequestSchemas(deps.limits);
+/** A client's route (comment-check, submit-*): `handle` runs once the key and the required fields pass. */
+function clientRoute(
+  deps: AkismetDeps,
+  handle: (meta: CallMeta, check: AkismetCheck, res: Response) => Promise<void>,
+) {
   return async (req: Request, res: Response) => {
     const form = formOf(req);
     const meta = await callerFor(deps, req, res, form);
-    if (!meta) return;
-    const check = checkOf(form);
+    if (meta) await handle(meta, checkOf(form), res);
+  };
+}
+
+/** comment-check: the text check, or the hybrid check with an author address, as the JSON API runs them. */
+function commentCheck(deps: AkismetDeps) {
+  const schemas = createRequestSchemas(deps.limits);
+  return clientRoute(deps, async (meta, check, res) => {
     const settings = await deps.settings?.get(meta.clientId);
     let verdict: { verdict: 'ham' | 'suspicious' | 'spam'; score: number; reasons: string[] };
     if (check.kind === 'hybrid') {
@@ -146,17 +155,13 @@ function commentCheck(deps: AkismetDeps) {
       reasons: verdict.reasons,
       durationMs: elapsedMs(requestContext(res)),
     });
-  };
+  });
 }
 
 /** submit-spam and submit-ham: reports by content (the text, and the author's address when given). */
 function report(deps: AkismetDeps, label: 'spam' | 'ham') {
   const schemas = createFeedbackSchemas(deps.limits);
-  return async (req: Request, res: Response) => {
-    const form = formOf(req);
-    const meta = await callerFor(deps, req, res, form);
-    if (!meta) return;
-    const check = checkOf(form);
+  return clientRoute(deps, async (meta, check, res) => {
     const reports = [
       { title: '', body: check.request.body, label },
       ...(check.kind === 'hybrid' ? [{ email: check.request.email, label }] : []),
@@ -185,7 +190,7 @@ function report(deps: AkismetDeps, label: 'spam' | 'ham') {
       label,
       applied_to: applied,
     });
-  };
+  });
 }
 
 /**
