@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { text } from 'node:stream/consumers';
 import { startStack, type Stack } from '@spam-check/process-kit';
 import {
   keysUnder,
@@ -89,14 +90,9 @@ export function akismetStackForSuite(extra: Accounts = { clients: [], users: [] 
           },
         },
         (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
-            }),
+          text(res).then(
+            (body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }),
+            reject,
           );
         },
       );
