@@ -18,6 +18,23 @@ export async function json(url: string, init: RequestInit = {}) {
  * services as processes with real Redis (this run's prefixes, removed afterwards), the console client, a site's
  * client and user, and Debian's Chromium. `state` holds the running stack and browser during the tests.
  */
+/**
+ * The console's sign-in form POSTed to the gateway at `gateway` as a browser on its page sends it (its own
+ * origin unless `headers` say otherwise), without following the redirect.
+ */
+export function postSignIn(
+  gateway: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  return fetch(`${gateway}/console/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: gateway, ...headers },
+    body: new URLSearchParams(form),
+  });
+}
+
 export function consoleStackForSuite() {
   const run = randomUUID().slice(0, 8);
   const consoleClient = { id: `console-${run}`, secret: `console-${randomUUID()}` };
