@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { freePort, spawnService, startStack, type Stack } from '@spam-check/process-kit';
-import { launchBrowser, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { launchBrowser, redisUrl, removeKeysUnder, writeBootstrapFile } from '@spam-check/test-support';
 import { redisConsoleSessions } from '../../../src';
 import { Redis } from 'ioredis';
 import { type Browser } from 'playwright-core';
@@ -88,17 +85,13 @@ export function consoleStackForSuite() {
   };
 
   beforeAll(async () => {
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'console-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          { ...consoleClient, grants: ['password', 'refresh_token'], scopes: ['spam:admin'] },
-          { ...web, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
-        ],
-        users: [{ ...admin, scopes: ['spam:admin'] }, user],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        { ...consoleClient, grants: ['password', 'refresh_token'], scopes: ['spam:admin'] },
+        { ...web, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+      ],
+      users: [{ ...admin, scopes: ['spam:admin'] }, user],
+    });
     state.redis = new Redis(redisUrl());
     state.stack = await startStack(
       {
