@@ -16,3 +16,4 @@ export {
   type TopologyOptions,
 } from './redis-topologies';
 export { acceptsConnections, startRabbitCluster, type RabbitCluster } from './rabbit-cluster';
+export { wholeList } from './paged-list';

@@ -7,7 +7,7 @@ import {
   textResultSchema,
   type ReviewItem,
 } from '@spam-check/contracts';
-import { keysUnder } from '@spam-check/test-support';
+import { keysUnder, wholeList } from '@spam-check/test-support';
 import { CAMPAIGN, VARIANT } from './campaign-texts';
 import { request } from './client';
 import { runStackForSuite } from './run-stack';
@@ -28,23 +28,15 @@ describe('the review list, end to end', () => {
     });
   /** Every item of a client's list (the writes happen once the check has answered: waits for `count`). */
   async function everything(who: typeof first, count: number, query = ''): Promise<ReviewItem[]> {
-    for (let attempt = 0; ; attempt += 1) {
-      const items: ReviewItem[] = [];
-      let cursor: string | null = null;
-      do {
-        const separator = query === '' ? '?' : '&';
-        const page = await list(
-          who,
-          `${query}${cursor === null ? '' : `${separator}cursor=${encodeURIComponent(cursor)}`}`,
-        );
-        expect(page.status).toBe(200);
-        const parsed = checkListSchema.parse(page.body);
-        items.push(...parsed.items);
-        cursor = parsed.next_cursor;
-      } while (cursor !== null);
-      if (items.length >= count || attempt === 100) return items;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const separator = query === '' ? '?' : '&';
+    return wholeList(async (cursor) => {
+      const page = await list(
+        who,
+        `${query}${cursor === null ? '' : `${separator}cursor=${encodeURIComponent(cursor)}`}`,
+      );
+      expect(page.status).toBe(200);
+      return checkListSchema.parse(page.body);
+    }, count);
   }
 
   it('when a client checks mail, text, hybrid in both modes and batches, its list shows each once, newest first, and another client none of them', async () => {
