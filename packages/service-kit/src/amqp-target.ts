@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaList } from './comma-list';
+import { optionalCommaList } from './comma-list';
 
 /** The queue type of the RPC queues: quorum (replicated, survives a node loss) or classic (one node). */
 const RPC_QUEUE_TYPES = ['quorum', 'classic'] as const;
@@ -10,22 +10,11 @@ const RPC_QUEUE_TYPES = ['quorum', 'classic'] as const;
  * inside a password is written `%2C`.
  */
 const amqpUrls = () =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined) return undefined;
-      const items = commaList(value);
-      const bad = items.filter((item) => !URL.canParse(item) || !/^amqps?:$/.test(new URL(item).protocol));
-      if (items.length === 0 || bad.length > 0) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `must be amqp:// or amqps:// URLs separated by commas; ${items.length === 0 ? 'got none' : `${bad.length} of ${items.length} are not`}`,
-        });
-        return z.NEVER;
-      }
-      return items;
-    });
+  optionalCommaList(
+    (item) => URL.canParse(item) && /^amqps?:$/.test(new URL(item).protocol),
+    (bad, items) =>
+      `must be amqp:// or amqps:// URLs separated by commas; ${items.length === 0 ? 'got none' : `${bad.length} of ${items.length} are not`}`,
+  );
 
 /** Where RabbitMQ is and which type the RPC queues have; the gateway and both detectors must agree on both. */
 export const amqpConfigShape = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaList } from './comma-list';
+import { optionalCommaList } from './comma-list';
 
 interface HostPort {
   host: string;
@@ -15,25 +15,18 @@ export type RedisTarget =
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[^\s:,[\]]+):(\d{1,5})$/;
 
 const hostPorts = () =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined) return undefined;
-      const items = commaList(value);
-      const bad = items.filter((item) => !HOST_PORT.test(item) || Number(item.split(':').pop()) > 65535);
-      if (items.length === 0 || bad.length > 0) {
-        ctx.addIssue({ code: 'custom', message: `must be host:port,...; got ${bad.join(', ') || 'none'}` });
-        return z.NEVER;
-      }
-      return items.map((item) => {
-        const separator = item.lastIndexOf(':');
-        return {
-          host: item.slice(0, separator).replace(/^\[|\]$/g, ''),
-          port: Number(item.slice(separator + 1)),
-        };
-      });
-    });
+  optionalCommaList(
+    (item) => HOST_PORT.test(item) && Number(item.split(':').pop()) <= 65535,
+    (bad) => `must be host:port,...; got ${bad.join(', ') || 'none'}`,
+  ).transform((items) =>
+    items?.map((item) => {
+      const separator = item.lastIndexOf(':');
+      return {
+        host: item.slice(0, separator).replace(/^\[|\]$/g, ''),
+        port: Number(item.slice(separator + 1)),
+      };
+    }),
+  );
 
 /** The variables that say where Redis is; a service sets at most one of the three ways (see redisTargetOf). */
 export const redisConfigShape = {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
@@ -50,4 +50,21 @@ export function screenshotPath(name: string): string {
     : join(REPO_ROOT, 'test-results', 'screenshots');
   mkdirSync(folder, { recursive: true });
   return join(folder, `${name}.png`);
+}
+
+/**
+ * Collects what the browser reports against the Content-Security-Policy, script errors and 404s. Error
+ * pages a test asks for (401 wrong password, 400 bad settings) are logged as failed loads and not collected.
+ */
+export function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.status() === 404) problems.push(`404 ${response.url()}`);
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
 }

@@ -17,6 +17,7 @@ export function campaignTest(detector: 'email' | 'text') {
       poisoner: `poisoner-${run}`,
       protectedOnly: `protected-${run}`,
       outside: `outside-${run}`,
+      capped: `capped-${run}`,
     },
     env: {
       PRIVACY_HASH_KEY: `campaign-test-key-${randomUUID()}`,
@@ -27,20 +28,24 @@ export function campaignTest(detector: 'email' | 'text') {
 }
 
 /**
- * Their settings: `first`, `second` and `poisoner` share and protect, `protectedOnly` only protects, `outside`
- * keeps the defaults (neither).
+ * Their settings: `first`, `second`, `poisoner` and `capped` (whose detector is started with small bounds)
+ * share and protect, `protectedOnly` only protects, `outside` keeps the defaults (neither). The settings store
+ * is closed afterwards.
  */
 export async function storeCampaignSettings(
   settings: {
     put(clientId: string, settings: { campaigns: { share?: boolean; protect?: boolean } }): Promise<void>;
+    close(): Promise<void>;
   },
   ids: ReturnType<typeof campaignTest>['ids'],
 ): Promise<void> {
   const both = { campaigns: { share: true, protect: true } };
-  await settings.put(ids.first, both);
-  await settings.put(ids.second, both);
-  await settings.put(ids.poisoner, both);
-  await settings.put(ids.protectedOnly, { campaigns: { protect: true } });
+  try {
+    for (const id of [ids.first, ids.second, ids.poisoner, ids.capped]) await settings.put(id, both);
+    await settings.put(ids.protectedOnly, { campaigns: { protect: true } });
+  } finally {
+    await settings.close();
+  }
 }
 
 /** A keyed hash as stored: HMAC-SHA-256 in hex. */

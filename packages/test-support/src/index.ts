@@ -1,5 +1,5 @@
 export { redisUrl, amqpUrl } from './infrastructure';
-export { launchBrowser, screenshotPath } from './browser';
+export { collectProblems, launchBrowser, screenshotPath } from './browser';
 export { TcpProxy } from './tcp-proxy';
 export { keysUnder, removeKeysUnder } from './redis-keys';
 export { runFixture } from './fixture';
@@ -16,3 +16,4 @@ export {
   type TopologyOptions,
 } from './redis-topologies';
 export { acceptsConnections, startRabbitCluster, type RabbitCluster } from './rabbit-cluster';
+export { wholeList } from './paged-list';

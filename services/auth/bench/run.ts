@@ -185,29 +185,25 @@ async function tokenAndIntrospection(): Promise<void> {
         `${COMPILED ? 'compiled service (dist)' : 'service source through tsx'} in its own process ` +
         `(${pinning.note}), Redis ${REDIS_URL}`,
     );
-    const tokenOptions: autocannon.Options = {
-      url: `${url}/oauth/token`,
-      method: 'POST',
-      connections: 8,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: basic('bench-app', 'bench-app-secret'),
-      },
-      body: form,
-    };
+    /** Form POSTs to `path` with `connections` at once, as the client with `authorization`. */
+    const formPosts = (path: string, connections: number, authorization: string, body: string) =>
+      ({
+        url: `${url}${path}`,
+        method: 'POST',
+        connections,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+        body,
+      }) satisfies autocannon.Options;
+    const tokenOptions = formPosts('/oauth/token', 8, basic('bench-app', 'bench-app-secret'), form);
     const tokenRound = await round(pid, TOKEN_DURATION_S, tokenOptions);
     console.log(line(`token (password, scrypt N=${SCRYPT_COST})`, tokenRound, tokenOptions.connections));
 
-    const introspectOptions: autocannon.Options = {
-      url: `${url}/oauth/introspect`,
-      method: 'POST',
-      connections: 32,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: basic('bench-gateway', 'bench-gateway-secret'),
-      },
-      body: `token=${token}`,
-    };
+    const introspectOptions = formPosts(
+      '/oauth/introspect',
+      32,
+      basic('bench-gateway', 'bench-gateway-secret'),
+      `token=${token}`,
+    );
     await round(pid, WARMUP_S, introspectOptions);
     const redis = new Redis(REDIS_URL);
     const report = await neighbours(redis, pinned ? pinning.cpu : undefined);

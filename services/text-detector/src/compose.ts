@@ -192,6 +192,26 @@ export function createFeedbackStore(
   };
 }
 
+/** TEXT_RPC_QUEUE consumed with the service's settings from `brokers` (AMQP_URL's, or a test's broker). */
+export function consumeRpcQueue(
+  config: ServiceConfig,
+  brokers: readonly string[],
+  logger: Logger,
+  checkText: CheckClientText,
+) {
+  return startRpcConsumer({
+    url: brokers,
+    queue: config.TEXT_RPC_QUEUE,
+    queueType: config.RPC_QUEUE_TYPE,
+    prefetch: config.TEXT_RPC_PREFETCH,
+    logger,
+    languages: config.LANGUAGES,
+    defaultLanguage: config.DEFAULT_LANGUAGE,
+    limits: config.limits,
+    checkText,
+  });
+}
+
 /**
  * The text detector wired from its configuration, top to bottom: the check and its dependencies, the RPC
  * consumer (with AMQP_URL), the app, readiness and closers. `main.ts` hands it to `runService`.
@@ -208,18 +228,7 @@ export async function compose({
   );
   const readiness = createReadiness(checks);
   const consumers: Record<string, Consumer> = {};
-  if (config.AMQP_URL)
-    consumers.amqp = startRpcConsumer({
-      url: config.AMQP_URL,
-      queue: config.TEXT_RPC_QUEUE,
-      queueType: config.RPC_QUEUE_TYPE,
-      prefetch: config.TEXT_RPC_PREFETCH,
-      logger,
-      languages: config.LANGUAGES,
-      defaultLanguage: config.DEFAULT_LANGUAGE,
-      limits: config.limits,
-      checkText,
-    });
+  if (config.AMQP_URL) consumers.amqp = consumeRpcQueue(config, config.AMQP_URL, logger, checkText);
   return {
     app: createApp({ config, logger, metrics, readiness, checkText, feedback, learnText, reports, eraser }),
     readiness,

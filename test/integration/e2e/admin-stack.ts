@@ -8,18 +8,9 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import {
-  keysUnder,
-  redisUrl,
-  removeKeysUnder,
-  runAccount,
-  runClient,
-  runQueueEnv,
-  runUser,
-  sharedStackEnv,
-} from '@spam-check/test-support';
-import { Redis } from 'ioredis';
+import { runAccount, runClient, runQueueEnv, runUser, sharedStackEnv } from '@spam-check/test-support';
 import { obtainToken, request } from './client';
+import { removeRunState } from './redis-keys';
 import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
 
 /**
@@ -85,13 +76,7 @@ export function adminApiForSuite() {
   afterAll(async () => {
     if (state.second) await Promise.all(Object.values(state.second).map(stopService));
     await state.stack?.stop();
-    const redis = new Redis(redisUrl());
-    const settings = (await keysUnder(redis, 'spam-check:client-settings:')).filter((key) =>
-      key.endsWith(`-${run}`),
-    );
-    if (settings.length > 0) await redis.unlink(...settings);
-    await removeKeysUnder(redis, `admin-${run}:`);
-    redis.disconnect();
+    await removeRunState(run, `admin-${run}:`);
     await removeStackQueues(runQueueEnv(`admin-${run}:`));
   });
 

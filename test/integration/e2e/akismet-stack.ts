@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { text } from 'node:stream/consumers';
 import { startStack, type Stack } from '@spam-check/process-kit';
 import {
   keysUnder,
   redisUrl,
-  removeKeysUnder,
   runAccount,
   runClient,
   runQueueEnv,
@@ -12,7 +12,8 @@ import {
   sharedStackEnv,
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
-import { obtainToken, request } from './client';
+import { callJson, obtainToken } from './client';
+import { removeRunState, runSettingsKeys, stringsOf } from './redis-keys';
 import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
 
 export interface AkismetAnswer {
@@ -55,25 +56,12 @@ export function akismetStackForSuite(extra: Accounts = { clients: [], users: [] 
 
   afterAll(async () => {
     await state.stack?.stop();
-    const redis = new Redis(redisUrl());
-    const settings = (await keysUnder(redis, 'spam-check:client-settings:')).filter((key) =>
-      key.endsWith(`-${run}`),
-    );
-    if (settings.length > 0) await redis.unlink(...settings);
-    await removeKeysUnder(redis, prefix);
-    redis.disconnect();
+    await removeRunState(run, prefix);
     await removeStackQueues(runQueueEnv(prefix));
   });
 
   const adminCall = (method: string, path: string, body?: unknown) =>
-    request(`${state.stack.gateway}/api/v1/admin${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${state.adminToken}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    callJson(method, `${state.stack.gateway}/api/v1/admin${path}`, state.adminToken, body);
 
   /** A new `spam:check` client of this run with an Akismet key. */
   async function clientWithKey(name: string): Promise<{ id: string; key: string }> {
@@ -105,14 +93,9 @@ export function akismetStackForSuite(extra: Accounts = { clients: [], users: [] 
           },
         },
         (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
-            }),
+          text(res).then(
+            (body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }),
+            reject,
           );
         },
       );
@@ -125,23 +108,9 @@ export function akismetStackForSuite(extra: Accounts = { clients: [], users: [] 
   async function everythingStored(): Promise<string> {
     const redis = new Redis(redisUrl());
     try {
-      const keys = [
-        ...(await keysUnder(redis, prefix)),
-        ...(await keysUnder(redis, 'spam-check:client-settings:')).filter((key) => key.endsWith(`-${run}`)),
-      ];
-      const values = await Promise.all(
-        keys.map(async (key) => {
-          const type = await redis.type(key);
-          if (type === 'string') return redis.get(key);
-          if (type === 'hash') return JSON.stringify(await redis.hgetall(key));
-          if (type === 'list') return JSON.stringify(await redis.lrange(key, 0, -1));
-          if (type === 'set') return JSON.stringify(await redis.smembers(key));
-          if (type === 'zset') return JSON.stringify(await redis.zrange(key, 0, -1));
-          if (type === 'stream') return JSON.stringify(await redis.xrange(key, '-', '+'));
-          return type;
-        }),
-      );
-      return [...keys, ...values].join('\n');
+      const keys = [...(await keysUnder(redis, prefix)), ...(await runSettingsKeys(redis, run))];
+      const values = await Promise.all(keys.map((key) => stringsOf(redis, key)));
+      return [...keys, ...values.flat()].join('\n');
     } finally {
       redis.disconnect();
     }

@@ -93,12 +93,9 @@ describe('Akismet-compatible endpoints through the gateway (real stack)', () => 
     const bystander = await suite.clientWithKey('bystander');
     const comment = (n: number) =>
       `Great article about pruning apple trees, number ${n}. We tried it in our garden and the harvest improved.`;
-    const before = await suite.akismet('comment-check', {
-      key: reporter.key,
-      blog: BLOG,
-      comment_content: comment(1),
-    });
-    expect(before.body).toBe('false');
+    const send = (method: string, who: { key: string }, n: number) =>
+      suite.akismet(method, { key: who.key, blog: BLOG, comment_content: comment(n) });
+    expect((await send('comment-check', reporter, 1)).body).toBe('false');
     const thanks = await suite.akismet('submit-spam', {
       key: reporter.key,
       blog: BLOG,
@@ -107,30 +104,10 @@ describe('Akismet-compatible endpoints through the gateway (real stack)', () => 
     });
     expect(thanks.status).toBe(200);
     expect(thanks.body).toBe('Thanks for making the web a better place.');
-    const next = await suite.akismet('comment-check', {
-      key: reporter.key,
-      blog: BLOG,
-      comment_content: comment(7),
-    });
-    expect(next.body).toBe('true');
-    const other = await suite.akismet('comment-check', {
-      key: bystander.key,
-      blog: BLOG,
-      comment_content: comment(7),
-    });
-    expect(other.body).toBe('false');
-    const ham = await suite.akismet('submit-ham', {
-      key: reporter.key,
-      blog: BLOG,
-      comment_content: comment(7),
-    });
-    expect(ham.body).toBe('Thanks for making the web a better place.');
-    const after = await suite.akismet('comment-check', {
-      key: reporter.key,
-      blog: BLOG,
-      comment_content: comment(7),
-    });
-    expect(after.body).toBe('false');
+    expect((await send('comment-check', reporter, 7)).body).toBe('true');
+    expect((await send('comment-check', bystander, 7)).body).toBe('false');
+    expect((await send('submit-ham', reporter, 7)).body).toBe('Thanks for making the web a better place.');
+    expect((await send('comment-check', reporter, 7)).body).toBe('false');
   });
 
   it('when a new key is issued the old one stops working, and a revoked key works no more', async () => {

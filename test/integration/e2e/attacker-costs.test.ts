@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { redisUrl, writeBootstrapFile } from '@spam-check/test-support';
+import { redisUrl, runStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { postJson, request, type HttpResult } from './client';
 import { removeRunKeys } from './redis-keys';
@@ -15,7 +15,6 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
   const run = randomUUID().slice(0, 8);
   const client = { id: `costs-${run}`, secret: `secret-${randomUUID()}` };
   const user = { username: `user-${run}`, password: `pw-${randomUUID()}` };
-  const gatewayClient = { id: `gateway-${run}`, secret: `gateway-${randomUUID()}` };
   const admin = {
     id: `admin-${run}`,
     secret: `admin-${randomUUID()}`,
@@ -27,28 +26,19 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
   let stack: Stack<'auth' | 'email-detector' | 'gateway'>;
 
   beforeAll(async () => {
-    const bootstrap = writeBootstrapFile({
-      clients: [
-        { id: client.id, secret: client.secret },
-        { id: gatewayClient.id, secret: gatewayClient.secret, grants: [], scopes: ['auth:introspect'] },
-        { id: admin.id, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
-      ],
-      users: [user, { username: admin.username, password: admin.password, scopes: ['spam:admin'] }],
-    });
     stack = await startStack(
       {
         REDIS_URL: redisUrl(),
         AMQP_URL: undefined,
-        AUTH_BOOTSTRAP_FILE: bootstrap,
-        AUTH_REDIS_PREFIX: authPrefix,
-        REDIS_KEY_PREFIX: `costs-${run}:gateway:`,
-        EMAIL_FEEDBACK_PREFIX: `costs-${run}:email-feedback:`,
+        ...runStackEnv(`costs-${run}:`, {
+          clients: [
+            { id: client.id, secret: client.secret },
+            { id: admin.id, secret: admin.secret, grants: ['password'], scopes: ['spam:admin'] },
+          ],
+          users: [user, { username: admin.username, password: admin.password, scopes: ['spam:admin'] }],
+        }),
         CLIENT_SETTINGS_PREFIX: settingsPrefix,
         CLIENT_SETTINGS_CHANNEL: `costs-${run}:settings`,
-        AUTH_REVOCATION_CHANNEL: `costs-${run}:revocations`,
-        REVOCATION_CHANNEL: `costs-${run}:revocations`,
-        GATEWAY_CLIENT_ID: gatewayClient.id,
-        GATEWAY_CLIENT_SECRET: gatewayClient.secret,
         AUTH_SCRYPT_COST: '1024',
         // Every introspection authenticates the gateway again (no 30 s cache hides a refusal).
         AUTH_CLIENT_AUTH_CACHE_SECONDS: '0',
@@ -69,15 +59,23 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
   });
 
   const from = (address: string) => ({ 'x-forwarded-for': address });
-  const login = (address: string, password = user.password, username = user.username): Promise<HttpResult> =>
-    request(`${stack.gateway}/oauth/token`, {
+  /** A form to the gateway's OAuth `endpoint` (token, revoke) with Basic `authorization`, sent for `address`. */
+  const oauthForm = (
+    endpoint: string,
+    authorization: string,
+    address: string,
+    form: Record<string, string>,
+  ) =>
+    request(`${stack.gateway}/oauth/${endpoint}`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: basic(client.id, client.secret),
-        ...from(address),
-      },
-      body: new URLSearchParams({ grant_type: 'password', username, password }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization, ...from(address) },
+      body: new URLSearchParams(form),
+    });
+  const login = (address: string, password = user.password, username = user.username): Promise<HttpResult> =>
+    oauthForm('token', basic(client.id, client.secret), address, {
+      grant_type: 'password',
+      username,
+      password,
     });
   const accessToken = async (address: string): Promise<string> => {
     const issued = await login(address);
@@ -124,17 +122,7 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
     expect((await login('203.0.113.7')).status).toBe(200);
     const refused = [];
     for (let i = 0; i < 6; i++)
-      refused.push(
-        await request(`${stack.gateway}/oauth/revoke`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/x-www-form-urlencoded',
-            authorization: basic(client.id, `guess-${i}`),
-            ...from('203.0.113.66'),
-          },
-          body: new URLSearchParams({ token: 'x' }),
-        }),
-      );
+      refused.push(await oauthForm('revoke', basic(client.id, `guess-${i}`), '203.0.113.66', { token: 'x' }));
     expect(refused.slice(0, 3).map((answer) => answer.status)).toEqual([401, 401, 401]);
     expect(refused.at(-1)!.status).toBe(429);
 
@@ -163,14 +151,10 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
       const answers = [];
       for (let i = 0; i < 60; i++)
         answers.push(
-          await request(`${stack.gateway}/oauth/token`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/x-www-form-urlencoded',
-              authorization: basic(`random-${randomUUID()}`, 'wrong'),
-              ...from('203.0.113.30'),
-            },
-            body: new URLSearchParams({ grant_type: 'password', username: 'x', password: 'y' }),
+          await oauthForm('token', basic(`random-${randomUUID()}`, 'wrong'), '203.0.113.30', {
+            grant_type: 'password',
+            username: 'x',
+            password: 'y',
           }),
         );
       expect(answers.at(-1)!.status).toBe(429);
@@ -182,18 +166,10 @@ describe('what an attacker failing to authenticate costs, end to end', () => {
   });
 
   it('F: when a client id in an admin path is . or .., it is 400 and reaches neither auth nor the settings', async () => {
-    const issued = await request(`${stack.gateway}/oauth/token`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: basic(admin.id, admin.secret),
-        ...from('203.0.113.40'),
-      },
-      body: new URLSearchParams({
-        grant_type: 'password',
-        username: admin.username,
-        password: admin.password,
-      }),
+    const issued = await oauthForm('token', basic(admin.id, admin.secret), '203.0.113.40', {
+      grant_type: 'password',
+      username: admin.username,
+      password: admin.password,
     });
     expect(issued.status).toBe(200);
     // node:http with a path sends it as written: a URL string (fetch too) would resolve %2e segments first.

@@ -6,25 +6,12 @@ import {
   problemSchema,
   textResultSchema,
 } from '@spam-check/contracts';
+import { CAMPAIGN, VARIANT } from './campaign-texts';
 import { feedbackStackForSuite } from './feedback-stack';
 
 // Feedback through the gateway, with two clients of one run: what one reports changes its
 // own verdicts at once and nobody else's. Once with Redis and RabbitMQ (step-by-step hybrid checks over RPC),
 // once in embedded mode (memory, step-by-step over HTTP).
-
-/** One campaign, two copies: other name, city, amounts and reply address (the near-duplicate case). */
-const CAMPAIGN = {
-  title: 'Remote assistant wanted',
-  body:
-    'Hello Anna, we are hiring remote assistants for our team in Berlin. Flexible hours, weekly pay of ' +
-    '450 EUR, no experience needed. Reply to jobs@staffing-example.com to apply today.',
-};
-const VARIANT = {
-  title: 'Remote assistant wanted',
-  body:
-    'Hello   Peter, we are hiring remote assistants for our team in Hamburg. Flexible hours, weekly pay of ' +
-    '520 EUR, no experience needed. Reply to work@staffing-example.net to apply today!',
-};
 
 const codes = (result: { reasons: { code: string }[] }) => result.reasons.map((reason) => reason.code);
 

@@ -5,20 +5,11 @@ import {
   hybridResultSchema,
   mailResultSchema,
 } from '@spam-check/contracts';
-import { startStack, type Stack } from '@spam-check/process-kit';
-import {
-  keysUnder,
-  redisUrl,
-  runAccount,
-  runClient,
-  runQueueEnv,
-  runUser,
-  sharedStackEnv,
-} from '@spam-check/test-support';
-import { Redis } from 'ioredis';
-import { obtainToken, postJson, request, within } from './client';
-import { removeRunKeys, stringsOf } from './redis-keys';
-import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
+import { keysUnder } from '@spam-check/test-support';
+import type { Redis } from 'ioredis';
+import { obtainToken, postJson, within } from './client';
+import { runSettingsKeys, stringsOf } from './redis-keys';
+import { runStackForSuite } from './run-stack';
 
 /** The gateway keeps an admin action once its answer has gone out (`audited`): allow it this long to land. */
 const ADMIN_ACTION_KEPT_MS = 2000;
@@ -41,13 +32,13 @@ async function dumpKeys(redis: Redis, keys: string[]): Promise<Map<string, strin
 }
 
 describe('privacy, end to end', () => {
-  const run = randomUUID().slice(0, 8);
-  const prefix = `privacy-${run}:`;
   const hashKey = randomUUID() + randomUUID();
-  const account = (name: string) => runAccount(`${name}-${run}`);
-  const admin = account('admin');
-  const first = account('first');
-  const second = account('second');
+  const suite = runStackForSuite('privacy', ['first', 'second'], (prefix) => ({
+    PRIVACY_HASH_KEY: hashKey,
+    TEXT_LLM_CACHE_PREFIX: `${prefix}text-llm:`,
+  }));
+  const { run, prefix, state, post, adminCall } = suite;
+  const { first, second, admin } = suite.accounts;
   // Distinctive addresses (the run id in each), as a client sends them, and their mailboxes.
   const anna = {
     sent: `Anna.Schmidt+news-${run}@Mail-${run}.example.de`,
@@ -62,52 +53,6 @@ describe('privacy, end to end', () => {
     mailbox: `carla-${run}@web-${run}.example.org`,
   };
   const hashOf = (mailbox: string) => createHmac('sha256', hashKey).update(mailbox).digest('hex');
-  let stack: Stack;
-  let redis: Redis;
-  const tokens: Record<string, string> = {};
-
-  beforeAll(async () => {
-    redis = new Redis(redisUrl());
-    stack = await startStack(
-      {
-        ...sharedStackEnv(prefix, {
-          clients: [runClient(first), runClient(second), runClient(admin, ['spam:admin'])],
-          users: [runUser(first), runUser(second), runUser(admin, ['spam:admin'])],
-        }),
-        PRIVACY_HASH_KEY: hashKey,
-        TEXT_LLM_CACHE_PREFIX: `${prefix}text-llm:`,
-      },
-      { readyTimeoutMs: 180_000 },
-    );
-    for (const who of [first, second, admin]) {
-      const issued = await obtainToken(stack.gateway, '/', who);
-      expect(issued.status).toBe(200);
-      tokens[who.client] = issued.body.access_token as string;
-    }
-  }, 300_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    const settings = (await keysUnder(redis, 'spam-check:client-settings:')).filter((key) =>
-      key.endsWith(`-${run}`),
-    );
-    if (settings.length > 0) await redis.unlink(...settings);
-    redis?.disconnect();
-    await removeRunKeys(prefix);
-    await removeStackQueues(runQueueEnv(prefix));
-  });
-
-  const post = (who: typeof first, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    postJson(`${stack.gateway}${path}`, tokens[who.client], body, headers);
-  const adminCall = (method: string, path: string, body?: unknown) =>
-    request(`${stack.gateway}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${tokens[admin.client]}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
   /** A client's stats once they show an erasure (an admin action is kept once its answer has gone out). */
   const statsAfterErasure = (client: string) =>
     within(
@@ -119,26 +64,26 @@ describe('privacy, end to end', () => {
     codes(mailResultSchema.parse((await post(who, '/api/v1/spam/mail', { email })).body));
   /** The keys of this run and the settings of its clients, each with what it holds. */
   const stored = async () =>
-    dumpKeys(redis, [
-      ...(await keysUnder(redis, prefix)),
-      ...(await keysUnder(redis, 'spam-check:client-settings:')).filter((key) => key.endsWith(`-${run}`)),
+    dumpKeys(state.redis, [
+      ...(await keysUnder(state.redis, prefix)),
+      ...(await runSettingsKeys(state.redis, run)),
     ]);
   /**
    * The keys of this run tied to a client, but for what erasure keeps (docs/privacy.md): its registration and
    * tokens (auth), its aggregate usage counts, its admin actions, and its rate-limit window (gone within it).
    */
   const dataTiedTo = async (client: string) =>
-    (await keysUnder(redis, prefix)).filter(
+    (await keysUnder(state.redis, prefix)).filter(
       (key) => key.includes(client) && !/:(auth:|gateway:(usage|admin-actions|ratelimit):)/.test(key),
     );
   /** The check records of the e-mail detector that hold `value`. */
   const emailRecordsHolding = async (value: string) => {
-    const keys = (await keysUnder(redis, `${prefix}email-feedback:`)).filter((key) =>
+    const keys = (await keysUnder(state.redis, `${prefix}email-feedback:`)).filter((key) =>
       /:check:[0-9a-f-]{36}$/.test(key),
     );
     // A record holds the mailbox's hash, then `:` and its domain's when that can be a campaign's.
     const holds = (stored: string | null) => stored === value || stored?.startsWith(`${value}:`) === true;
-    return keys.length === 0 ? 0 : (await redis.mget(keys)).filter(holds).length;
+    return keys.length === 0 ? 0 : (await state.redis.mget(keys)).filter(holds).length;
   };
 
   /** Mail, batch, hybrid (both modes), text and feedback (by address, check id and text) with the addresses. */
@@ -201,11 +146,11 @@ describe('privacy, end to end', () => {
   it('when an address is erased, every client’s records and reports of it go, with counts of what was stored', async () => {
     const hash = hashOf(carla.mailbox);
     const records = await emailRecordsHolding(hash);
-    const reportKeys = (await keysUnder(redis, `${prefix}email-feedback:reports:`)).filter((key) =>
+    const reportKeys = (await keysUnder(state.redis, `${prefix}email-feedback:reports:`)).filter((key) =>
       key.endsWith(':entries'),
     );
     let reports = 0;
-    for (const key of reportKeys) reports += await redis.hexists(key, hash);
+    for (const key of reportKeys) reports += await state.redis.hexists(key, hash);
     expect(records).toBeGreaterThan(0);
     expect(reports).toBe(2);
 
@@ -238,8 +183,8 @@ describe('privacy, end to end', () => {
   it('when a client is erased, nothing stored is tied to it but its aggregate counts and admin actions', async () => {
     const client = first.client;
     const count = async (pattern: RegExp) =>
-      (await keysUnder(redis, prefix)).filter((key) => pattern.test(key)).length;
-    const hashLength = async (key: string) => redis.hlen(key);
+      (await keysUnder(state.redis, prefix)).filter((key) => pattern.test(key)).length;
+    const hashLength = async (key: string) => state.redis.hlen(key);
     const expected = {
       email_check_records: await count(new RegExp(`email-feedback:\\{${client}\\}:check:`)),
       email_reports: await hashLength(`${prefix}email-feedback:reports:{${client}}:entries`),
@@ -254,7 +199,7 @@ describe('privacy, end to end', () => {
       text_campaign_reports: 0,
       hybrid_check_records: await count(new RegExp(`gateway:hybrid:\\{${client}\\}:check:`)),
       review_checks: await hashLength(`${prefix}gateway:review:{${client}}:items`),
-      recent_feedback: await redis.llen(`${prefix}gateway:feedback-recent:${client}`),
+      recent_feedback: await state.redis.llen(`${prefix}gateway:feedback-recent:${client}`),
       client_settings: 0,
       // The client has no webhooks: nothing of them to erase.
       webhook_deliveries: 0,
@@ -290,7 +235,7 @@ describe('privacy, end to end', () => {
       (await adminCall('PUT', `/api/v1/admin/clients/${id}/settings`, { mail: { deny: ['x.example'] } }))
         .status,
     ).toBe(200);
-    const issued = await obtainToken(stack.gateway, '/', {
+    const issued = await obtainToken(state.stack.gateway, '/', {
       client: id,
       secret: created.body.client_secret as string,
       username: second.username,
@@ -298,28 +243,30 @@ describe('privacy, end to end', () => {
     });
     expect(issued.status).toBe(200);
     const token = issued.body.access_token as string;
-    const checked = await postJson(`${stack.gateway}/api/v1/spam/mail`, token, { email: bert.sent });
-    const reported = await postJson(`${stack.gateway}/api/v1/spam/feedback`, token, {
+    const checked = await postJson(`${state.stack.gateway}/api/v1/spam/mail`, token, { email: bert.sent });
+    const reported = await postJson(`${state.stack.gateway}/api/v1/spam/feedback`, token, {
       check_id: checked.body.id,
       label: 'spam',
     });
     expect(reported.status).toBe(200);
-    const text = await postJson(`${stack.gateway}/api/v1/spam/feedback`, token, {
+    const text = await postJson(`${state.stack.gateway}/api/v1/spam/feedback`, token, {
       title: 'Cheap watches',
       body: 'Buy cheap watches now at a great price, limited offer',
       label: 'spam',
     });
     expect(text.status).toBe(200);
-    expect((await keysUnder(redis, prefix)).filter((key) => key.includes(id)).length).toBeGreaterThan(4);
+    expect((await keysUnder(state.redis, prefix)).filter((key) => key.includes(id)).length).toBeGreaterThan(
+      4,
+    );
 
     const deleted = await adminCall('DELETE', `/api/v1/admin/clients/${id}`);
     expect(deleted.status).toBe(204);
     expect(await dataTiedTo(id)).toEqual([]);
-    expect(await redis.exists(`spam-check:client-settings:${id}`)).toBe(0);
+    expect(await state.redis.exists(`spam-check:client-settings:${id}`)).toBe(0);
     const actions = (
       await within(
         ADMIN_ACTION_KEPT_MS,
-        () => redis.lrange(`${prefix}gateway:admin-actions:${id}`, 0, -1),
+        () => state.redis.lrange(`${prefix}gateway:admin-actions:${id}`, 0, -1),
         (kept) => kept.some((raw) => raw.includes('data.erase')),
       )
     ).map((raw) => (JSON.parse(raw) as { action: string }).action);
@@ -327,7 +274,8 @@ describe('privacy, end to end', () => {
   });
 
   it('when the body names neither an address nor a client, it is a 400 and nothing is erased', async () => {
-    const kept = async () => (await keysUnder(redis, prefix)).filter((key) => key.includes(second.client));
+    const kept = async () =>
+      (await keysUnder(state.redis, prefix)).filter((key) => key.includes(second.client));
     const before = await kept();
     expect(before.length).toBeGreaterThan(2);
     for (const body of [{}, { client_id: 'bad id!' }, { email: '' }]) {
@@ -342,7 +290,7 @@ describe('privacy, end to end', () => {
 
   it('when an unknown or an invalid client id is erased, no admin log is kept under that id, only under the caller', async () => {
     const actionsKey = (client: string) => `${prefix}gateway:admin-actions:${client}`;
-    const before = await redis.llen(actionsKey(admin.client));
+    const before = await state.redis.llen(actionsKey(admin.client));
     const unknown = `nobody-${run}`;
     const invalid = `${'x'.repeat(300)}-${run}`;
     const erased = await adminCall('POST', '/api/v1/admin/erasure', { client_id: unknown });
@@ -354,10 +302,10 @@ describe('privacy, end to end', () => {
     // Both actions are logged, under the caller, once their answers have gone out.
     const logged = await within(
       ADMIN_ACTION_KEPT_MS,
-      () => redis.llen(actionsKey(admin.client)),
+      () => state.redis.llen(actionsKey(admin.client)),
       (length) => length >= before + 2,
     );
     expect(logged).toBeGreaterThanOrEqual(before + 2);
-    expect(await redis.exists(actionsKey(unknown), actionsKey(invalid))).toBe(0);
+    expect(await state.redis.exists(actionsKey(unknown), actionsKey(invalid))).toBe(0);
   });
 });

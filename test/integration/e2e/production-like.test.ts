@@ -47,41 +47,53 @@ describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
     return issued.body;
   }
 
-  it('when the e-mail is spam in step-by-step mode, the text is skipped', async () => {
-    const { access_token } = await token();
-    const response = await postJson(
-      `${stack.gateway}/deapi/v1/spam/hybrid-check`,
-      access_token,
-      { email: 'kein gültiges@', title: 'Hallo', body: 'Schöner Beitrag.' },
-      { 'X-Internal-Step-By-Step': 'yes' },
-    );
+  /** A hybrid check at `path` with the step-by-step header set to `stepByStep`, with a fresh token. */
+  const hybridCheck = async (path: string, body: object, stepByStep: string) =>
+    postJson(`${stack.gateway}${path}`, (await token()).access_token, body, {
+      'X-Internal-Step-By-Step': stepByStep,
+    });
+  const answeredHybrid = async (path: string, body: object, stepByStep: string) => {
+    const response = await hybridCheck(path, body, stepByStep);
     expect(response.status).toBe(200);
-    const result = hybridResultSchema.parse(response.body);
+    return hybridResultSchema.parse(response.body);
+  };
+  /** A form to the gateway's OAuth `endpoint` (token, revoke) with the client's credentials in the body. */
+  const oauthForm = (endpoint: string, form: Record<string, string>) =>
+    request(`${stack.gateway}/oauth/${endpoint}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        ...form,
+        client_id: credentials.client,
+        client_secret: credentials.secret,
+      }),
+    });
+
+  it('when the e-mail is spam in step-by-step mode, the text is skipped', async () => {
+    const result = await answeredHybrid(
+      '/deapi/v1/spam/hybrid-check',
+      { email: 'kein gültiges@', title: 'Hallo', body: 'Schöner Beitrag.' },
+      'yes',
+    );
     expect(result).toMatchObject({ mode: 'step_by_step', spam: true, text: null, skipped: ['text'] });
   });
 
   it('when the e-mail is clean in step-by-step mode, the text is checked too', async () => {
-    const { access_token } = await token();
-    const response = await postJson(
-      `${stack.gateway}/api/v1/spam/hybrid-check`,
-      access_token,
+    const result = await answeredHybrid(
+      '/api/v1/spam/hybrid-check',
       { email: 'anna.schmidt@example.org', title: 'Frage', body: 'Wann öffnet die Bibliothek?' },
-      { 'X-Internal-Step-By-Step': ' TRUE ' },
+      ' TRUE ',
     );
-    expect(response.status).toBe(200);
-    const result = hybridResultSchema.parse(response.body);
     expect(result.mode).toBe('step_by_step');
     expect(result.text?.verdict).toBeDefined();
     expect(result.skipped).toEqual([]);
   });
 
   it('when the header has another value, it is 400', async () => {
-    const { access_token } = await token();
-    const response = await postJson(
-      `${stack.gateway}/api/v1/spam/hybrid-check`,
-      access_token,
+    const response = await hybridCheck(
+      '/api/v1/spam/hybrid-check',
       { email: 'a@example.org', title: '', body: '' },
-      { 'X-Internal-Step-By-Step': 'maybe' },
+      'maybe',
     );
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('INVALID_HEADER');
@@ -90,16 +102,7 @@ describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
   it('when a refresh token is rotated, the old one is refused and revokes the family', async () => {
     const first = await token();
     const refresh = () =>
-      request(`${stack.gateway}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: first.refresh_token,
-          client_id: credentials.client,
-          client_secret: credentials.secret,
-        }),
-      });
+      oauthForm('token', { grant_type: 'refresh_token', refresh_token: first.refresh_token });
     const rotated = await refresh();
     expect(rotated.status).toBe(200);
     expect(rotated.body.refresh_token).not.toBe(first.refresh_token);
@@ -118,15 +121,7 @@ describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
       email: 'a@example.org',
     });
     expect(before.status).toBe(200);
-    const revoked = await request(`${stack.gateway}/oauth/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        token: access_token,
-        client_id: credentials.client,
-        client_secret: credentials.secret,
-      }),
-    });
+    const revoked = await oauthForm('revoke', { token: access_token });
     expect(revoked.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const after = await postJson(`${stack.gateway}/api/v1/spam/mail`, access_token, {

@@ -1,4 +1,4 @@
-import { redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { keysUnder, redisUrl, removeKeysUnder } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 
 /**
@@ -15,6 +15,26 @@ export async function removeRunKeys(...prefixes: string[]): Promise<void> {
   }
 }
 
+/**
+ * The client settings of a run's clients: they live under the gateway's fixed `spam-check:client-settings:`
+ * prefix, not the run's, and each client id of a run ends in `-<run>`.
+ */
+export async function runSettingsKeys(redis: Redis, run: string): Promise<string[]> {
+  return (await keysUnder(redis, 'spam-check:client-settings:')).filter((key) => key.endsWith(`-${run}`));
+}
+
+/** What a run left in Redis: its clients' settings and every key under its prefixes. */
+export async function removeRunState(run: string, ...prefixes: string[]): Promise<void> {
+  const redis = new Redis(redisUrl());
+  try {
+    const settings = await runSettingsKeys(redis, run);
+    if (settings.length > 0) await redis.unlink(...settings);
+  } finally {
+    redis.disconnect();
+  }
+  await removeRunKeys(...prefixes);
+}
+
 /** Every string a key holds (its value, or its members, fields and values), whatever its type. */
 export async function stringsOf(redis: Redis, key: string): Promise<string[]> {
   const type = await redis.type(key);
@@ -23,5 +43,6 @@ export async function stringsOf(redis: Redis, key: string): Promise<string[]> {
   if (type === 'zset') return redis.zrange(key, 0, -1);
   if (type === 'list') return redis.lrange(key, 0, -1);
   if (type === 'set') return redis.smembers(key);
+  if (type === 'stream') return (await redis.xrange(key, '-', '+')).flat(2);
   return [`unread type ${type}`];
 }

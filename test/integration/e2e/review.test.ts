@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   checkListSchema,
   feedbackReportsResultSchema,
@@ -7,118 +7,36 @@ import {
   textResultSchema,
   type ReviewItem,
 } from '@spam-check/contracts';
-import { startStack, type Stack } from '@spam-check/process-kit';
-import {
-  keysUnder,
-  redisUrl,
-  runAccount,
-  runClient,
-  runQueueEnv,
-  runUser,
-  sharedStackEnv,
-} from '@spam-check/test-support';
-import { Redis } from 'ioredis';
-import { obtainToken, postJson, request } from './client';
-import { removeRunKeys } from './redis-keys';
-import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
+import { keysUnder, wholeList } from '@spam-check/test-support';
+import { CAMPAIGN, VARIANT } from './campaign-texts';
+import { request } from './client';
+import { runStackForSuite } from './run-stack';
 
 // The review list (docs/review.md) through the gateway with the real services, Redis and RabbitMQ: what is
 // listed and to whom, its filters and cursor, corrections in bulk, content kept encrypted, and erasure.
 
-const CAMPAIGN = {
-  title: 'Remote assistant wanted',
-  body:
-    'Hello Anna, we are hiring remote assistants for our team in Berlin. Flexible hours, weekly pay of ' +
-    '450 EUR, no experience needed. Reply to jobs@staffing-example.com to apply today.',
-};
-const VARIANT = {
-  title: 'Remote assistant wanted',
-  body:
-    'Hello   Peter, we are hiring remote assistants for our team in Hamburg. Flexible hours, weekly pay of ' +
-    '520 EUR, no experience needed. Reply to work@staffing-example.net to apply today!',
-};
-
 describe('the review list, end to end', () => {
-  const run = randomUUID().slice(0, 8);
-  const prefix = `review-${run}:`;
-  const account = (name: string) => runAccount(`${name}-${run}`);
-  const first = account('first');
-  const second = account('second');
-  const keeper = account('keeper');
-  const admin = account('admin');
-  const tokens: Record<string, string> = {};
-  let stack: Stack;
-  let redis: Redis;
-
-  beforeAll(async () => {
-    redis = new Redis(redisUrl());
-    stack = await startStack(
-      {
-        ...sharedStackEnv(prefix, {
-          clients: [
-            ...[first, second, keeper].map((who) => runClient(who)),
-            runClient(admin, ['spam:admin']),
-          ],
-          users: [...[first, second, keeper].map((who) => runUser(who)), runUser(admin, ['spam:admin'])],
-        }),
-        REVIEW_CONTENT_KEY: randomBytes(32).toString('hex'),
-        TEXT_LLM_CACHE_PREFIX: `${prefix}text-llm:`,
-      },
-      { readyTimeoutMs: 180_000 },
-    );
-    for (const who of [first, second, keeper, admin]) {
-      const issued = await obtainToken(stack.gateway, '/', who);
-      expect(issued.status).toBe(200);
-      tokens[who.client] = issued.body.access_token as string;
-    }
-  }, 300_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    await removeStackQueues(runQueueEnv(prefix));
-    if (!redis) return;
-    const settings = (await keysUnder(redis, 'spam-check:client-settings:')).filter((key) =>
-      key.endsWith(`-${run}`),
-    );
-    if (settings.length > 0) await redis.unlink(...settings);
-    redis.disconnect();
-    await removeRunKeys(prefix);
-  });
-
-  const post = (who: typeof first, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    postJson(`${stack.gateway}${path}`, tokens[who.client], body, headers);
+  const suite = runStackForSuite('review', ['first', 'second', 'keeper'], (prefix) => ({
+    REVIEW_CONTENT_KEY: randomBytes(32).toString('hex'),
+    TEXT_LLM_CACHE_PREFIX: `${prefix}text-llm:`,
+  }));
+  const { run, prefix, state, post, adminCall, tokenOf } = suite;
+  const { first, second, keeper } = suite.accounts;
   const list = (who: typeof first, query = '') =>
-    request(`${stack.gateway}/api/v1/checks${query}`, {
-      headers: { authorization: `Bearer ${tokens[who.client]}` },
-    });
-  const adminCall = (method: string, path: string, body?: unknown) =>
-    request(`${stack.gateway}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${tokens[admin.client]}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    request(`${state.stack.gateway}/api/v1/checks${query}`, {
+      headers: { authorization: `Bearer ${tokenOf(who)}` },
     });
   /** Every item of a client's list (the writes happen once the check has answered: waits for `count`). */
   async function everything(who: typeof first, count: number, query = ''): Promise<ReviewItem[]> {
-    for (let attempt = 0; ; attempt += 1) {
-      const items: ReviewItem[] = [];
-      let cursor: string | null = null;
-      do {
-        const separator = query === '' ? '?' : '&';
-        const page = await list(
-          who,
-          `${query}${cursor === null ? '' : `${separator}cursor=${encodeURIComponent(cursor)}`}`,
-        );
-        expect(page.status).toBe(200);
-        const parsed = checkListSchema.parse(page.body);
-        items.push(...parsed.items);
-        cursor = parsed.next_cursor;
-      } while (cursor !== null);
-      if (items.length >= count || attempt === 100) return items;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const separator = query === '' ? '?' : '&';
+    return wholeList(async (cursor) => {
+      const page = await list(
+        who,
+        `${query}${cursor === null ? '' : `${separator}cursor=${encodeURIComponent(cursor)}`}`,
+      );
+      expect(page.status).toBe(200);
+      return checkListSchema.parse(page.body);
+    }, count);
   }
 
   it('when a client checks mail, text, hybrid in both modes and batches, its list shows each once, newest first, and another client none of them', async () => {
@@ -219,7 +137,7 @@ describe('the review list, end to end', () => {
       JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), c: second.client }),
     ).toString('base64url');
     expect((await list(second, `?cursor=${forged}.${signature}`)).status).toBe(400);
-    const unauthenticated = await request(`${stack.gateway}/api/v1/checks`);
+    const unauthenticated = await request(`${state.stack.gateway}/api/v1/checks`);
     expect(unauthenticated.status).toBe(401);
     const posted = await post(first, '/api/v1/checks', {});
     expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
@@ -294,12 +212,12 @@ describe('the review list, end to end', () => {
     expect(kept.preview).toMatchObject({ domain: `private-${run}.example` });
 
     const stored: string[] = [];
-    for (const key of await keysUnder(redis, `${prefix}gateway:review:`)) {
-      const type = await redis.type(key);
-      if (type === 'string') stored.push((await redis.get(key)) ?? '');
-      if (type === 'hash') stored.push(...Object.values(await redis.hgetall(key)));
+    for (const key of await keysUnder(state.redis, `${prefix}gateway:review:`)) {
+      const type = await state.redis.type(key);
+      if (type === 'string') stored.push((await state.redis.get(key)) ?? '');
+      if (type === 'hash') stored.push(...Object.values(await state.redis.hgetall(key)));
       if (key.includes(':content:')) {
-        const ttl = await redis.ttl(key);
+        const ttl = await state.redis.ttl(key);
         expect(ttl).toBeGreaterThan(0);
         expect(ttl).toBeLessThanOrEqual(2 * 24 * 3600);
       }
@@ -316,7 +234,9 @@ describe('the review list, end to end', () => {
     expect(erased.status).toBe(200);
     expect(erased.body.erased.review_checks).toBe(items.filter((item) => item.kind === 'hybrid').length);
     expect(checkListSchema.parse((await list(keeper)).body).items).toEqual([]);
-    expect((await keysUnder(redis, `${prefix}gateway:review:{${keeper.client}}:content:`)).length).toBe(0);
+    expect((await keysUnder(state.redis, `${prefix}gateway:review:{${keeper.client}}:content:`)).length).toBe(
+      0,
+    );
   });
 
   it('when a client is erased, its list and every key of it are gone', async () => {
@@ -325,6 +245,6 @@ describe('the review list, end to end', () => {
     expect(erased.status).toBe(200);
     expect(erased.body.erased.review_checks).toBeGreaterThan(0);
     expect(checkListSchema.parse((await list(second)).body).items).toEqual([]);
-    expect(await keysUnder(redis, `${prefix}gateway:review:{${second.client}}`)).toEqual([]);
+    expect(await keysUnder(state.redis, `${prefix}gateway:review:{${second.client}}`)).toEqual([]);
   });
 });

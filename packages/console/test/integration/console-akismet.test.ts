@@ -1,7 +1,7 @@
 import { startStack, type Stack, SELF_CONTAINED_ENV } from '@spam-check/process-kit';
-import { launchBrowser } from '@spam-check/test-support';
+import { collectProblems, launchBrowser } from '@spam-check/test-support';
 import type { Browser } from 'playwright-core';
-import { collectProblems, signInWithKeyboard, submit } from './support/browser';
+import { signInWithKeyboard, submit } from './support/browser';
 
 describe("the operator console's Akismet key", () => {
   let stack: Stack;

@@ -1,7 +1,8 @@
 import { startStack, stopService, type Stack, SELF_CONTAINED_ENV } from '@spam-check/process-kit';
-import { launchBrowser } from '@spam-check/test-support';
+import { collectProblems, launchBrowser } from '@spam-check/test-support';
 import type { Browser } from 'playwright-core';
-import { collectProblems, sessionCookie, signInWithKeyboard, submit } from './support/browser';
+import { sessionCookie, signInWithKeyboard, submit } from './support/browser';
+import { postSignIn } from './support/console-stack';
 
 // Embedded mode (`pnpm start`: no Redis): sessions in the gateway's memory, the demo admin client and user.
 describe('the operator console in embedded mode', () => {
@@ -86,16 +87,7 @@ describe('the operator console in embedded mode', () => {
 
   it('answers a 503 page, never a crash, when the auth service is down', async () => {
     const signIn = () =>
-      fetch(`${stack.gateway}/console/sign-in`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: stack.gateway,
-          accept: 'text/html',
-        },
-        body: new URLSearchParams({ username: 'admin', password: 'admin-password' }),
-      });
+      postSignIn(stack.gateway, { username: 'admin', password: 'admin-password' }, { accept: 'text/html' });
     const signedIn = await signIn();
     expect(signedIn.status).toBe(303);
     const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] as string;

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { collectProblems, screenshot, signInWithKeyboard, submit } from './support/browser';
+import { collectProblems } from '@spam-check/test-support';
+import { screenshot, signInWithKeyboard, submit } from './support/browser';
 import { consoleStackForSuite, json } from './support/console-stack';
 
 const VOCABULARY = (
@@ -125,25 +126,22 @@ describe("the console's Review page, in a browser", () => {
     await page.keyboard.press('j');
     const focused = () => page.evaluate("document.activeElement?.getAttribute('data-check')");
     await expect(focused()).resolves.toBe(keyboard.id);
+    /** The row shows `label` as its report and as a new check's verdict; the next near-duplicate is so too. */
+    const expectLearnt = async (label: 'spam' | 'ham') => {
+      await expect(rowOf(page, keyboard.id).getAttribute('data-report')).resolves.toBe(label);
+      const now = rowOf(page, keyboard.id).locator('[data-now]');
+      await expect(now.getAttribute('data-now')).resolves.toBe(label);
+      const near = await checkText(KEYBOARD_NEAR);
+      expect(near.verdict).toBe(label);
+      expect(near.reasons[0]?.code).toBe(label === 'spam' ? 'TEXT_REPORTED_SPAM' : 'TEXT_REPORTED_HAM');
+    };
     await Promise.all([page.waitForNavigation(), page.keyboard.press('s')]);
     await expect(focused()).resolves.toBe(keyboard.id);
-    await expect(rowOf(page, keyboard.id).getAttribute('data-report')).resolves.toBe('spam');
-    await expect(rowOf(page, keyboard.id).locator('[data-now]').getAttribute('data-now')).resolves.toBe(
-      'spam',
-    );
-    const near = await checkText(KEYBOARD_NEAR);
-    expect(near.verdict).toBe('spam');
-    expect(near.reasons[0]?.code).toBe('TEXT_REPORTED_SPAM');
+    await expectLearnt('spam');
 
     // u: undo, the other label; the next near-duplicate is ham again.
     await Promise.all([page.waitForNavigation(), page.keyboard.press('u')]);
-    await expect(rowOf(page, keyboard.id).getAttribute('data-report')).resolves.toBe('ham');
-    await expect(rowOf(page, keyboard.id).locator('[data-now]').getAttribute('data-now')).resolves.toBe(
-      'ham',
-    );
-    const again = await checkText(KEYBOARD_NEAR);
-    expect(again.verdict).toBe('ham');
-    expect(again.reasons[0]?.code).toBe('TEXT_REPORTED_HAM');
+    await expectLearnt('ham');
 
     await page.goto(`${reviewUrl('/de')}?limit=20`);
     await expect(page.locator('#bulk-ham').innerText()).resolves.toBe('Kein Spam');

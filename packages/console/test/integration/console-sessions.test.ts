@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { stopService, waitForReady, type Stack } from '@spam-check/process-kit';
-import { consoleStackForSuite } from './support/console-stack';
+import { consoleStackForSuite, postSignIn } from './support/console-stack';
 
 // The console's pages and sessions against the four services as processes, with real Redis
 // (support/console-stack.ts): framing, policies, idle and absolute lifetimes, replicas, failed sign-ins.
@@ -60,12 +60,7 @@ describe('the operator console, in a browser, with Redis: pages and sessions', (
     try {
       await waitForReady(gateway, { timeoutMs: 30_000 });
       const signIn = async () => {
-        const answer = await fetch(`${gateway.url}/console/sign-in`, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: gateway.url },
-          body: new URLSearchParams(admin),
-        });
+        const answer = await postSignIn(gateway.url, admin);
         expect(answer.status).toBe(303);
         expect(answer.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
         return (answer.headers.get('set-cookie') ?? '').split(';')[0] as string;
@@ -112,12 +107,7 @@ describe('the operator console, in a browser, with Redis: pages and sessions', (
     const second = await anotherGateway();
     try {
       await waitForReady(second, { timeoutMs: 30_000 });
-      const signIn = await fetch(`${base}/sign-in`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.gateway },
-        body: new URLSearchParams(admin),
-      });
+      const signIn = await postSignIn(stack.gateway, admin);
       expect(signIn.status).toBe(303);
       const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
       const open = (gateway: string) =>

@@ -1,15 +1,9 @@
 import type { Stack } from '@spam-check/process-kit';
 import type { Redis } from 'ioredis';
+import { collectProblems } from '@spam-check/test-support';
 import type { Browser, Page } from 'playwright-core';
-import {
-  collectProblems,
-  recordResponses,
-  screenshot,
-  sessionCookie,
-  signInWithKeyboard,
-  submit,
-} from './support/browser';
-import { consoleStackForSuite, json } from './support/console-stack';
+import { recordResponses, screenshot, sessionCookie, signInWithKeyboard, submit } from './support/browser';
+import { consoleStackForSuite, json, postSignIn } from './support/console-stack';
 
 const HAM_TEXT = {
   title: 'Lovely walk by the lake',
@@ -201,36 +195,20 @@ describe('the operator console, in a browser, with Redis', () => {
   }, 180_000);
 
   it('refuses changes without the session token or from another origin, and leaves nothing behind', async () => {
-    const signIn = await fetch(`${base}/sign-in`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: stack.gateway.replace('127.0.0.1', 'localhost'),
-      },
-      body: new URLSearchParams(admin),
+    const signIn = await postSignIn(stack.gateway, admin, {
+      origin: stack.gateway.replace('127.0.0.1', 'localhost'),
     });
     expect(signIn.status).toBe(403);
     expect(signIn.headers.get('set-cookie')).toBeNull();
 
-    const good = await fetch(`${base}/sign-in`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.gateway },
-      body: new URLSearchParams(admin),
-    });
+    const good = await postSignIn(stack.gateway, admin);
     expect(good.status).toBe(303);
     const setCookie = good.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(/^console_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
     const first = setCookie.split(';')[0] as string;
     // A new sign-in from a browser that still holds a session ends that session and revokes its tokens.
     const stale = await storedSession(first.split('=')[1] as string);
-    const again = await fetch(`${base}/sign-in`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.gateway, cookie: first },
-      body: new URLSearchParams(admin),
-    });
+    const again = await postSignIn(stack.gateway, admin, { cookie: first });
     expect(again.status).toBe(303);
     const cookie = (again.headers.get('set-cookie') ?? '').split(';')[0] as string;
     expect(cookie).not.toBe(first);

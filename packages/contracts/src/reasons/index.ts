@@ -1,10 +1,20 @@
-import { fillPlaceholders, type Language } from '../languages';
-import { EMAIL_REASONS, type EmailReasonCode } from './email';
-import { FORM_REASONS, type FormReasonCode } from './form';
-import { TEXT_REASONS, type TextReasonCode } from './text';
+import { fillPlaceholders, type Language, type Messages } from '../languages';
+import email from './email.json';
+import form from './form.json';
+import text from './text.json';
 
-export { EMAIL_REASONS, FORM_REASONS, TEXT_REASONS };
-export type { EmailReasonCode, FormReasonCode, TextReasonCode };
+/**
+ * The reason codes, as data: one JSON file per detector (`email.json`, `text.json`) and one for the form
+ * context that either detector gives (`form.json`, docs/design.md, Form context). Messages may hold `{name}`
+ * placeholders filled from reason params; `satisfies` refuses a message that lacks a language.
+ */
+export const EMAIL_REASONS = email satisfies Record<string, Messages>;
+export const TEXT_REASONS = text satisfies Record<string, Messages>;
+export const FORM_REASONS = form satisfies Record<string, Messages>;
+
+export type EmailReasonCode = keyof typeof EMAIL_REASONS;
+export type TextReasonCode = keyof typeof TEXT_REASONS;
+export type FormReasonCode = keyof typeof FORM_REASONS;
 export type ReasonCode = EmailReasonCode | TextReasonCode | FormReasonCode;
 
 export const REASON_CATALOGUE = { ...EMAIL_REASONS, ...TEXT_REASONS, ...FORM_REASONS };

@@ -38,7 +38,7 @@ const env = {
 };
 const domain = `offers-${run}.example`;
 /** A sharing client that reports through the replica keeping two reports per client. */
-const capped = `capped-${run}`;
+const capped = ids.capped;
 
 interface Replica {
   url: string;
@@ -86,9 +86,7 @@ describe('e-mail campaigns shared between clients (two replicas, Redis, RabbitMQ
         channel: env.CLIENT_SETTINGS_CHANNEL,
       },
     );
-    await storeCampaignSettings(settings, ids)
-      .then(() => settings.put(capped, { campaigns: { share: true, protect: true } }))
-      .finally(() => settings.close());
+    await storeCampaignSettings(settings, ids);
     // The third keeps two signatures per client (an address and its domain): its bound is reached at once;
     // the fourth two reports per client.
     replicas = await Promise.all([

@@ -1,6 +1,6 @@
 import { AppError } from '@spam-check/service-kit';
 import { z } from 'zod';
-import { basicAuthorization, httpPost, type Upstream } from './http-post';
+import { authServiceCaller, type AuthServiceOptions } from './auth-service';
 
 const answerSchema = z.union([
   z.object({ active: z.literal(true), client_id: z.string() }),
@@ -19,29 +19,14 @@ export type AkismetKeyVerifier = (
  * keys count against it there. Over the attempt limits: RATE_LIMITED with auth's Retry-After; auth
  * unreachable, failing or answering anything else: SERVICE_UNAVAILABLE, never a key accepted.
  */
-export function createAkismetKeyVerifier(options: {
-  authUrl: string;
-  clientId: string;
-  clientSecret: string;
-  timeoutMs: number;
-  agent: Upstream;
-}): AkismetKeyVerifier {
-  const url = new URL('/akismet/verify', options.authUrl);
-  const authorization = basicAuthorization(options.clientId, options.clientSecret);
+export function createAkismetKeyVerifier(options: AuthServiceOptions): AkismetKeyVerifier {
+  const callAuth = authServiceCaller(options);
   return async (key, meta) => {
-    const answer = await httpPost(url, {
-      agent: options.agent,
-      timeoutMs: options.timeoutMs,
-      headers: {
-        Authorization: authorization,
-        'Content-Type': 'application/json',
-        Accept: 'application/json',
-        'X-Request-Id': meta.requestId,
-        'X-Forwarded-For': meta.clientAddress,
-      },
+    const answer = await callAuth('/akismet/verify', {
+      requestId: meta.requestId,
+      headers: { 'X-Forwarded-For': meta.clientAddress },
       body: JSON.stringify({ key }),
-    }).catch((error: unknown) => {
-      throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'akismet key check failed' });
+      failure: 'akismet key check failed',
     });
     if (answer.status === 429)
       throw new AppError('RATE_LIMITED', { headers: { 'Retry-After': answer.retryAfter ?? '60' } });

@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '@spam-check/contracts';
 import { AppError, type FieldError } from '@spam-check/service-kit';
-import { basicAuthorization, httpPost, type Upstream } from './http-post';
+import { authServiceCaller, type AuthServiceOptions } from './auth-service';
 
 export interface AdminCallMeta {
   requestId: string;
@@ -34,32 +34,20 @@ const RELAYED: ReadonlySet<ErrorCode> = new Set([
  * the administrator caused (bad body, unknown or existing client) is passed on with its code; anything else
  * (auth unreachable, slow, refusing the gateway's credentials) is 503.
  */
-export function createAuthAdmin(options: {
-  authUrl: string;
-  clientId: string;
-  clientSecret: string;
-  timeoutMs: number;
-  agent: Upstream;
-}): AuthAdmin {
-  const authorization = basicAuthorization(options.clientId, options.clientSecret);
+export function createAuthAdmin(options: AuthServiceOptions): AuthAdmin {
+  const callAuth = authServiceCaller(options);
   return {
     async call(method, path, meta, body) {
-      const answer = await httpPost(new URL(path, options.authUrl), {
+      const answer = await callAuth(path, {
         method,
-        agent: options.agent,
-        timeoutMs: options.timeoutMs,
+        requestId: meta.requestId,
         headers: {
-          Authorization: authorization,
-          'Content-Type': 'application/json',
-          Accept: 'application/json',
-          'X-Request-Id': meta.requestId,
           'Accept-Language': meta.language,
           'X-Admin-Client-Id': meta.clientId,
           'X-Admin-Username': meta.username,
         },
         body: body === undefined ? '' : JSON.stringify(body),
-      }).catch((error: unknown) => {
-        throw new AppError('SERVICE_UNAVAILABLE', { cause: error, internal: 'auth admin call failed' });
+        failure: 'auth admin call failed',
       });
       let parsed: unknown;
       try {

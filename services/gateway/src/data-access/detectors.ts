@@ -3,6 +3,7 @@ import { RpcRemoteError, RpcTimeoutError, RpcUnavailableError, type RpcClient } 
 import {
   createDetectorRpcSchemas,
   DETECTOR_RPC_HEADERS,
+  detectorFeedbackAnswerSchema,
   mailResultSchema,
   textResultSchema,
 } from '@spam-check/contracts';
@@ -26,6 +27,22 @@ const callOverHttp =
     });
     return result;
   };
+
+/** A detector's `POST /v1/feedback`: the report is learnt, or an AppError (`CHECK_NOT_FOUND`: unknown check). */
+export async function sendFeedback(
+  detector: HttpDetector,
+  report: object,
+  meta: CallMeta,
+  timeoutMs: number,
+): Promise<void> {
+  await callDetector(detector, {
+    path: '/v1/feedback',
+    schema: detectorFeedbackAnswerSchema,
+    body: { json: report },
+    meta,
+    timeoutMs,
+  });
+}
 
 /** How much of a batch body is serialised in one turn of the event loop. */
 const SLICE_BYTES = 256 * 1024;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkListSchema, type ReviewItem } from '@spam-check/contracts';
-import { redisUrl, removeKeysUnder, TcpProxy } from '@spam-check/test-support';
+import { redisUrl, removeKeysUnder, TcpProxy, wholeList } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { json, obtainToken, OTHER_CLIENT, type Running } from './support/servers';
 import { startStack, type Stack } from './support/stack';
@@ -44,24 +44,17 @@ describe('the review list', () => {
     count: number,
     limit: number,
   ): Promise<ReviewItem[]> {
-    for (let attempt = 0; ; attempt += 1) {
-      const items: ReviewItem[] = [];
-      let cursor: string | null = null;
-      do {
-        const response = await list(
-          gateway,
-          token,
-          `?limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
-        );
-        expect(response.status).toBe(200);
-        const page = checkListSchema.parse(await json(response));
-        expect(page.items.length).toBeLessThanOrEqual(limit);
-        items.push(...page.items);
-        cursor = page.next_cursor;
-      } while (cursor !== null);
-      if (items.length >= count || attempt === 100) return items;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    return wholeList(async (cursor) => {
+      const response = await list(
+        gateway,
+        token,
+        `?limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+      );
+      expect(response.status).toBe(200);
+      const page = checkListSchema.parse(await json(response));
+      expect(page.items.length).toBeLessThanOrEqual(limit);
+      return page;
+    }, count);
   }
 
   it('when the gateway runs without Redis, the list is kept in memory, paged and per client', async () => {

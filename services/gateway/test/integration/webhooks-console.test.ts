@@ -1,22 +1,8 @@
-import { launchBrowser } from '@spam-check/test-support';
+import { collectProblems, launchBrowser } from '@spam-check/test-support';
 import { startReceiver, startWebhookStack, verified, waitFor } from './support/webhooks';
 
 type Browser = Awaited<ReturnType<typeof launchBrowser>>;
 type Page = Awaited<ReturnType<Browser['newPage']>>;
-
-/** Script errors, CSP reports and 404s the browser sees. */
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-      problems.push(message.text());
-  });
-  page.on('response', (response) => {
-    if (response.status() === 404) problems.push(`404 ${response.url()}`);
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
-}
 
 /** Clicks a submit button and waits for the page the form leads to. */
 async function submit(page: Page, selector: string): Promise<void> {

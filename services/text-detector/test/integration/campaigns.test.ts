@@ -44,7 +44,7 @@ const minutes = (name: string, link: string) => ({
     `Hallo ${name}, das Protokoll der letzten Sitzung liegt jetzt unter ${link} bereit. Lies es bitte ` +
     `bis Ende der Woche und schreib mir deine Anmerkungen, dann verschicke ich es an alle. Danke und bis bald`,
 });
-const capped = `capped-${run}`;
+const capped = ids.capped;
 
 const codes = (result: TextResult) => result.reasons.map((reason) => reason.code);
 
@@ -78,9 +78,7 @@ describe('campaigns shared between clients (two replicas, Redis, RabbitMQ)', () 
       prefix: env.CLIENT_SETTINGS_PREFIX,
       channel: env.CLIENT_SETTINGS_CHANNEL,
     });
-    await storeCampaignSettings(settings, ids)
-      .then(() => settings.put(capped, { campaigns: { share: true, protect: true } }))
-      .finally(() => settings.close());
+    await storeCampaignSettings(settings, ids);
     replicas = await Promise.all([
       startDetector(env),
       startDetector(env),

@@ -10,8 +10,7 @@ import { createRpcClient, rpcQueueName, type RpcClient } from '@spam-check/amqp-
 import { amqpUrl } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { loadServiceConfig } from '../../src/config';
-import { compose, composeTextCheck } from '../../src/compose';
-import { startRpcConsumer } from '../../src/entry-points/amqp/rpc-consumer';
+import { compose, composeTextCheck, consumeRpcQueue } from '../../src/compose';
 
 export interface StartedDetector {
   url: string;
@@ -80,17 +79,7 @@ export async function startRpcDetector(env: Env): Promise<RpcDetector> {
   const config = loadServiceConfig({ LOG_LEVEL: 'silent', TEXT_LLM_MODE: 'never', ...env });
   const logger = createLogger({ service: 'text-detector-test', level: 'silent' });
   const { checkText, closers } = await composeTextCheck(config, logger, createMetrics('text-detector'));
-  const server = startRpcConsumer({
-    url: [amqpUrl()],
-    queue: config.TEXT_RPC_QUEUE,
-    queueType: config.RPC_QUEUE_TYPE,
-    prefetch: config.TEXT_RPC_PREFETCH,
-    logger,
-    languages: config.LANGUAGES,
-    defaultLanguage: config.DEFAULT_LANGUAGE,
-    checkText,
-    limits: config.limits,
-  });
+  const server = consumeRpcQueue(config, [amqpUrl()], logger, checkText);
   await server.ready();
   const client = createRpcClient({ url: amqpUrl(), logger });
   await client.ready();

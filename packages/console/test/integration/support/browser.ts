@@ -35,21 +35,6 @@ export function recordResponses(page: Page): { texts: string[]; settled: () => P
   return { texts, settled: async () => void (await Promise.all(pending)) };
 }
 
-/** Collects what the browser reports against the Content-Security-Policy and script errors. */
-export function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    // Error pages the test asks for (401 wrong password, 400 bad settings) are logged as failed loads.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-      problems.push(message.text());
-  });
-  page.on('response', (response) => {
-    if (response.status() === 404) problems.push(`404 ${response.url()}`);
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
-}
-
 /**
  * Signs in with the keyboard only: the user name field has focus, Tab to the password, Enter. Typing starts
  * once the page's autofocus has put the focus there, so no letter is typed before it (a CI run once saw the

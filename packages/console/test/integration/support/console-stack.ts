@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { freePort, spawnService, startStack, type Stack } from '@spam-check/process-kit';
-import { launchBrowser, redisUrl, removeKeysUnder } from '@spam-check/test-support';
+import { launchBrowser, redisUrl, removeKeysUnder, writeBootstrapFile } from '@spam-check/test-support';
 import { redisConsoleSessions } from '../../../src';
 import { Redis } from 'ioredis';
 import { type Browser } from 'playwright-core';
@@ -18,6 +15,23 @@ export async function json(url: string, init: RequestInit = {}) {
  * services as processes with real Redis (this run's prefixes, removed afterwards), the console client, a site's
  * client and user, and Debian's Chromium. `state` holds the running stack and browser during the tests.
  */
+/**
+ * The console's sign-in form POSTed to the gateway at `gateway` as a browser on its page sends it (its own
+ * origin unless `headers` say otherwise), without following the redirect.
+ */
+export function postSignIn(
+  gateway: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  return fetch(`${gateway}/console/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: gateway, ...headers },
+    body: new URLSearchParams(form),
+  });
+}
+
 export function consoleStackForSuite() {
   const run = randomUUID().slice(0, 8);
   const consoleClient = { id: `console-${run}`, secret: `console-${randomUUID()}` };
@@ -71,17 +85,13 @@ export function consoleStackForSuite() {
   };
 
   beforeAll(async () => {
-    const bootstrap = join(mkdtempSync(join(tmpdir(), 'console-')), 'bootstrap.json');
-    writeFileSync(
-      bootstrap,
-      JSON.stringify({
-        clients: [
-          { ...consoleClient, grants: ['password', 'refresh_token'], scopes: ['spam:admin'] },
-          { ...web, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
-        ],
-        users: [{ ...admin, scopes: ['spam:admin'] }, user],
-      }),
-    );
+    const bootstrap = writeBootstrapFile({
+      clients: [
+        { ...consoleClient, grants: ['password', 'refresh_token'], scopes: ['spam:admin'] },
+        { ...web, grants: ['password', 'refresh_token'], scopes: ['spam:check'] },
+      ],
+      users: [{ ...admin, scopes: ['spam:admin'] }, user],
+    });
     state.redis = new Redis(redisUrl());
     state.stack = await startStack(
       {

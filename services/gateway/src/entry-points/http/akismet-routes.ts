@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   createFeedbackSchemas,
   createRequestSchemas,
-  detectorFeedbackAnswerSchema,
   type CheckLimits,
   type FeedbackPart,
   type Language,
@@ -12,7 +11,9 @@ import { AppError, clientAddress, elapsedMs, parseBody, requestContext } from '@
 import type { CheckMemory } from '@spam-check/client-state';
 import express, { Router, type Request, type Response } from 'express';
 import type { AkismetKeyVerifier } from '../../data-access/akismet-keys';
-import { callDetector, type HttpDetector } from '../../data-access/detector-client';
+import type { HttpDetector } from '../../data-access/detector-client';
+import { sendFeedback } from '../../data-access/detectors';
+import { rememberHybridParts } from '../../data-access/hybrid-parts';
 import type { UsageStore } from '../../data-access/usage-store';
 import {
   checkOf,
@@ -20,6 +21,7 @@ import {
   isSpam,
   languageOf,
   REQUIRED_FIELDS,
+  type AkismetCheck,
   type AkismetForm,
 } from '../../domain/akismet';
 import type { Caller } from '../../domain/authorization';
@@ -105,14 +107,22 @@ async function callerFor(deps: AkismetDeps, req: Request, res: Response, form: A
   return meta;
 }
 
-/** comment-check: the text check, or the hybrid check with an author address, as the JSON API runs them. */
-function commentCheck(deps: AkismetDeps) {
-  const schemas = createRequestSchemas(deps.limits);
+/** A client's route (comment-check, submit-*): `handle` runs once the key and the required fields pass. */
+function clientRoute(
+  deps: AkismetDeps,
+  handle: (meta: CallMeta, check: AkismetCheck, res: Response) => Promise<void>,
+) {
   return async (req: Request, res: Response) => {
     const form = formOf(req);
     const meta = await callerFor(deps, req, res, form);
-    if (!meta) return;
-    const check = checkOf(form);
+    if (meta) await handle(meta, checkOf(form), res);
+  };
+}
+
+/** comment-check: the text check, or the hybrid check with an author address, as the JSON API runs them. */
+function commentCheck(deps: AkismetDeps) {
+  const schemas = createRequestSchemas(deps.limits);
+  return clientRoute(deps, async (meta, check, res) => {
     const settings = await deps.settings?.get(meta.clientId);
     let verdict: { verdict: 'ham' | 'suspicious' | 'spam'; score: number; reasons: string[] };
     if (check.kind === 'hybrid') {
@@ -125,14 +135,7 @@ function commentCheck(deps: AkismetDeps) {
         meta,
       );
       const parts = { email: result.email.id, text: result.text?.id ?? null };
-      await deps.hybrids
-        .remember(meta.clientId, randomUUID(), JSON.stringify(parts))
-        .catch((error: unknown) => {
-          throw new AppError('SERVICE_UNAVAILABLE', {
-            cause: error,
-            internal: 'hybrid check store unavailable',
-          });
-        });
+      await rememberHybridParts(deps.hybrids, meta.clientId, randomUUID(), parts);
       const reasons = [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code);
       verdict = { verdict: result.verdict, score: result.score, reasons };
     } else {
@@ -152,29 +155,19 @@ function commentCheck(deps: AkismetDeps) {
       reasons: verdict.reasons,
       durationMs: elapsedMs(requestContext(res)),
     });
-  };
+  });
 }
 
 /** submit-spam and submit-ham: reports by content (the text, and the author's address when given). */
 function report(deps: AkismetDeps, label: 'spam' | 'ham') {
   const schemas = createFeedbackSchemas(deps.limits);
-  return async (req: Request, res: Response) => {
-    const form = formOf(req);
-    const meta = await callerFor(deps, req, res, form);
-    if (!meta) return;
-    const check = checkOf(form);
+  return clientRoute(deps, async (meta, check, res) => {
     const reports = [
       { title: '', body: check.request.body, label },
       ...(check.kind === 'hybrid' ? [{ email: check.request.email, label }] : []),
     ].map((body) => parseBody(schemas.formOf(body), body, meta.language));
     const send = async (part: FeedbackPart, body: object) => {
-      await callDetector(deps.detectors[part], {
-        path: '/v1/feedback',
-        schema: detectorFeedbackAnswerSchema,
-        body: { json: body },
-        meta,
-        timeoutMs: deps.timeoutMs,
-      });
+      await sendFeedback(deps.detectors[part], body, meta, deps.timeoutMs);
       return true;
     };
     const applied = (
@@ -197,7 +190,7 @@ function report(deps: AkismetDeps, label: 'spam' | 'ham') {
       label,
       applied_to: applied,
     });
-  };
+  });
 }
 
 /**

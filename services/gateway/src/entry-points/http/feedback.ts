@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import {
   createFeedbackSchemas,
-  detectorFeedbackAnswerSchema,
   type CheckLimits,
   type FeedbackPart,
   type FeedbackRequest,
   type FeedbackResult,
 } from '@spam-check/contracts';
 import type { CheckMemory } from '@spam-check/client-state';
-import { AppError, isAppError, parseBody, requestContext } from '@spam-check/service-kit';
+import { isAppError, parseBody, requestContext } from '@spam-check/service-kit';
 import type { Request, Response } from 'express';
-import { callDetector, type HttpDetector } from '../../data-access/detector-client';
+import type { HttpDetector } from '../../data-access/detector-client';
+import { sendFeedback } from '../../data-access/detectors';
+import { recallHybridParts } from '../../data-access/hybrid-parts';
 import type { UsageStore } from '../../data-access/usage-store';
-import { routeFeedback, type HybridParts } from '../../domain/feedback';
+import { routeFeedback } from '../../domain/feedback';
 import type { CallMeta } from '../../domain/hybrid-check';
 import { feedbackReports } from './feedback-reports';
 
@@ -36,28 +37,14 @@ function reportApplier(options: FeedbackOptions): ApplyReport {
   return async (request, meta) => {
     const send = async (part: FeedbackPart, body: object): Promise<boolean> => {
       try {
-        await callDetector(options.detectors[part], {
-          path: '/v1/feedback',
-          schema: detectorFeedbackAnswerSchema,
-          body: { json: body },
-          meta,
-          timeoutMs: options.timeoutMs,
-        });
+        await sendFeedback(options.detectors[part], body, meta, options.timeoutMs);
         return true;
       } catch (error) {
         if (isAppError(error) && error.code === 'CHECK_NOT_FOUND') return false;
         throw error;
       }
     };
-    const hybridParts = async (checkId: string) => {
-      const record = await options.hybrids.recall(meta.clientId, checkId).catch((error: unknown) => {
-        throw new AppError('SERVICE_UNAVAILABLE', {
-          cause: error,
-          internal: 'hybrid check store unavailable',
-        });
-      });
-      return record === undefined ? undefined : (JSON.parse(record) as HybridParts);
-    };
+    const hybridParts = (checkId: string) => recallHybridParts(options.hybrids, meta.clientId, checkId);
     const applied = await routeFeedback(request, hybridParts, send, (part) =>
       options.detectors[part].isDown(),
     );

@@ -9,6 +9,7 @@ import type { ClientSettingsStore } from '@spam-check/client-settings';
 import type { CheckMemory } from '@spam-check/client-state';
 import { AppError, elapsedMs, requestContext } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
+import { rememberHybridParts } from '../../data-access/hybrid-parts';
 import type { ReviewRecorder } from '../../data-access/review-recorder';
 import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
@@ -56,12 +57,7 @@ export function hybridCheck(
     );
     const id = randomUUID();
     const parts = { email: verdict.email.id, text: verdict.text?.id ?? null };
-    await hybrids.remember(meta.clientId, id, JSON.stringify(parts)).catch((error: unknown) => {
-      throw new AppError('SERVICE_UNAVAILABLE', {
-        cause: error,
-        internal: 'hybrid check store unavailable',
-      });
-    });
+    await rememberHybridParts(hybrids, meta.clientId, id, parts);
     const result: HybridResult = Object.assign({ id }, verdict, {
       request_id: context.requestId,
       duration_ms: elapsedMs(context),

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { buffer } from 'node:stream/consumers';
 
 /** A POST with headers fetch would refuse to send (Connection, Keep-Alive, TE, Upgrade, ...). */
 export function rawPost(
@@ -30,14 +31,9 @@ export function rawGet(
   return new Promise((resolve, reject) => {
     http
       .get(`${baseUrl}${path}`, { headers, agent: false }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks),
-          }),
+        buffer(response).then(
+          (body) => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+          reject,
         );
       })
       .on('error', reject);
