@@ -10,6 +10,7 @@ import {
 } from '@spam-check/test-support';
 import { obtainToken, postJson, request, type HttpResult } from '../integration/e2e/client';
 import { removeRunKeys } from '../integration/e2e/redis-keys';
+import { expectTextSkipped } from './stack-checks';
 
 /**
  * The stack against a three-node RabbitMQ cluster (AMQP_URL lists the three nodes, quorum RPC queues): its
@@ -118,14 +119,7 @@ describe('the stack on a three-node RabbitMQ cluster', () => {
     const text = await post('/api/v1/spam/text', { title: 'Frage', body: 'Wann öffnet die Bibliothek?' });
     expect(text.status).toBe(200);
 
-    const skipped = await post('/api/v1/spam/hybrid-check', FIXED[0], STEP_BY_STEP);
-    expect(skipped.status).toBe(200);
-    expect(hybridResultSchema.parse(skipped.body)).toMatchObject({
-      mode: 'step_by_step',
-      spam: true,
-      text: null,
-      skipped: ['text'],
-    });
+    expectTextSkipped(await post('/api/v1/spam/hybrid-check', FIXED[0], STEP_BY_STEP));
     const both = await post('/api/v1/spam/hybrid-check', FIXED[1], STEP_BY_STEP);
     expect(both.status).toBe(200);
     const result = hybridResultSchema.parse(both.body);
@@ -137,17 +131,8 @@ describe('the stack on a three-node RabbitMQ cluster', () => {
     expect(report.status).toBe(200);
     expect(await reportedLabels([result.id])).toEqual(new Map([[result.id, 'spam']]));
 
-    const queues = await cluster!.ctl(
-      cluster!.nodes[0]!.name,
-      'list_queues',
-      'name',
-      'type',
-      '--formatter',
-      'json',
-    );
-    const types = new Map(
-      (JSON.parse(queues) as Array<{ name: string; type: string }>).map((q) => [q.name, q.type]),
-    );
+    const queues = await cluster!.queues(cluster!.nodes[0]!.name, 'name', 'type');
+    const types = new Map(queues.map((q) => [q.name, q.type]));
     expect(types.get('spam-check.email-detector.check.quorum')).toBe('quorum');
     expect(types.get('spam-check.text-detector.check.quorum')).toBe('quorum');
   }, 120_000);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, runAccount, runQueueEnv, runStackEnv } from '@spam-check/test-support';
-import { removeStackQueues } from '../../services/gateway/test/integration/support/queues';
+import { removeRunQueues } from '../../services/gateway/test/integration/support/queues';
 import { callJson, obtainToken, request } from '../integration/e2e/client';
 
 /** How the services find Redis: only the variables of one topology (REDIS_URL is unset for them). */
@@ -81,7 +81,7 @@ export async function startStackOnRedis(topology: Partial<RedisTopologyEnv>): Pr
     ...started,
     stop: async () => {
       await started.stop();
-      await removeStackQueues(runQueueEnv(`scale-${run}:`));
+      await removeRunQueues(`scale-${run}:`);
     },
   };
   try {

@@ -11,7 +11,7 @@ import {
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, redisUrl, runQueueEnv, runStackEnv } from '@spam-check/test-support';
-import { removeStackQueues } from '../../services/gateway/test/integration/support/queues';
+import { removeRunQueues } from '../../services/gateway/test/integration/support/queues';
 import { obtainToken, request } from '../integration/e2e/client';
 import { removeRunKeys } from '../integration/e2e/redis-keys';
 
@@ -56,7 +56,7 @@ export async function startWordPressStack(): Promise<WordPressStack> {
   });
   const removeRun = async () => {
     await removeRunKeys(prefix);
-    await removeStackQueues(runQueueEnv(prefix));
+    await removeRunQueues(prefix);
     rmSync(dirname(runEnv.AUTH_BOOTSTRAP_FILE), { recursive: true, force: true });
   };
   // A stack that failed to start has stopped its services; what its auth wrote is removed all the same.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startStack } from '@spam-check/process-kit';
-import { removeKeysUnder } from '@spam-check/test-support';
+import { removeKeysUnder, runPrefixEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { redisConsoleSessions } from '../src';
 
@@ -20,15 +20,13 @@ const percentile = (sorted: number[], p: number) =>
 
 export async function benchPages(): Promise<void> {
   const run = randomUUID().slice(0, 8);
-  const prefixes = { auth: `bench-console-${run}:auth:`, gateway: `bench-console-${run}:gateway:` };
+  const prefix = `bench-console-${run}:`;
+  const env = runPrefixEnv(prefix);
   const stack = await startStack(
     {
       REDIS_URL,
       AMQP_URL: undefined,
-      AUTH_REDIS_PREFIX: prefixes.auth,
-      REDIS_KEY_PREFIX: prefixes.gateway,
-      AUTH_REVOCATION_CHANNEL: `bench-console-${run}:revocations`,
-      REVOCATION_CHANNEL: `bench-console-${run}:revocations`,
+      ...env,
       OPENAI_API_KEY: undefined,
       TEXT_LLM_MODE: 'never',
       EMAIL_DNS_CHECK: 'off',
@@ -85,7 +83,7 @@ export async function benchPages(): Promise<void> {
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
     const id = cookie.split('=')[1] as string;
     // The session as the gateway reads it (encrypted in Redis under the cookie's id).
-    const session = await redisConsoleSessions(redis, prefixes.gateway).read(id);
+    const session = await redisConsoleSessions(redis, env.REDIS_KEY_PREFIX).read(id);
     if (!session) throw new Error(`no console session after sign-in (status ${signIn.status})`);
     const { csrf } = session;
 
@@ -141,7 +139,7 @@ export async function benchPages(): Promise<void> {
   } finally {
     await stack.stop();
     await redis.del(`spam-check:client-settings:bench-console-${run}`);
-    for (const prefix of Object.values(prefixes)) await removeKeysUnder(redis, prefix);
+    await removeKeysUnder(redis, prefix);
     redis.disconnect();
   }
 }

@@ -5,7 +5,15 @@ export { keysUnder, removeKeysUnder } from './redis-keys';
 export { runFixture } from './fixture';
 export { writeBootstrapFile } from './bootstrap-file';
 export { reportFeedback } from './detector-feedback';
-export { runAccount, runClient, runQueueEnv, runStackEnv, runUser, sharedStackEnv } from './run-env';
+export {
+  runAccount,
+  runClient,
+  runPrefixEnv,
+  runQueueEnv,
+  runStackEnv,
+  runUser,
+  sharedStackEnv,
+} from './run-env';
 export { startRedisServer } from './redis-server';
 export { campaignMemory, campaignTest, storeCampaignSettings } from './campaign-test';
 export {

@@ -35,6 +35,11 @@ export interface RabbitCluster {
   nodes: RabbitNode[];
   /** `rabbitmqctl -n <node> <args>`; resolves with its output, rejects when it fails. */
   ctl(node: string, ...args: string[]): Promise<string>;
+  /** The queues as `node` reports them (`list_queues <columns>`), one object per queue. */
+  queues<Column extends string>(
+    node: string,
+    ...columns: Column[]
+  ): Promise<Record<Column, string | number>[]>;
   /** Stops the RabbitMQ application on one node (`stop_app`): its clients are disconnected, its port closes. */
   stopApp(node: string): Promise<void>;
   /** Starts it again (`start_app`); resolves once its AMQP port answers. */
@@ -242,6 +247,11 @@ export async function startRabbitCluster(
   return {
     nodes: nodes.map(({ name, port, url }) => ({ name, port, url })),
     ctl,
+    queues: async (node, ...columns) =>
+      JSON.parse(await ctl(node, 'list_queues', ...columns, '--formatter', 'json')) as Record<
+        (typeof columns)[number],
+        string | number
+      >[],
     stopApp: async (node) => {
       await ctl(node, 'stop_app');
     },

@@ -15,6 +15,16 @@ export function runStackEnv(prefix: string, accounts: BootstrapAccounts) {
     AUTH_BOOTSTRAP_FILE: writeBootstrapFile({ ...accounts, clients: [...accounts.clients, introspection] }),
     GATEWAY_CLIENT_ID: gateway.id,
     GATEWAY_CLIENT_SECRET: gateway.secret,
+    ...runPrefixEnv(prefix),
+  };
+}
+
+/**
+ * The key prefixes of auth, the gateway and the detectors' feedback, and the revocation channel, under
+ * `prefix`: what keeps a run's state on the shared Redis apart (`removeKeysUnder(redis, prefix)` removes it).
+ */
+export function runPrefixEnv(prefix: string) {
+  return {
     AUTH_REDIS_PREFIX: `${prefix}auth:`,
     REDIS_KEY_PREFIX: `${prefix}gateway:`,
     EMAIL_FEEDBACK_PREFIX: `${prefix}email-feedback:`,

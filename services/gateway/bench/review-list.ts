@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { REASON_CODES, type ReviewKind, type Verdict } from '@spam-check/contracts';
 import { percentile, startStack } from '@spam-check/process-kit';
-import { removeKeysUnder } from '@spam-check/test-support';
+import { removeKeysUnder, runPrefixEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { contentCipher } from '../src/data-access/content-cipher';
 import { redisReviewStore, type ReviewEntry } from '../src/data-access/review-store';
@@ -66,16 +66,14 @@ async function memoryOf(redis: Redis, keys: string[]): Promise<number> {
 
 export async function benchReviewList(): Promise<void> {
   const run = randomUUID().slice(0, 8);
-  const prefixes = { auth: `bench-review-${run}:auth:`, gateway: `bench-review-${run}:gateway:` };
+  const prefix = `bench-review-${run}:`;
+  const env = runPrefixEnv(prefix);
   const client = 'demo-client';
   const stack = await startStack(
     {
       REDIS_URL,
       AMQP_URL: undefined,
-      AUTH_REDIS_PREFIX: prefixes.auth,
-      REDIS_KEY_PREFIX: prefixes.gateway,
-      AUTH_REVOCATION_CHANNEL: `bench-review-${run}:revocations`,
-      REVOCATION_CHANNEL: `bench-review-${run}:revocations`,
+      ...env,
       FEEDBACK_RETENTION_SECONDS: String(RETENTION_SECONDS),
       REVIEW_MAX_CHECKS_PER_CLIENT: String(CHECKS),
       LOG_LEVEL: 'warn',
@@ -85,7 +83,7 @@ export async function benchReviewList(): Promise<void> {
   );
   const redis = new Redis(REDIS_URL);
   try {
-    const store = redisReviewStore(redis, `${prefixes.gateway}review:`, {
+    const store = redisReviewStore(redis, `${env.REDIS_KEY_PREFIX}review:`, {
       retentionSeconds: RETENTION_SECONDS,
       maxPerClient: CHECKS,
     });
@@ -130,7 +128,7 @@ export async function benchReviewList(): Promise<void> {
       );
     }
 
-    const keyOf = (name: string) => `${prefixes.gateway}review:{${client}}:${name}`;
+    const keyOf = (name: string) => `${env.REDIS_KEY_PREFIX}review:{${client}}:${name}`;
     const listBytes = await memoryOf(redis, [keyOf('order'), keyOf('items'), keyOf('reports')]);
     const cipher = contentCipher(randomBytes(32).toString('hex'));
     const sealed = cipher.seal(client, randomUUID(), {
@@ -147,7 +145,7 @@ export async function benchReviewList(): Promise<void> {
     );
   } finally {
     await stack.stop();
-    for (const prefix of Object.values(prefixes)) await removeKeysUnder(redis, prefix);
+    await removeKeysUnder(redis, prefix);
     redis.disconnect();
   }
 }

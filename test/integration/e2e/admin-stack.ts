@@ -8,10 +8,10 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import { runAccount, runClient, runQueueEnv, runUser, sharedStackEnv } from '@spam-check/test-support';
+import { runAccount, runClient, runUser, sharedStackEnv } from '@spam-check/test-support';
 import { obtainToken, request } from './client';
 import { removeRunState } from './redis-keys';
-import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
+import { removeRunQueues } from '../../../services/gateway/test/integration/support/queues';
 
 /**
  * The admin API's stack, started before the calling suite's tests and stopped after them: two gateway
@@ -77,7 +77,7 @@ export function adminApiForSuite() {
     if (state.second) await Promise.all(Object.values(state.second).map(stopService));
     await state.stack?.stop();
     await removeRunState(run, `admin-${run}:`);
-    await removeStackQueues(runQueueEnv(`admin-${run}:`));
+    await removeRunQueues(`admin-${run}:`);
   });
 
   const adminCall = (

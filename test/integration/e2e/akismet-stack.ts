@@ -7,14 +7,13 @@ import {
   redisUrl,
   runAccount,
   runClient,
-  runQueueEnv,
   runUser,
   sharedStackEnv,
 } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { callJson, obtainToken } from './client';
 import { removeRunState, runSettingsKeys, stringsOf } from './redis-keys';
-import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
+import { removeRunQueues } from '../../../services/gateway/test/integration/support/queues';
 
 export interface AkismetAnswer {
   status: number;
@@ -57,7 +56,7 @@ export function akismetStackForSuite(extra: Accounts = { clients: [], users: [] 
   afterAll(async () => {
     await state.stack?.stop();
     await removeRunState(run, prefix);
-    await removeStackQueues(runQueueEnv(prefix));
+    await removeRunQueues(prefix);
   });
 
   const adminCall = (method: string, path: string, body?: unknown) =>

@@ -3,7 +3,7 @@ import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, redisUrl, runAccount, runQueueEnv, writeBootstrapFile } from '@spam-check/test-support';
 import { obtainToken, postJson } from './client';
 import { removeRunKeys } from './redis-keys';
-import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
+import { removeRunQueues } from '../../../services/gateway/test/integration/support/queues';
 
 /**
  * The stack of the feedback tests, started before the calling suite's tests and stopped after them, with two
@@ -79,7 +79,7 @@ export function feedbackStackForSuite(mode: 'redis' | 'embedded') {
     await state.stack?.stop();
     if (mode === 'redis') {
       await removeRunKeys(`fb-${run}:`);
-      await removeStackQueues(runQueueEnv(`fb-${run}:`));
+      await removeRunQueues(`fb-${run}:`);
     }
   });
 

@@ -15,18 +15,11 @@ import {
   type ServiceProcess,
   type Stack,
 } from '@spam-check/process-kit';
-import {
-  keysUnder,
-  redisUrl,
-  runAccount,
-  runClient,
-  runQueueEnv,
-  sharedStackEnv,
-} from '@spam-check/test-support';
+import { keysUnder, redisUrl, runAccount, runClient, sharedStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { obtainServerToken, postJson } from './client';
 import { removeRunKeys, stringsOf } from './redis-keys';
-import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
+import { removeRunQueues } from '../../../services/gateway/test/integration/support/queues';
 
 // The form context's genre and author fields (form_type, author_name, author_url) through the gateway with the
 // real services, Redis and RabbitMQ: they reach both detectors in every path (mail, text, hybrid in parallel
@@ -96,7 +89,7 @@ describe('the form type and author fields of the context, end to end', () => {
     if (rpcOnly) await stopService(rpcOnly);
     await stack?.stop();
     await removeRunKeys(prefix);
-    await removeStackQueues(runQueueEnv(prefix));
+    await removeRunQueues(prefix);
   });
 
   it('when a text check at /deapi carries them, the text detector judges the form type and the author name', async () => {

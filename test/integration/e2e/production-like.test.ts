@@ -4,7 +4,7 @@ import { startStack, type Stack } from '@spam-check/process-kit';
 import { amqpUrl, redisUrl, runAccount, runQueueEnv, runStackEnv } from '@spam-check/test-support';
 import { obtainToken, postJson, request } from './client';
 import { removeRunKeys } from './redis-keys';
-import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
+import { removeRunQueues } from '../../../services/gateway/test/integration/support/queues';
 
 // The stack with its real dependencies: tokens in Redis, revocations over Redis pub/sub, step-by-step
 // hybrid checks over RabbitMQ RPC. Every name is unique to this run, so it shares Redis and RabbitMQ safely.
@@ -38,7 +38,7 @@ describe('the stack with Redis and RabbitMQ, end to end over HTTP', () => {
   afterAll(async () => {
     await stack?.stop();
     await removeRunKeys(`e2e-${run}:`);
-    await removeStackQueues(runQueueEnv(`e2e-${run}:`));
+    await removeRunQueues(`e2e-${run}:`);
   });
 
   async function token(): Promise<{ access_token: string; refresh_token: string }> {

@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import {
-  redisUrl,
-  runAccount,
-  runClient,
-  runQueueEnv,
-  runUser,
-  sharedStackEnv,
-} from '@spam-check/test-support';
+import { redisUrl, runAccount, runClient, runUser, sharedStackEnv } from '@spam-check/test-support';
 import { Redis } from 'ioredis';
 import { callJson, obtainToken, postJson } from './client';
 import { removeRunState } from './redis-keys';
-import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
+import { removeRunQueues } from '../../../services/gateway/test/integration/support/queues';
 
 type RunAccount = ReturnType<typeof runAccount>;
 
@@ -59,7 +52,7 @@ export function runStackForSuite<Name extends string>(
     await state.stack?.stop();
     state.redis?.disconnect();
     await removeRunState(run, prefix);
-    await removeStackQueues(runQueueEnv(prefix));
+    await removeRunQueues(prefix);
   });
 
   const tokenOf = (who: RunAccount) => tokens.get(who.client) ?? '';

@@ -7,10 +7,10 @@ import {
   type TextResult,
 } from '@spam-check/contracts';
 import { startStack, type Stack } from '@spam-check/process-kit';
-import { runAccount, runClient, runQueueEnv, runUser, sharedStackEnv } from '@spam-check/test-support';
+import { runAccount, runClient, runUser, sharedStackEnv } from '@spam-check/test-support';
 import { callJson, obtainServerToken, obtainToken, postJson, request, within } from './client';
 import { removeRunKeys } from './redis-keys';
-import { removeStackQueues } from '../../../services/gateway/test/integration/support/queues';
+import { removeRunQueues } from '../../../services/gateway/test/integration/support/queues';
 
 // A client's site rules (`text_rules`: allowed languages, most links) through the gateway with the real
 // services, Redis and RabbitMQ: set with the admin API, applied to that client's text checks, the text part of
@@ -79,7 +79,7 @@ describe('site rules (text_rules), end to end', () => {
   afterAll(async () => {
     await stack?.stop();
     await removeRunKeys(prefix);
-    await removeStackQueues(runQueueEnv(prefix));
+    await removeRunQueues(prefix);
   });
 
   it('when the admin API set the rules, reading the settings gives them back', async () => {

@@ -32,18 +32,8 @@ describe('an RPC server whose caller was on a node that stopped', () => {
 
   /** `messages` (ready and unacknowledged) of the queue, as the server's node reports it. */
   async function messagesIn(queue: string): Promise<number> {
-    const listed = await cluster!.ctl(
-      cluster!.nodes[1]!.name,
-      'list_queues',
-      'name',
-      'messages',
-      '--formatter',
-      'json',
-    );
-    return (
-      (JSON.parse(listed) as Array<{ name: string; messages: number }>).find((q) => q.name === queue)
-        ?.messages ?? -1
-    );
+    const listed = await cluster!.queues(cluster!.nodes[1]!.name, 'name', 'messages');
+    return Number(listed.find((q) => q.name === queue)?.messages ?? -1);
   }
 
   it('answers into the void, acks the request once, and keeps its connection', async () => {

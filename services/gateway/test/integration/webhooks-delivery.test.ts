@@ -64,6 +64,18 @@ describe('webhook deliveries over RabbitMQ', () => {
     stoppers.push(started.stop);
     return started;
   };
+  /** A gateway of the stack whose webhook queue `queue` is on the shared RabbitMQ; `env` adds to it. */
+  const brokerGateway = (queue: string, env: Record<string, string> = {}) =>
+    stack.gateway({ ...retry, AMQP_URL: amqpUrl(), WEBHOOK_QUEUE: queue, ...env });
+  /** Two new sites of `siteAdmin` with a hook on `check.spam` each: one's receiver hangs, the other's answers. */
+  const slowAndFastSites = async (siteAdmin: typeof admin) => {
+    const [slowSite, fastSite] = [await siteAdmin.site(), await siteAdmin.site()];
+    const slow = await receiver(() => 'hang');
+    const fast = await receiver(() => 200);
+    await slowSite.hooks([{ id: 'crm', url: `${slow.url}/hook`, events: ['check.spam'] }]);
+    await fastSite.hooks([{ id: 'crm', url: `${fast.url}/hook`, events: ['check.spam'] }]);
+    return { slowSite, fastSite, slow };
+  };
   const delivered =
     (site: { deliveries: (id: string) => Promise<any[]> }, count = 1) =>
     async () => {
@@ -201,11 +213,7 @@ describe('webhook deliveries over RabbitMQ', () => {
   });
 
   it('when one client’s receiver hangs, another client’s delivery and checks go through meanwhile', async () => {
-    const [slowSite, fastSite] = [await admin.site(), await admin.site()];
-    const slow = await receiver(() => 'hang');
-    const fast = await receiver(() => 200);
-    await slowSite.hooks([{ id: 'crm', url: `${slow.url}/hook`, events: ['check.spam'] }]);
-    await fastSite.hooks([{ id: 'crm', url: `${fast.url}/hook`, events: ['check.spam'] }]);
+    const { slowSite, fastSite, slow } = await slowAndFastSites(admin);
     for (let index = 0; index < 8; index += 1) expect((await slowSite.check('spam')).status).toBe(200);
     await waitFor('the slow receiver holding two requests', () => slow.held.length === 2);
 
@@ -218,11 +226,8 @@ describe('webhook deliveries over RabbitMQ', () => {
   });
 
   it('when a client has its share of attempts in flight, its next deliveries wait for them, not for a retry', async () => {
-    const gateway = await stack.gateway({
-      ...retry,
+    const gateway = await brokerGateway(turns.work, {
       ...slowRetry,
-      AMQP_URL: amqpUrl(),
-      WEBHOOK_QUEUE: turns.work,
       WEBHOOK_CLIENT_CONCURRENCY: '1',
     });
     const site = await (await stack.admin(gateway.url)).site();
@@ -248,19 +253,11 @@ describe('webhook deliveries over RabbitMQ', () => {
   });
 
   it('when one client’s receiver hangs with the worker’s slots full of its deliveries, they make way for another client’s', async () => {
-    const gateway = await stack.gateway({
-      ...retry,
-      AMQP_URL: amqpUrl(),
-      WEBHOOK_QUEUE: queues.slots,
+    const gateway = await brokerGateway(queues.slots, {
       WEBHOOK_CONCURRENCY: '3',
       WEBHOOK_CLIENT_CONCURRENCY: '1',
     });
-    const siteAdmin = await stack.admin(gateway.url);
-    const [slowSite, fastSite] = [await siteAdmin.site(), await siteAdmin.site()];
-    const slow = await receiver(() => 'hang');
-    const fast = await receiver(() => 200);
-    await slowSite.hooks([{ id: 'crm', url: `${slow.url}/hook`, events: ['check.spam'] }]);
-    await fastSite.hooks([{ id: 'crm', url: `${fast.url}/hook`, events: ['check.spam'] }]);
+    const { slowSite, fastSite, slow } = await slowAndFastSites(await stack.admin(gateway.url));
     for (let index = 0; index < 5; index += 1) expect((await slowSite.check('spam')).status).toBe(200);
     await waitFor('the slow receiver holding a request', () => slow.held.length === 1);
 
@@ -271,10 +268,7 @@ describe('webhook deliveries over RabbitMQ', () => {
   });
 
   it('when the retry window ends, the delivery is given up, shown as failed and dead-lettered', async () => {
-    const gateway = await stack.gateway({
-      ...retry,
-      AMQP_URL: amqpUrl(),
-      WEBHOOK_QUEUE: queues.short,
+    const gateway = await brokerGateway(queues.short, {
       WEBHOOK_RETRY_HOURS: '0.0002',
     });
     const site = await (await stack.admin(gateway.url)).site();

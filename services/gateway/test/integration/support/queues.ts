@@ -1,5 +1,5 @@
 import { rpcQueueName } from '@spam-check/amqp-rpc';
-import { amqpUrl } from '@spam-check/test-support';
+import { amqpUrl, runQueueEnv } from '@spam-check/test-support';
 import { connect } from 'amqplib';
 import { configSchema, loadServiceConfig } from '../../../src/config';
 import { webhookQueueNames } from '../../../src/data-access/webhook-queue-amqp';
@@ -43,4 +43,9 @@ export async function removeStackQueues(env: Env): Promise<void> {
   } finally {
     await connection.close();
   }
+}
+
+/** `removeStackQueues` for a stack whose queues are named by `runQueueEnv(prefix)` (as `sharedStackEnv` does). */
+export function removeRunQueues(prefix: string): Promise<void> {
+  return removeStackQueues(runQueueEnv(prefix));
 }
