@@ -51,10 +51,13 @@ describe('httpPost when the gateway itself pauses', () => {
   });
 
   it('takes an answer that arrived while its loop was paused past the deadline, rather than calling it a timeout', async () => {
-    const answer = httpPost(url, { agent, method: 'GET', headers: {}, body: '', timeoutMs: 100 });
+    // The deadline is far beyond the time a loaded machine takes to deliver the request (the loop turns until
+    // then), and the pause lasts past it: the deadline passes while the answer waits unread, however slow.
+    const timeoutMs = 3000;
+    const calledAt = Date.now();
+    const answer = httpPost(url, { agent, method: 'GET', headers: {}, body: '', timeoutMs });
     expect((await lines.next()).value).toBe('got');
-    // The answer arrives during this pause; the deadline passes 100 ms after the call.
-    pauseEventLoop(200);
+    pauseEventLoop(calledAt + timeoutMs + 100 - Date.now());
     const { status, body } = await answer;
     expect({ status, body: body.toString() }).toEqual({ status: 200, body: 'late but there' });
   });
