@@ -12,11 +12,13 @@ const SENT = join(tmpdir(), `http-post-test-${randomUUID()}`);
 
 /**
  * A server in its own process (so that pausing the test's event loop does not pause it): it prints its port,
- * then `got` for each request, and answers each 20 ms later, creating SENT once the answer is written.
+ * then `got` for each request, and answers each 20 ms later, creating SENT once the answer is written; a
+ * request for `/held` it never answers.
  */
 const SERVER = `
 const server = require('node:http').createServer((req, res) => {
   console.log('got');
+  if (req.url === '/held') return;
   setTimeout(() => res.end('late but there', () => require('node:fs').writeFileSync(${JSON.stringify(SENT)}, '')), 20);
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
@@ -63,7 +65,8 @@ describe('httpPost when the gateway itself pauses', () => {
   });
 
   it('still fails at the deadline when the answer has not come by then', async () => {
-    const answer = httpPost(url, {
+    // Never answered: an answer 20 ms late would count whenever the test's own loop stalled that long.
+    const answer = httpPost(new URL('/held', url), {
       agent,
       method: 'GET',
       headers: {},
