@@ -31,6 +31,12 @@ function ephemeralLow(): number | undefined {
 }
 
 /**
+ * The one port of the range below that `fetch` refuses ("bad port", the Fetch standard's list of ports of
+ * other protocols): a service there could not be reached by the tests.
+ */
+const FETCH_BAD_PORT = 10_080;
+
+/**
  * A free TCP port for a service that starts later: between 10,000 and the ephemeral range, where there is
  * one. A port the OS picked from that range can be taken meanwhile by any outgoing connection of a parallel
  * test or bench (Redis, keep-alive pools), and the service then fails with EADDRINUSE (seen in a CI run).
@@ -41,7 +47,7 @@ export async function freePort(): Promise<number> {
   if (low !== undefined)
     for (let attempt = 0; attempt < 50; attempt++) {
       const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
-      if ((await bindable(port)) !== undefined) return port;
+      if (port !== FETCH_BAD_PORT && (await bindable(port)) !== undefined) return port;
     }
   return (await bindable(0)) ?? 0;
 }

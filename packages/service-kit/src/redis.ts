@@ -1,4 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { boundedClients } from './redis-deadline';
 import { describeRedisTarget, type RedisTarget } from './redis-target';
 import type { Closer } from './serve';
 
@@ -39,10 +40,16 @@ const CLUSTER_SLOTS_REFRESH_MS = 1000;
 
 const retryDelay = (attempt: number) => Math.min(attempt * 100, 1000);
 
-function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
-  if (target.kind === 'single') return new Redis(target.url, options);
+/** The client classes to build with: ioredis's own, or ones that bound each command (`boundedClients`). */
+interface ClientClasses {
+  Redis: typeof Redis;
+  Cluster: typeof Cluster;
+}
+
+function createClient(target: RedisTarget, options: RedisOptions, classes: ClientClasses): RedisClient {
+  if (target.kind === 'single') return new classes.Redis(target.url, options);
   if (target.kind === 'sentinel')
-    return new Redis({
+    return new classes.Redis({
       ...options,
       ...(target.password === undefined ? {} : { password: target.password }),
       sentinels: target.sentinels,
@@ -62,7 +69,7 @@ function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
   // twice): all stay off, and a moved slot is followed (MOVED/ASK) as the protocol requires. Without those
   // retries nothing else asks for the slot map after a master is lost, so the client asks every second: a
   // promoted replica is used within a second of the cluster naming it.
-  return new Cluster(target.nodes, {
+  return new classes.Cluster(target.nodes, {
     enableOfflineQueue: false,
     enableAutoPipelining: options.enableAutoPipelining ?? false,
     retryDelayOnFailover: 0,
@@ -82,7 +89,7 @@ function createClient(target: RedisTarget, options: RedisOptions): RedisClient {
  * - a command is never queued while disconnected, nor retried on a new connection: it fails at once and the
  *   caller answers 503 (a queued command would answer late, a retried one might run twice);
  * - every command is bounded by `timeoutMs`, every connection attempt by `connectTimeoutMs` (a hung Redis is
- *   down, not slow);
+ *   down, not slow); an answer that arrived while the event loop was stalled still counts (`boundedClients`);
  * - it reconnects in the background, after 100 ms, then up to every second;
  * - the commands issued in one event loop turn leave in one write (auto-pipelining); each keeps its own
  *   reply, timeout and failure;
@@ -95,13 +102,17 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
   const timeoutMs = options.timeoutMs ?? REDIS_TIMEOUT_MS;
   const connectTimeoutMs = options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS;
   const where = describeRedisTarget(options.target);
-  const client = createClient(options.target, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: connectTimeoutMs,
-    ...(options.subscriber ? {} : { commandTimeout: timeoutMs, enableAutoPipelining: true }),
-    retryStrategy: retryDelay,
-  });
+  const client = createClient(
+    options.target,
+    {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: connectTimeoutMs,
+      ...(options.subscriber ? {} : { enableAutoPipelining: true }),
+      retryStrategy: retryDelay,
+    },
+    options.subscriber ? { Redis, Cluster } : boundedClients(timeoutMs),
+  );
   let down = false;
   let closing = false;
   let lastError: Error | undefined;

@@ -52,6 +52,24 @@ export function callJson(
   });
 }
 
+/**
+ * Sends `send` again while it is answered 503, after the answer's `Retry-After`, up to `attempts` times, as
+ * a client is told to: on a loaded machine a dependency can be late (the gateway's bound on auth) without
+ * anything being wrong, and a suite's set-up must not take that 503 for its token.
+ */
+export async function retryingUnavailable(
+  send: () => Promise<HttpResult>,
+  attempts = 5,
+): Promise<HttpResult> {
+  let answer = await send();
+  for (let attempt = 1; attempt < attempts && answer.status === 503; attempt++) {
+    const seconds = Number(answer.headers.get('retry-after') ?? 1);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    answer = await send();
+  }
+  return answer;
+}
+
 /** POST to the token endpoint with the client's HTTP Basic authentication. */
 function tokenRequest(
   gateway: string,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { freePort } from '@spam-check/process-kit';
-import { redisUrl, TcpProxy } from '@spam-check/test-support';
+import { redisUrl, startRedisServer, TcpProxy } from '@spam-check/test-support';
 import { connectRedis, type RedisLogger } from '../../src/redis';
 
 function recordingLogger() {
@@ -19,6 +19,12 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 5000): Promi
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A long synchronous step (a loaded machine, a GC pause): no timer or socket is served meanwhile. */
+function blockEventLoop(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end);
 }
 
 describe('connectRedis', () => {
@@ -85,6 +91,50 @@ describe('connectRedis', () => {
     }
   });
 
+  it('when the event loop stalls past the timeout after a command left, the answer waiting in the socket counts', async () => {
+    const { logger } = recordingLogger();
+    const redis = await connectRedis({
+      target: { kind: 'single', url: redisUrl() },
+      name: 'redis',
+      logger,
+      timeoutMs: 100,
+    });
+    const key = `kit-redis-test:${randomUUID()}`;
+    try {
+      await redis.client.set(key, 'value', 'EX', 10);
+      const answer = redis.client.get(key);
+      // The command leaves in this turn's auto-pipeline (an immediate queued before this one).
+      await new Promise((resolve) => setImmediate(resolve));
+      blockEventLoop(400);
+      await expect(answer).resolves.toBe('value');
+    } finally {
+      await redis.client.del(key);
+      await redis.closer.close();
+    }
+  });
+
+  it('when Redis hangs (a stopped process), a command still fails with a timeout', async () => {
+    const port = await freePort();
+    const server = await startRedisServer(port);
+    const { logger } = recordingLogger();
+    const redis = await connectRedis({
+      target: { kind: 'single', url: `redis://127.0.0.1:${port}` },
+      name: 'redis',
+      logger,
+      timeoutMs: 200,
+    });
+    try {
+      await redis.check();
+      server.kill('SIGSTOP');
+      await expect(redis.client.get('any')).rejects.toThrow(/timed out/);
+      await expect(redis.check()).rejects.toThrow(/timed out/);
+    } finally {
+      server.kill('SIGCONT');
+      await redis.closer.close();
+      server.kill();
+    }
+  });
+
   it('when it is a subscriber connection, it has no command timeout and receives messages', async () => {
     const { logger } = recordingLogger();
     const subscriber = await connectRedis({
@@ -99,8 +149,8 @@ describe('connectRedis', () => {
       logger,
     });
     try {
-      expect(subscriber.client).toBeInstanceOf(Redis);
-      expect((subscriber.client as Redis).options.commandTimeout).toBeUndefined();
+      // ioredis itself, not the classes that bound each command.
+      expect(Object.getPrototypeOf(subscriber.client)).toBe(Redis.prototype);
       const channel = `kit-redis-test:${randomUUID()}`;
       const received = new Promise<string>((resolve) =>
         subscriber.client.on('message', (_channel: string, message: string) => resolve(message)),

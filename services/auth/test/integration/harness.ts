@@ -135,7 +135,6 @@ export async function postForm(
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(form).toString(),
-    signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };

@@ -12,11 +12,13 @@ const SENT = join(tmpdir(), `http-post-test-${randomUUID()}`);
 
 /**
  * A server in its own process (so that pausing the test's event loop does not pause it): it prints its port,
- * then `got` for each request, and answers each 20 ms later, creating SENT once the answer is written.
+ * then `got` for each request, and answers each 20 ms later, creating SENT once the answer is written; a
+ * request for `/held` it never answers.
  */
 const SERVER = `
 const server = require('node:http').createServer((req, res) => {
   console.log('got');
+  if (req.url === '/held') return;
   setTimeout(() => res.end('late but there', () => require('node:fs').writeFileSync(${JSON.stringify(SENT)}, '')), 20);
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
@@ -51,16 +53,20 @@ describe('httpPost when the gateway itself pauses', () => {
   });
 
   it('takes an answer that arrived while its loop was paused past the deadline, rather than calling it a timeout', async () => {
-    const answer = httpPost(url, { agent, method: 'GET', headers: {}, body: '', timeoutMs: 100 });
+    // The deadline is far beyond the time a loaded machine takes to deliver the request (the loop turns until
+    // then), and the pause lasts past it: the deadline passes while the answer waits unread, however slow.
+    const timeoutMs = 3000;
+    const calledAt = Date.now();
+    const answer = httpPost(url, { agent, method: 'GET', headers: {}, body: '', timeoutMs });
     expect((await lines.next()).value).toBe('got');
-    // The answer arrives during this pause; the deadline passes 100 ms after the call.
-    pauseEventLoop(200);
+    pauseEventLoop(calledAt + timeoutMs + 100 - Date.now());
     const { status, body } = await answer;
     expect({ status, body: body.toString() }).toEqual({ status: 200, body: 'late but there' });
   });
 
   it('still fails at the deadline when the answer has not come by then', async () => {
-    const answer = httpPost(url, {
+    // Never answered: an answer 20 ms late would count whenever the test's own loop stalled that long.
+    const answer = httpPost(new URL('/held', url), {
       agent,
       method: 'GET',
       headers: {},
