@@ -56,8 +56,8 @@ function createClient(target: RedisTarget, options: RedisOptions, classes: Clien
       name: target.name,
       ...(target.sentinelPassword === undefined ? {} : { sentinelPassword: target.sentinelPassword }),
       sentinelRetryStrategy: retryDelay,
-      // A stalled sentinel is skipped for the next one, not waited for.
-      sentinelCommandTimeout: options.commandTimeout ?? options.connectTimeout,
+      // A stalled sentinel is skipped for the next one after the connection bound, not waited for.
+      sentinelCommandTimeout: options.connectTimeout,
       // The first sentinel that announces +switch-master ends the connection, and the reconnection asks them
       // for the new master: no write reaches a demoted master that stays up. A write it refuses as READONLY
       // (the announcement missed) ends the connection too.
