@@ -5,6 +5,12 @@ import { redisConsoleSessions } from '../../../src';
 import { Redis } from 'ioredis';
 import { type Browser } from 'playwright-core';
 
+/**
+ * The gateways' deadline for auth (default 2 s): a console request signs in or refreshes a token there, and
+ * with a browser and five services on a loaded machine auth's answer took longer than 2 s (a 503, rightly).
+ */
+const AUTH_TIMEOUT_MS = '10000';
+
 export async function json(url: string, init: RequestInit = {}) {
   const response = await fetch(url, init);
   return { status: response.status, body: (await response.json()) as any };
@@ -78,6 +84,7 @@ export function consoleStackForSuite() {
         REVOCATION_CHANNEL: `console-${run}:revocations`,
         CONSOLE_CLIENT_ID: consoleClient.id,
         CONSOLE_CLIENT_SECRET: consoleClient.secret,
+        AUTH_TIMEOUT_MS,
         ...env,
       },
       port,
@@ -115,6 +122,7 @@ export function consoleStackForSuite() {
         // Every sign-in and token refresh verifies two scrypt hashes: at the default cost a loaded machine
         // takes longer than AUTH_TIMEOUT_MS for them, and the console answers 503 instead of the page.
         AUTH_SCRYPT_COST: '1024',
+        AUTH_TIMEOUT_MS,
         OPENAI_API_KEY: undefined,
         TEXT_LLM_MODE: 'never',
       },
