@@ -157,9 +157,11 @@ export function redisReviewStore(
       const k = keys(client);
       const checks: (string | number)[] = [];
       for (const entry of entries) checks.push(entry.at, entry.item.id, encode(entry));
-      const pipeline = redis
-        .pipeline()
-        .spamCheckReviewAdd(
+      // Sent in one tick, so that they leave with the other commands of that tick in one write
+      // (auto-pipelining), not as a pipeline and a command of their own. The set of clients has no client's
+      // hash tag: on a cluster it lives in another slot, and goes to its own node.
+      await Promise.all([
+        redis.spamCheckReviewAdd(
           k.order,
           k.items,
           k.reports,
@@ -167,14 +169,14 @@ export function redisReviewStore(
           options.retentionSeconds,
           Date.now() - retentionMs,
           ...checks,
-        );
-      for (const entry of entries)
-        if (entry.content)
-          pipeline.set(k.content(entry.item.id), entry.content.sealed, 'EX', entry.content.seconds);
-      const results = (await pipeline.exec()) ?? [];
-      for (const [error] of results) if (error) throw error;
-      // The set of clients has no client's hash tag: on a cluster it lives in another slot than the pipeline.
-      await redis.sadd(clients, client);
+        ),
+        ...entries.map((entry) =>
+          entry.content
+            ? redis.set(k.content(entry.item.id), entry.content.sealed, 'EX', entry.content.seconds)
+            : undefined,
+        ),
+        redis.sadd(clients, client),
+      ]);
     },
     rows: (client) => readRows(redis, keys(client)),
     row: (client, id) => readRow(redis, keys(client), id),
