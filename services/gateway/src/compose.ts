@@ -194,6 +194,7 @@ async function redisStores(
     redisReviewStore(redis, `${prefix}review:`, reviewLimits(config)),
     settings,
   );
+  closers.unshift({ name: 'review list', close: () => review.recorder.flush() });
   const webhooks = startWebhooks({
     config: config.webhooks,
     amqpUrl: config.AMQP_URL,

@@ -226,6 +226,19 @@ const rowOfHeld = ({ entry, report }: Held): ListedRow => ({
   report,
 });
 
+const byTime = (a: Held, b: Held) =>
+  a.entry.at - b.entry.at ||
+  (a.entry.item.id < b.entry.item.id ? -1 : a.entry.item.id > b.entry.item.id ? 1 : 0);
+
+/** Inserts in time order: nearly always at the end, where the search starts and stops at once. */
+function insertInOrder(list: Held[], held: Held): void {
+  let at = list.length;
+  while (at > 0 && byTime(list[at - 1]!, held) > 0) at -= 1;
+  list.splice(at, 0, held);
+}
+
+const contentUntil = (entry: ReviewEntry) => (entry.content ? Date.now() + entry.content.seconds * 1000 : 0);
+
 /**
  * The same in the memory of the process (embedded mode): per client, its checks in time order, capped, with
  * expired ones dropped as they are met. Lost on restart, like everything in embedded mode.
@@ -246,20 +259,11 @@ export function memoryReviewStore(options: { retentionSeconds: number; maxPerCli
     lists.set(client, kept);
     return list.length - kept.length;
   };
-  const byTime = (a: Held, b: Held) =>
-    a.entry.at - b.entry.at ||
-    (a.entry.item.id < b.entry.item.id ? -1 : a.entry.item.id > b.entry.item.id ? 1 : 0);
   return {
     add(client, entries) {
       const list = live(client);
       for (const entry of entries)
-        list.push({
-          entry,
-          report: null,
-          contentUntil: entry.content ? Date.now() + entry.content.seconds * 1000 : 0,
-        });
-      // Nearly always appended in order already, which the sort walks once.
-      list.sort(byTime);
+        insertInOrder(list, { entry, report: null, contentUntil: contentUntil(entry) });
       if (list.length > options.maxPerClient) list.splice(0, list.length - options.maxPerClient);
       lists.set(client, list);
       return Promise.resolve();
