@@ -68,7 +68,8 @@ function stackEnv(): Record<string, string | undefined> {
       // Each check leaves a feedback record: under the bench's own prefix (removed at the end), kept briefly
       // in case the bench is killed, never in the shared default prefix for days (a run writes about a million).
       EMAIL_FEEDBACK_PREFIX: `bench:email-feedback:${unique}:`,
-      FEEDBACK_RETENTION_SECONDS: '600',
+      // GATEWAY_BENCH_RETENTION_SECONDS=0 measures the stack keeping nothing (no review list, no feedback records).
+      FEEDBACK_RETENTION_SECONDS: process.env.GATEWAY_BENCH_RETENTION_SECONDS ?? '600',
       GATEWAY_CLIENT_ID: 'gateway-bench',
       GATEWAY_CLIENT_SECRET: unique,
     });
