@@ -106,6 +106,7 @@ function checkRecorders(deps: AppDeps) {
     submitted,
   });
   return {
+    keep,
     mail: (caller: Caller, context: RequestContext, result: MailResult, body: Buffer) => {
       count(caller.clientId, 'mail', result, elapsedMs(context));
       keep(caller.clientId, [mail(result, submittedOf(body))]);
@@ -252,7 +253,11 @@ export interface RouteHandlers {
 }
 
 /** The Akismet-compatible endpoints: the client's key stands for its token, then the same checks and reports. */
-function akismetRoutes(deps: AppDeps, guard: ReturnType<typeof guards>) {
+function akismetRoutes(
+  deps: AppDeps,
+  guard: ReturnType<typeof guards>,
+  recorded: ReturnType<typeof checkRecorders>,
+) {
   const { config } = deps;
   return akismetRouter({
     verifyKey: createAkismetKeyVerifier({
@@ -268,6 +273,7 @@ function akismetRoutes(deps: AppDeps, guard: ReturnType<typeof guards>) {
     hybrids: deps.hybrids,
     settings: deps.settings,
     usage: deps.usage,
+    keep: recorded.keep,
     languages: config.LANGUAGES,
     limits: config.limits,
     timeoutMs: config.DETECTOR_TIMEOUT_MS,
@@ -331,7 +337,7 @@ export function routeHandlers(deps: AppDeps): RouteHandlers {
       console: config.console.client,
     }),
     oauthMetadata: oauthMetadata(config.TRUSTED_PROXY_HOPS),
-    akismet: akismetRoutes(deps, guard),
+    akismet: akismetRoutes(deps, guard, recorded),
     admin: adminRouter({
       guards: [guard.authenticatedAdmin, guard.limited],
       authAdmin: deps.authAdmin,

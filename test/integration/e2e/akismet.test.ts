@@ -39,6 +39,43 @@ describe('Akismet-compatible endpoints through the gateway (real stack)', () => 
     expect(noKey.headers['x-akismet-debug-help']).toMatch(/No API key/);
   });
 
+  it('when comments are checked, each is in the client review list (hybrid with an author address), and its correction by check id is applied', async () => {
+    const { id, key } = await suite.clientWithKey('review');
+    await suite.akismet('comment-check', {
+      key,
+      blog: BLOG,
+      comment_content: `${HAM_COMMENT} spam-check-test-ham`,
+    });
+    const spam = await suite.akismet('comment-check', {
+      key,
+      blog: BLOG,
+      comment_content: 'spam-check-test-spam',
+      comment_author_email: 'maria@example.org',
+    });
+    expect(spam.body).toBe('true');
+    type Listed = {
+      items: { id: string; kind: string; verdict: string; preview: { body?: string } | null }[];
+    };
+    let listed: Listed = { items: [] };
+    for (let tries = 0; listed.items.length < 2 && tries < 50; tries += 1) {
+      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      const answer = await suite.adminCall('GET', `/clients/${id}/checks`);
+      expect(answer.status).toBe(200);
+      listed = answer.body as Listed;
+    }
+    expect(listed.items.map((item) => [item.kind, item.verdict])).toEqual([
+      ['hybrid', 'spam'],
+      ['text', 'ham'],
+    ]);
+    expect(listed.items[1]?.preview?.body).toContain('pruning apple trees');
+    const corrected = await suite.adminCall('POST', `/clients/${id}/feedback`, {
+      check_id: listed.items[0]?.id,
+      label: 'ham',
+    });
+    expect(corrected.status).toBe(200);
+    expect((corrected.body as { applied_to: string[] }).applied_to.sort()).toEqual(['email', 'text']);
+  });
+
   it('when a comment is checked, ham is false and a blatant spam is true with the discard pro-tip', async () => {
     const { key } = await suite.clientWithKey('check');
     const ham = await suite.akismet('comment-check', {

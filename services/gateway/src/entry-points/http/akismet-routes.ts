@@ -4,6 +4,7 @@ import {
   createRequestSchemas,
   type CheckLimits,
   type FeedbackPart,
+  type HybridResult,
   type Language,
 } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
@@ -25,6 +26,7 @@ import {
   type AkismetForm,
 } from '../../domain/akismet';
 import type { Caller } from '../../domain/authorization';
+import type { CheckedItem } from '../../domain/review-item';
 import { routeFeedback } from '../../domain/feedback';
 import { runHybridCheck, type CallMeta, type DetectorTransport } from '../../domain/hybrid-check';
 import type { clientRateLimit } from './rate-limit';
@@ -42,6 +44,8 @@ export interface AkismetDeps {
   hybrids: CheckMemory;
   settings: ClientSettingsStore | undefined;
   usage: UsageStore | undefined;
+  /** Keeps checks for the client's review list and raises their webhook events; never throws or waits. */
+  keep: (clientId: string, checks: CheckedItem[]) => void;
   languages: readonly Language[];
   limits: CheckLimits;
   timeoutMs: number;
@@ -119,42 +123,54 @@ function clientRoute(
   };
 }
 
-/** comment-check: the text check, or the hybrid check with an author address, as the JSON API runs them. */
+/**
+ * comment-check: the text check, or the hybrid check with an author address, as the JSON API runs them; the
+ * check is kept for the client's review list and raises its webhook events like any other.
+ */
 function commentCheck(deps: AkismetDeps) {
   const schemas = createRequestSchemas(deps.limits);
   return clientRoute(deps, async (meta, check, res) => {
     const settings = await deps.settings?.get(meta.clientId);
-    let verdict: { verdict: 'ham' | 'suspicious' | 'spam'; score: number; reasons: string[] };
+    let checked: CheckedItem;
+    let reasons: string[];
     if (check.kind === 'hybrid') {
       const request = parseBody(schemas.hybrid, check.request, meta.language);
       const stepByStep = settings?.hybrid?.step_by_step ?? false;
-      const result = await runHybridCheck(
+      const verdict = await runHybridCheck(
         request,
         stepByStep ? 'step_by_step' : 'parallel',
         stepByStep ? deps.transports.stepByStep : deps.transports.parallel,
         meta,
       );
-      const parts = { email: result.email.id, text: result.text?.id ?? null };
-      await rememberHybridParts(deps.hybrids, meta.clientId, randomUUID(), parts);
-      const reasons = [...result.email.reasons, ...(result.text?.reasons ?? [])].map((reason) => reason.code);
-      verdict = { verdict: result.verdict, score: result.score, reasons };
+      const id = randomUUID();
+      const parts = { email: verdict.email.id, text: verdict.text?.id ?? null };
+      await rememberHybridParts(deps.hybrids, meta.clientId, id, parts);
+      const result: HybridResult = Object.assign({ id }, verdict, {
+        request_id: meta.requestId,
+        duration_ms: elapsedMs(requestContext(res)),
+      });
+      checked = { checked: { kind: 'hybrid', result }, submitted: request };
+      reasons = [...verdict.email.reasons, ...(verdict.text?.reasons ?? [])].map((reason) => reason.code);
     } else {
       const request = parseBody(schemas.text, check.request, meta.language);
       const result = await deps.transports.parallel.checkText(request, meta);
-      verdict = { verdict: result.verdict, score: result.score, reasons: result.reasons.map((r) => r.code) };
+      checked = { checked: { kind: 'text', result }, submitted: request };
+      reasons = result.reasons.map((reason) => reason.code);
     }
-    const spam = isSpam(verdict.verdict, settings?.akismet?.suspicious_as ?? 'spam');
+    const { verdict, score } = checked.checked.result;
+    const spam = isSpam(verdict, settings?.akismet?.suspicious_as ?? 'spam');
     answer(res, spam ? 'true' : 'false', {
-      ...(spam && verdict.score >= DISCARD_SCORE ? { 'X-akismet-pro-tip': 'discard' } : {}),
-      'X-Spam-Check-Verdict': verdict.verdict,
+      ...(spam && score >= DISCARD_SCORE ? { 'X-akismet-pro-tip': 'discard' } : {}),
+      'X-Spam-Check-Verdict': verdict,
     });
     deps.usage?.recordCheck({
       clientId: meta.clientId,
       kind: check.kind,
-      verdict: verdict.verdict,
-      reasons: verdict.reasons,
+      verdict,
+      reasons,
       durationMs: elapsedMs(requestContext(res)),
     });
+    deps.keep(meta.clientId, [checked]);
   });
 }
 
