@@ -17,11 +17,14 @@ export interface ConnectionOptions {
   connectionName: string;
   /** TCP + AMQP handshake timeout of one attempt. */
   connectTimeoutMs: number;
+  /** Bound of one attempt's `setup`. Default 10,000 ms: far above a loaded broker's declares. */
+  setupTimeoutMs?: number;
   /** AMQP heartbeat asked for, unless the URL has its own `heartbeat` parameter; 0 turns heartbeats off. */
   heartbeatSeconds: number;
   reconnect?: ReconnectOptions;
   /**
-   * Runs on every new connection before it counts as connected (open channels, consume). If it throws, the
+   * Runs on every new connection before it counts as connected (open channels, consume). If it throws, or has
+   * not finished within `setupTimeoutMs` (a broker that took the connection and then stalled), the
    * connection is closed and the attempt retried.
    */
   setup: (model: ChannelModel) => Promise<void>;
@@ -42,6 +45,7 @@ export interface ManagedConnection {
 
 const JITTER = 0.2;
 export const DEFAULT_HEARTBEAT_SECONDS = 5;
+const DEFAULT_SETUP_TIMEOUT_MS = 10_000;
 
 /** A broker as logs show it: host and port, never the credentials. */
 function brokerOf(url: string): string {
@@ -88,6 +92,24 @@ function retryScheduler(log: Logger, options: ReconnectOptions = {}) {
       timer = undefined;
     },
   };
+}
+
+/** `work`, or RpcUnavailableError once `ms` have passed without it settling. */
+async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RpcUnavailableError(`${what} not done within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Closes the connection of a failed attempt: bounded, as close() can hang on a stalled broker (the heartbeat ends such a connection). */
+async function abandon(model: ChannelModel | undefined, ms: number): Promise<void> {
+  if (model) await within(model.close(), ms, 'AMQP close').catch(() => undefined);
 }
 
 function openConnection(url: string, options: ConnectionOptions): Promise<ChannelModel> {
@@ -160,6 +182,7 @@ function connectionWaiters() {
  */
 export function createManagedConnection(options: ConnectionOptions): ManagedConnection {
   const log = options.logger;
+  const setupTimeoutMs = options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
   const brokers = brokerTurns(options.url, options.heartbeatSeconds);
   let current: ChannelModel | undefined;
   let closed = false;
@@ -195,7 +218,7 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
         scheduleReconnect();
       });
       if (closed) throw new RpcUnavailableError('closed while connecting');
-      await options.setup(self);
+      await within(options.setup(self), setupTimeoutMs, 'AMQP setup (channels, queues, consumers)');
       if (closed) throw new RpcUnavailableError('closed while connecting');
       if (dropped) throw new RpcUnavailableError('connection dropped during setup');
       current = self;
@@ -206,7 +229,7 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
       brokers.moveOn(index);
       if (!closed)
         log.warn({ err: error, broker, attempt: retries.attempt() }, 'AMQP connection attempt failed');
-      await model?.close().catch(() => undefined);
+      await abandon(model, setupTimeoutMs);
     }
   }
   start();

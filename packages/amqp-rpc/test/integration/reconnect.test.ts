@@ -1,5 +1,6 @@
-import { amqpUrl } from '@spam-check/test-support';
-import { RpcUnavailableError } from '../../src';
+import { amqpUrl, TcpProxy } from '@spam-check/test-support';
+import pino from 'pino';
+import { createManagedConnection, RpcUnavailableError } from '../../src';
 import { brokerFaultSuite, deferred, onBroker, uniqueQueue } from './support';
 
 describe('AMQP RPC when the broker connection drops', () => {
@@ -133,5 +134,42 @@ describe('AMQP RPC when the broker connection drops', () => {
     await rpcServer.ready();
 
     await expect(rpcClient.call(queue, 'again', { timeoutMs: 5000 })).resolves.toBe('again');
+  });
+});
+
+describe('AMQP connection set-up on a broker that stalls', () => {
+  let proxy: TcpProxy;
+  beforeEach(async () => {
+    proxy = await TcpProxy.start(amqpUrl(), 5672);
+  });
+  afterEach(() => proxy.close());
+
+  it('when a broker stalls during set-up, the attempt is given up after its bound and the next broker connects', async () => {
+    const brokers: string[] = [];
+    const connection = createManagedConnection({
+      // The first broker is reached through the proxy, frozen for good once the handshake is done.
+      url: [proxy.url, amqpUrl()],
+      logger: pino({ level: 'silent' }),
+      connectionName: 'stalled-setup-test',
+      connectTimeoutMs: 5000,
+      setupTimeoutMs: 500,
+      // No heartbeat: only the set-up bound can end the stalled attempt.
+      heartbeatSeconds: 0,
+      reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
+      setup: async (model) => {
+        const first = brokers.length === 0;
+        brokers.push(first ? 'proxied' : 'direct');
+        if (first) proxy.freeze();
+        const channel = await model.createChannel();
+        await channel.close();
+      },
+    });
+    try {
+      await connection.waitUntilConnected(10_000);
+      expect(connection.isConnected()).toBe(true);
+      expect(brokers).toEqual(['proxied', 'direct']);
+    } finally {
+      await connection.close();
+    }
   });
 });
