@@ -20,7 +20,12 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@spam-check/*/*'], message: 'Import a workspace package by its public entry only.' },
+            // A package's entries are those its package.json exports: the contracts' webhook signing is one of
+            // its own, as it needs Node's crypto and the SDK (browsers too) must not load it.
+            {
+              group: ['@spam-check/*/*', '!@spam-check/contracts/webhook-signature'],
+              message: 'Import a workspace package by its public entries only (its package.json exports).',
+            },
           ],
         },
       ],

@@ -17,5 +17,4 @@ export * from './validation-messages';
 export * from './erasure';
 export * from './oauth-metadata';
 export * from './webhooks';
-export * from './webhook-signature';
 export * from './review';

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { webhookSignature } from '@spam-check/contracts';
+import { webhookSignature } from '@spam-check/contracts/webhook-signature';
 
 /** How far a delivery's `webhook-timestamp` may be from now (replays of an old delivery are refused). */
 const TOLERANCE_SECONDS = 5 * 60;

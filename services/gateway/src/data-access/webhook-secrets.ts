@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { generateWebhookSecret } from '@spam-check/contracts';
+import { generateWebhookSecret } from '@spam-check/contracts/webhook-signature';
 import type { RedisClient } from '@spam-check/service-kit';
 
 /** How long a rotated secret still signs alongside its successor. */

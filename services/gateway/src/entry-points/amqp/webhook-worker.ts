@@ -1,4 +1,5 @@
-import { webhookSignatureHeader, type ClientSettings, type WebhookDelivery } from '@spam-check/contracts';
+import type { ClientSettings, WebhookDelivery } from '@spam-check/contracts';
+import { webhookSignatureHeader } from '@spam-check/contracts/webhook-signature';
 import type { Logger } from '@spam-check/service-kit';
 import type { WebhookDeliveryLog } from '../../data-access/webhook-deliveries';
 import type { AttemptOutcome, WebhookPoster } from '../../data-access/webhook-post';
