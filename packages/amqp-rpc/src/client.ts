@@ -5,6 +5,7 @@ import { RpcNoConsumerError, RpcRemoteError, RpcTimeoutError, RpcUnavailableErro
 import { rpcQueueName } from './queue-type';
 import { decodeReply } from './reply';
 import type { RpcCallOptions, RpcClient, RpcClientOptions } from './types';
+import { within } from './within';
 
 /**
  * The reply queue of one connection: exclusive (gone with its connection, on the node the client is connected
@@ -37,15 +38,6 @@ function queueError(state: Exclude<QueueState, 'consumed'>, queue: string): RpcU
   return state === 'no_queue'
     ? new RpcUnavailableError(`no queue "${queue}" to route the request to`)
     : new RpcNoConsumerError(`nothing consumes "${queue}"`);
-}
-
-/** Rejects with `onTimeout()` when `promise` has not settled within `ms`. */
-function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**

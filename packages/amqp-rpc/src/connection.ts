@@ -1,6 +1,7 @@
 import { connect, type ChannelModel } from 'amqplib';
 import type { Logger } from 'pino';
 import { RpcUnavailableError } from './errors';
+import { within } from './within';
 
 export interface ReconnectOptions {
   /** First delay after a drop or a failed attempt. Default 100 ms. */
@@ -94,22 +95,16 @@ function retryScheduler(log: Logger, options: ReconnectOptions = {}) {
   };
 }
 
-/** `work`, or RpcUnavailableError once `ms` have passed without it settling. */
-async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RpcUnavailableError(`${what} not done within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+const notDone = (what: string, ms: number) => new RpcUnavailableError(`${what} not done within ${ms} ms`);
+
+/** Runs `setup` on a new connection; a broker that took the connection and then stalled fails it after `ms`. */
+function boundedSetup(options: ConnectionOptions, model: ChannelModel, ms: number): Promise<void> {
+  return within(options.setup(model), ms, () => notDone('AMQP setup (channels, queues, consumers)', ms));
 }
 
 /** Closes the connection of a failed attempt: bounded, as close() can hang on a stalled broker (the heartbeat ends such a connection). */
 async function abandon(model: ChannelModel | undefined, ms: number): Promise<void> {
-  if (model) await within(model.close(), ms, 'AMQP close').catch(() => undefined);
+  if (model) await within(model.close(), ms, () => notDone('AMQP close', ms)).catch(() => undefined);
 }
 
 function openConnection(url: string, options: ConnectionOptions): Promise<ChannelModel> {
@@ -218,7 +213,7 @@ export function createManagedConnection(options: ConnectionOptions): ManagedConn
         scheduleReconnect();
       });
       if (closed) throw new RpcUnavailableError('closed while connecting');
-      await within(options.setup(self), setupTimeoutMs, 'AMQP setup (channels, queues, consumers)');
+      await boundedSetup(options, self, setupTimeoutMs);
       if (closed) throw new RpcUnavailableError('closed while connecting');
       if (dropped) throw new RpcUnavailableError('connection dropped during setup');
       current = self;
