@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { checkListSchema } from '@spam-check/contracts';
+import { wholeList } from '@spam-check/test-support';
 import { akismetStackForSuite } from './akismet-stack';
 
 const BLOG = 'https://blog.example.org/';
+/** A blatant spam comment with its author's address: a hybrid check. */
+const SPAM_WITH_AUTHOR = {
+  comment_content: 'spam-check-test-spam',
+  comment_author_email: 'maria@example.org',
+};
 const HAM_COMMENT =
   'Thank you for the write-up on pruning apple trees in late winter. We tried it in our garden in 2023 and ' +
   'the harvest was much better, especially on the older trees near the fence.';
@@ -49,27 +56,22 @@ describe('Akismet-compatible endpoints through the gateway (real stack)', () => 
     const spam = await suite.akismet('comment-check', {
       key,
       blog: BLOG,
-      comment_content: 'spam-check-test-spam',
-      comment_author_email: 'maria@example.org',
+      ...SPAM_WITH_AUTHOR,
     });
     expect(spam.body).toBe('true');
-    type Listed = {
-      items: { id: string; kind: string; verdict: string; preview: { body?: string } | null }[];
-    };
-    let listed: Listed = { items: [] };
-    for (let tries = 0; listed.items.length < 2 && tries < 50; tries += 1) {
-      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      const answer = await suite.adminCall('GET', `/clients/${id}/checks`);
+    const items = await wholeList(async (cursor) => {
+      const query = cursor === null ? '' : `?cursor=${encodeURIComponent(cursor)}`;
+      const answer = await suite.adminCall('GET', `/clients/${id}/checks${query}`);
       expect(answer.status).toBe(200);
-      listed = answer.body as Listed;
-    }
-    expect(listed.items.map((item) => [item.kind, item.verdict])).toEqual([
+      return checkListSchema.parse(answer.body);
+    }, 2);
+    expect(items.map((item) => [item.kind, item.verdict])).toEqual([
       ['hybrid', 'spam'],
       ['text', 'ham'],
     ]);
-    expect(listed.items[1]?.preview?.body).toContain('pruning apple trees');
+    expect(items[1]?.preview?.body).toContain('pruning apple trees');
     const corrected = await suite.adminCall('POST', `/clients/${id}/feedback`, {
-      check_id: listed.items[0]?.id,
+      check_id: items[0]?.id,
       label: 'ham',
     });
     expect(corrected.status).toBe(200);
@@ -91,8 +93,7 @@ describe('Akismet-compatible endpoints through the gateway (real stack)', () => 
     const spam = await suite.akismet('comment-check', {
       key,
       blog: BLOG,
-      comment_content: 'spam-check-test-spam',
-      comment_author_email: 'maria@example.org',
+      ...SPAM_WITH_AUTHOR,
     });
     expect(spam.body).toBe('true');
     expect(spam.headers['x-akismet-pro-tip']).toBe('discard');

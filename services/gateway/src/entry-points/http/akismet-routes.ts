@@ -4,7 +4,6 @@ import {
   createRequestSchemas,
   type CheckLimits,
   type FeedbackPart,
-  type HybridResult,
   type Language,
 } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
@@ -14,7 +13,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type { AkismetKeyVerifier } from '../../data-access/akismet-keys';
 import type { HttpDetector } from '../../data-access/detector-client';
 import { sendFeedback } from '../../data-access/detectors';
-import { rememberHybridParts } from '../../data-access/hybrid-parts';
+import { hybridResultOf } from '../../data-access/hybrid-parts';
 import type { UsageStore } from '../../data-access/usage-store';
 import {
   checkOf,
@@ -142,13 +141,7 @@ function commentCheck(deps: AkismetDeps) {
         stepByStep ? deps.transports.stepByStep : deps.transports.parallel,
         meta,
       );
-      const id = randomUUID();
-      const parts = { email: verdict.email.id, text: verdict.text?.id ?? null };
-      await rememberHybridParts(deps.hybrids, meta.clientId, id, parts);
-      const result: HybridResult = Object.assign({ id }, verdict, {
-        request_id: meta.requestId,
-        duration_ms: elapsedMs(requestContext(res)),
-      });
+      const result = await hybridResultOf(deps.hybrids, meta.clientId, verdict, requestContext(res));
       checked = { checked: { kind: 'hybrid', result }, submitted: request };
       reasons = [...verdict.email.reasons, ...(verdict.text?.reasons ?? [])].map((reason) => reason.code);
     } else {

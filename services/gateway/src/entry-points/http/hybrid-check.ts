@@ -1,15 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import {
-  STEP_BY_STEP_HEADER,
-  parseStepByStepHeader,
-  type HybridCheckRequest,
-  type HybridResult,
-} from '@spam-check/contracts';
+import { STEP_BY_STEP_HEADER, parseStepByStepHeader, type HybridCheckRequest } from '@spam-check/contracts';
 import type { ClientSettingsStore } from '@spam-check/client-settings';
 import type { CheckMemory } from '@spam-check/client-state';
-import { AppError, elapsedMs, requestContext } from '@spam-check/service-kit';
+import { AppError, requestContext } from '@spam-check/service-kit';
 import type { RequestHandler } from 'express';
-import { rememberHybridParts } from '../../data-access/hybrid-parts';
+import { hybridResultOf } from '../../data-access/hybrid-parts';
 import type { ReviewRecorder } from '../../data-access/review-recorder';
 import type { UsageStore } from '../../data-access/usage-store';
 import { runHybridCheck, type DetectorTransport } from '../../domain/hybrid-check';
@@ -55,13 +49,7 @@ export function hybridCheck(
       stepByStep ? transports.stepByStep : transports.parallel,
       meta,
     );
-    const id = randomUUID();
-    const parts = { email: verdict.email.id, text: verdict.text?.id ?? null };
-    await rememberHybridParts(hybrids, meta.clientId, id, parts);
-    const result: HybridResult = Object.assign({ id }, verdict, {
-      request_id: context.requestId,
-      duration_ms: elapsedMs(context),
-    });
+    const result = await hybridResultOf(hybrids, meta.clientId, verdict, context);
     res.json(result);
     usage?.recordCheck({
       clientId,
